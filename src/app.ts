@@ -1,0 +1,53 @@
+// Composition root: opens the shared resources once and starts the roles this process runs.
+import { Redis } from "ioredis";
+import type { Config } from "./config.ts";
+import { createDb } from "./db.ts";
+import { createLogger } from "./logger.ts";
+import type { Services } from "./schema/context.ts";
+import { createApiServer } from "./http/server.ts";
+import { startWorkers } from "./workers/index.ts";
+
+export interface App {
+  services: Services;
+  redis: Redis;
+  /** The port the API listens on (when the api role runs). */
+  port?: number;
+  close(): Promise<void>;
+}
+
+export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const db = overrides.db ?? createDb(config.databaseUrl);
+  const services: Services = { db, logger, now: overrides.now ?? (() => new Date()) };
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  const closers: (() => Promise<void>)[] = [];
+  let port: number | undefined;
+
+  if (config.roles.worker) {
+    const workers = await startWorkers(config, services);
+    closers.push(() => workers.close());
+  }
+  if (config.roles.api) {
+    const api = createApiServer(services, {
+      redis,
+      redisPrefix: config.redisPrefix,
+      development: config.development,
+      shutdownGraceMs: config.shutdownGraceMs,
+    });
+    await new Promise<void>((resolve) => api.server.listen(config.port, resolve));
+    port = (api.server.address() as { port: number }).port;
+    logger.info({ port }, "api listening");
+    closers.unshift(() => api.close());
+  }
+
+  return {
+    services,
+    redis,
+    port,
+    async close() {
+      for (const close of closers) await close();
+      redis.disconnect();
+      if (!overrides.db) await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// Runtime configuration from the environment (a local `.env` is loaded when present).
+import fs from "node:fs";
+
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
+
+function bool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === "") return fallback;
+  return ["1", "true", "yes", "on"].includes(value.toLowerCase());
+}
+
+export interface Config {
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Prefix of every Redis key and BullMQ queue, so several installs (or test files) can share one Redis. */
+  redisPrefix: string;
+  smtpUrl: string;
+  portalUrl: string;
+  webhookAllowInsecureUrls: boolean;
+  logLevel: string;
+  development: boolean;
+  /** Which roles this process runs: the HTTP API, the BullMQ workers, or both (one-machine install). */
+  roles: { api: boolean; worker: boolean };
+  shutdownGraceMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const roles = (env.ROLES ?? "api,worker").split(",").map((r) => r.trim());
+  return {
+    port: Number(env.PORT ?? 4000),
+    databaseUrl: env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service",
+    redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    redisPrefix: env.REDIS_PREFIX ?? "wo",
+    smtpUrl: env.SMTP_URL ?? "smtp://127.0.0.1:1025",
+    portalUrl: env.PORTAL_URL ?? "http://localhost:4000",
+    webhookAllowInsecureUrls: bool(env.WEBHOOK_ALLOW_INSECURE_URLS, false),
+    logLevel: env.LOG_LEVEL ?? "info",
+    development: (env.NODE_ENV ?? "development") !== "production",
+    roles: { api: roles.includes("api"), worker: roles.includes("worker") },
+    shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+  };
+}

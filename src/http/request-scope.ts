@@ -1,0 +1,20 @@
+// Per-request values that code without a context argument needs (SOFA's error handler, the logger).
+import { AsyncLocalStorage } from "node:async_hooks";
+import crypto from "node:crypto";
+import type { Logger } from "../logger.ts";
+
+export interface RequestScope {
+  traceId: string;
+  logger: Logger;
+  /** Metrics label of the matched route. */
+  route: string;
+}
+
+export const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/** A caller's X-Request-Id / X-Trace-Id is kept when it is sane; otherwise a new id. */
+export function traceIdFrom(headers: Record<string, string | string[] | undefined>): string {
+  const given = headers["x-trace-id"] ?? headers["x-request-id"];
+  const value = Array.isArray(given) ? given[0] : given;
+  return value && /^[\w.:-]{8,128}$/.test(value) ? value : crypto.randomUUID();
+}

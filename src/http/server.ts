@@ -1,0 +1,114 @@
+// The HTTP process: one node:http server for REST (/v1/...), GraphQL (/graphql, with websockets),
+// health (/healthz, /readyz), metrics (/metrics) and the docs index (/docs).
+import http from "node:http";
+import type { Redis } from "ioredis";
+import type { Services } from "../schema/context.ts";
+import { buildSchemas } from "../schema/index.ts";
+import { errorBody, notFound } from "../schema/common/errors.ts";
+import { RestAdapter } from "../rest/adapter.ts";
+import { toApiError } from "./errors.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import { Metrics } from "./metrics.ts";
+import { requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
+import { attachWebsockets, createGraphql } from "./graphql.ts";
+
+export interface ApiOptions {
+  redis: Redis;
+  redisPrefix: string;
+  development: boolean;
+  shutdownGraceMs: number;
+}
+
+const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work order service</title></head><body>
+<h1>Work order service</h1><ul>
+<li><a href="/v1/buyer/docs">Buyer interface</a> (<a href="/v1/buyer/openapi.json">OpenAPI</a>)</li>
+<li><a href="/v1/supplier/docs">Supplier interface</a> (<a href="/v1/supplier/openapi.json">OpenAPI</a>)</li>
+<li><a href="/v1/partners/docs">Internal teams interface</a> (<a href="/v1/partners/openapi.json">OpenAPI</a>)</li>
+<li><a href="/graphql">GraphQL</a></li></ul></body></html>`;
+
+export function createApiServer(services: Services, options: ApiOptions) {
+  const schemas = buildSchemas();
+  const limiter = new RateLimiter(options.redis, options.redisPrefix);
+  const metrics = new Metrics();
+  const rest = new RestAdapter(schemas.rest, services, limiter);
+  const yoga = createGraphql(schemas.graphql, services, limiter, options.development);
+  let inFlight = 0;
+  let draining: (() => void) | undefined;
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse, url: URL, scope: RequestScope) {
+    const iface = rest.interfaceOf(url.pathname);
+    if (iface) return rest.handle(req, res, url, iface);
+    if (url.pathname === "/graphql") {
+      scope.route = "/graphql";
+      return yoga.requestListener(req, res, { traceId: scope.traceId });
+    }
+    scope.route = url.pathname;
+    if (url.pathname === "/healthz") return json(res, 200, { status: "ok" });
+    if (url.pathname === "/readyz") {
+      const [database, redis] = await Promise.all([
+        services.db.$queryRaw`SELECT 1`.then(() => "ok", () => "down"),
+        options.redis.ping().then(() => "ok", () => "down"),
+      ]);
+      return json(res, database === "ok" && redis === "ok" ? 200 : 503, { database, redis });
+    }
+    if (url.pathname === "/metrics") {
+      res.writeHead(200, { "content-type": metrics.registry.contentType });
+      return void res.end(await metrics.registry.metrics());
+    }
+    if (url.pathname === "/docs" || url.pathname === "/") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      return void res.end(DOCS_INDEX);
+    }
+    scope.route = "unmatched";
+    json(res, 404, errorBody(notFound(`no route ${req.method} ${url.pathname}`), scope.traceId));
+  }
+
+  const server = http.createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    const traceId = traceIdFrom(req.headers);
+    const scope: RequestScope = { traceId, logger: services.logger.child({ traceId }), route: "unmatched" };
+    inFlight++;
+    res.on("close", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.observe(req.method ?? "GET", scope.route, res.statusCode, seconds);
+      scope.logger.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      if (--inFlight === 0) draining?.();
+    });
+    requestScope.run(scope, async () => {
+      try {
+        const url = new URL(req.url ?? "/", "http://localhost");
+        await route(req, res, url, scope);
+      } catch (error) {
+        const apiError = toApiError(error, scope.logger);
+        if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId));
+        else res.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  const websockets = attachWebsockets(server, yoga, services);
+
+  return {
+    server,
+    metrics,
+    /** Stop accepting, let in-flight requests finish (up to the grace period), then close sockets. */
+    async close(): Promise<void> {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (draining = resolve)),
+          new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs).unref()),
+        ]);
+      }
+      server.closeAllConnections();
+      await websockets.close();
+      await closed;
+    },
+  };
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,339 @@
+// `operator apply`: creates or updates everything a fixture describes, in one transaction, keyed by
+// ref so that applying the same file again changes nothing. Refs from earlier applies may be used.
+import type { Db } from "../db.ts";
+import { Prisma } from "../db.ts";
+import { fixtureSchema, type Fixture } from "./fixture.ts";
+import { hashSecret, newApiKey, newSecret } from "../schema/identity/keys.ts";
+import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/rules.ts";
+
+export interface ApplyResult {
+  refs: Record<string, number>;
+  /** svcKey is null for a key that already existed: secrets are stored hashed and shown once. */
+  keys: Record<string, { apiKey: string; svcKey: string | null }>;
+  webhooks: Record<string, { id: number; secret: string }>;
+}
+
+export class FixtureError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the fixture is invalid:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+type Tx = Prisma.TransactionClient;
+type Kind =
+  | "buyerCompany" | "buyerFacility" | "region" | "locationType" | "location" | "problemType" | "label" | "assetType"
+  | "asset" | "supplierCompany" | "supplierFacility" | "relationship" | "contact" | "apiKey" | "webhookEndpoint"
+  | "siteSurvey" | "siteSurveyTask" | "walkthrough" | "pmSchedule";
+
+/** Ref bookkeeping: what each ref points at, and which buyer company owns it (for consistency checks). */
+class Refs {
+  private readonly byRef = new Map<string, { kind: Kind; id: number }>();
+  readonly owner = new Map<string, number>();
+  readonly problems: string[] = [];
+
+  constructor(rows: { kind: string; ref: string; entityId: number }[]) {
+    for (const r of rows) this.byRef.set(r.ref, { kind: r.kind as Kind, id: r.entityId });
+  }
+
+  existing(kind: Kind, ref: string): number | undefined {
+    const hit = this.byRef.get(ref);
+    return hit?.kind === kind ? hit.id : undefined;
+  }
+
+  id(kind: Kind, ref: string, where: string): number {
+    const hit = this.byRef.get(ref);
+    if (!hit) this.problems.push(`${where}: unknown ref ${JSON.stringify(ref)}`);
+    else if (hit.kind !== kind) this.problems.push(`${where}: ref ${JSON.stringify(ref)} is a ${hit.kind}, not a ${kind}`);
+    else return hit.id;
+    throw new FixtureError(this.problems);
+  }
+
+  sameCompany(ref: string, company: number, where: string): void {
+    const owner = this.owner.get(ref);
+    if (owner !== undefined && owner !== company) {
+      this.problems.push(`${where}: ${JSON.stringify(ref)} belongs to another buyer company`);
+      throw new FixtureError(this.problems);
+    }
+  }
+
+  async put(tx: Tx, kind: Kind, ref: string, id: number): Promise<number> {
+    if (this.existing(kind, ref) === undefined) {
+      await tx.operatorRef.create({ data: { kind, ref, entityId: id } });
+      this.byRef.set(ref, { kind, id });
+    }
+    return id;
+  }
+
+  all(): Record<string, number> {
+    return Object.fromEntries([...this.byRef].map(([ref, v]) => [ref, v.id]));
+  }
+}
+
+export function parseFixture(input: unknown): Fixture {
+  const parsed = fixtureSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new FixtureError(parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`));
+  }
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  const note = (ref: string, where: string) => {
+    if (seen.has(ref)) problems.push(`${where}: ref ${JSON.stringify(ref)} is already used at ${seen.get(ref)}`);
+    else seen.set(ref, where);
+  };
+  const f = parsed.data;
+  for (const [section, items] of Object.entries(f)) {
+    if (!Array.isArray(items)) continue;
+    items.forEach((item: { ref?: string; tasks?: { ref: string }[] }, i) => {
+      if (item.ref) note(item.ref, `${section}[${i}]`);
+      item.tasks?.forEach((t, j) => note(t.ref, `${section}[${i}].tasks[${j}]`));
+    });
+  }
+  if (problems.length) throw new FixtureError(problems);
+  return f;
+}
+
+/** Creates the row the first time, updates it to the fixture's values afterwards. */
+async function upsert<T extends { id: number }>(
+  tx: Tx, refs: Refs, kind: Kind, ref: string,
+  write: { create: () => Promise<T>; update: (id: number) => Promise<unknown> },
+): Promise<number> {
+  const id = refs.existing(kind, ref);
+  if (id !== undefined) {
+    await write.update(id);
+    return id;
+  }
+  return refs.put(tx, kind, ref, (await write.create()).id);
+}
+
+export async function applyFixture(db: Db, input: unknown, options: { allowInsecureWebhooks: boolean }): Promise<ApplyResult> {
+  const f = parseFixture(input);
+  for (const [i, w] of f.webhookEndpoints.entries()) {
+    const problem = endpointUrlProblem(w.url, options.allowInsecureWebhooks);
+    if (problem) throw new FixtureError([`webhookEndpoints[${i}].url: ${problem}`]);
+  }
+  const result: ApplyResult = { refs: {}, keys: {}, webhooks: {} };
+
+  await db.$transaction(
+    async (tx) => {
+      const refs = new Refs(await tx.operatorRef.findMany());
+
+      for (const c of f.buyerCompanies) {
+        const data = { name: c.name, ...c.config };
+        const id = await upsert(tx, refs, "buyerCompany", c.ref, {
+          create: () => tx.buyerCompany.create({ data }),
+          update: (id) => tx.buyerCompany.update({ where: { id }, data }),
+        });
+        refs.owner.set(c.ref, id);
+      }
+      const companyOf = (ref: string, where: string) => refs.id("buyerCompany", ref, where);
+      const owned = async (
+        kind: Kind, section: string, items: { ref: string; company: string }[],
+        write: (item: any, company: number, where: string) => { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> },
+      ) => {
+        for (const [i, item] of items.entries()) {
+          const where = `${section}[${i}]`;
+          const company = companyOf(item.company, `${where}.company`);
+          await upsert(tx, refs, kind, item.ref, write(item, company, where));
+          refs.owner.set(item.ref, company);
+        }
+      };
+
+      await owned("buyerFacility", "buyerFacilities", f.buyerFacilities, (x, buyerCompanyId) => ({
+        create: () => tx.buyerFacility.create({ data: { name: x.name, buyerCompanyId } }),
+        update: (id) => tx.buyerFacility.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
+      }));
+      await owned("region", "regions", f.regions, (x, buyerCompanyId) => ({
+        create: () => tx.region.create({ data: { name: x.name, buyerCompanyId } }),
+        update: (id) => tx.region.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
+      }));
+      await owned("locationType", "locationTypes", f.locationTypes, (x, buyerCompanyId) => ({
+        create: () => tx.locationType.create({ data: { name: x.name, fields: x.fields, buyerCompanyId } }),
+        update: (id) => tx.locationType.update({ where: { id }, data: { name: x.name, fields: x.fields, buyerCompanyId } }),
+      }));
+      await owned("location", "locations", f.locations, (x: Fixture["locations"][number], buyerCompanyId, where) => {
+        if (x.region) refs.sameCompany(x.region, buyerCompanyId, `${where}.region`);
+        if (x.locationType) refs.sameCompany(x.locationType, buyerCompanyId, `${where}.locationType`);
+        const data = {
+          name: x.name, buyerCompanyId, currency: x.currency, internalCode: x.internalCode ?? null,
+          storeContacts: x.storeContacts ?? [], locationTypeDetails: (x.locationTypeDetails ?? {}) as object,
+          regionId: x.region ? refs.id("region", x.region, `${where}.region`) : null,
+          locationTypeId: x.locationType ? refs.id("locationType", x.locationType, `${where}.locationType`) : null,
+        };
+        return { create: () => tx.location.create({ data }), update: (id) => tx.location.update({ where: { id }, data }) };
+      });
+      await owned("problemType", "problemTypes", f.problemTypes, (x, buyerCompanyId) => ({
+        create: () => tx.problemType.create({ data: { name: x.name, buyerCompanyId } }),
+        update: (id) => tx.problemType.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
+      }));
+      for (const [section, kind] of [["assetLabels", "asset"], ["workOrderLabels", "work_order"]] as const) {
+        await owned("label", section, f[section], (x, buyerCompanyId) => {
+          const data = { name: x.name, color: x.color ?? null, kind, buyerCompanyId };
+          return { create: () => tx.label.create({ data }), update: (id) => tx.label.update({ where: { id }, data }) };
+        });
+      }
+      await owned("assetType", "assetTypes", f.assetTypes, (x: Fixture["assetTypes"][number], buyerCompanyId) => {
+        const data = {
+          name: x.name, buyerCompanyId, usesRefrigerant: x.usesRefrigerant ?? false,
+          refrigerantTypeCode: x.refrigerantTypeCode ?? null, fullChargeLb: x.fullChargeLb ?? null, applianceCategory: x.applianceCategory ?? null,
+        };
+        return { create: () => tx.assetType.create({ data }), update: (id) => tx.assetType.update({ where: { id }, data }) };
+      });
+      await owned("asset", "assets", f.assets, (x: Fixture["assets"][number], buyerCompanyId, where) => {
+        refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
+        refs.sameCompany(x.assetType, buyerCompanyId, `${where}.assetType`);
+        const data = {
+          name: x.name, buyerCompanyId, serialNumber: x.serialNumber ?? null, manufacturer: x.manufacturer ?? null,
+          isActive: x.isActive ?? true, isLeased: x.isLeased ?? false,
+          locationId: refs.id("location", x.location, `${where}.location`),
+          assetTypeId: refs.id("assetType", x.assetType, `${where}.assetType`),
+          parentId: x.parent ? refs.id("asset", x.parent, `${where}.parent`) : null,
+        };
+        return { create: () => tx.asset.create({ data }), update: (id) => tx.asset.update({ where: { id }, data }) };
+      });
+
+      for (const [i, s] of f.supplierCompanies.entries()) {
+        const data = { name: s.name, internalTeamOfId: s.internalTeamOf ? companyOf(s.internalTeamOf, `supplierCompanies[${i}].internalTeamOf`) : null };
+        await upsert(tx, refs, "supplierCompany", s.ref, {
+          create: () => tx.supplierCompany.create({ data }),
+          update: (id) => tx.supplierCompany.update({ where: { id }, data }),
+        });
+      }
+      for (const [i, s] of f.supplierFacilities.entries()) {
+        const data = {
+          name: s.name, currency: s.currency ?? "USD",
+          supplierCompanyId: refs.id("supplierCompany", s.company, `supplierFacilities[${i}].company`),
+        };
+        await upsert(tx, refs, "supplierFacility", s.ref, {
+          create: () => tx.supplierFacility.create({ data }),
+          update: (id) => tx.supplierFacility.update({ where: { id }, data }),
+        });
+      }
+      for (const [i, r] of f.buyerSupplierRelationships.entries()) {
+        const where = `buyerSupplierRelationships[${i}]`;
+        const buyerCompanyId = companyOf(r.buyer, `${where}.buyer`);
+        const data = { buyerCompanyId, supplierFacilityId: refs.id("supplierFacility", r.supplierFacility, `${where}.supplierFacility`), deletedAt: null };
+        const id = await upsert(tx, refs, "relationship", r.ref, {
+          create: () => tx.buyerSupplierRelationship.create({ data }),
+          update: (id) => tx.buyerSupplierRelationship.update({ where: { id }, data }),
+        });
+        await tx.supplierRanking.deleteMany({ where: { relationshipId: id } });
+        await tx.supplierRanking.createMany({
+          data: r.rankings.map((k, j) => {
+            refs.sameCompany(k.location, buyerCompanyId, `${where}.rankings[${j}].location`);
+            return {
+              relationshipId: id, rank: k.rank,
+              locationId: refs.id("location", k.location, `${where}.rankings[${j}].location`),
+              problemTypeId: refs.id("problemType", k.problemType, `${where}.rankings[${j}].problemType`),
+            };
+          }),
+        });
+      }
+      for (const [i, c] of f.contacts.entries()) {
+        const where = `contacts[${i}]`;
+        const data = {
+          email: c.email.toLowerCase(), nameGiven: c.nameGiven, nameFamily: c.nameFamily, roles: c.roles,
+          buyerFacilityId: c.buyerFacility ? refs.id("buyerFacility", c.buyerFacility, `${where}.buyerFacility`) : null,
+          supplierFacilityId: c.supplierFacility ? refs.id("supplierFacility", c.supplierFacility, `${where}.supplierFacility`) : null,
+        };
+        await upsert(tx, refs, "contact", c.ref, {
+          create: () => tx.contact.create({ data }),
+          update: (id) => tx.contact.update({ where: { id }, data }),
+        });
+      }
+      for (const [i, k] of f.apiKeys.entries()) {
+        const where = `apiKeys[${i}]`;
+        const contactId = refs.id("contact", k.contact, `${where}.contact`);
+        const contact = await tx.contact.findUniqueOrThrow({ where: { id: contactId } });
+        if ((k.kind === "buyer") !== (contact.buyerFacilityId !== null)) {
+          refs.problems.push(`${where}: a ${k.kind} key needs a contact at a ${k.kind === "buyer" ? "buyer" : "supplier"} facility`);
+          throw new FixtureError(refs.problems);
+        }
+        const settings = {
+          kind: k.kind, contactId,
+          rateLimitRequests: k.rateLimit?.requests ?? null, rateLimitWindowSeconds: k.rateLimit?.windowSeconds ?? null,
+          expiresAt: k.expiresAt ? new Date(k.expiresAt) : null,
+          ...(k.svcKey ? { secretHash: hashSecret(k.svcKey) } : {}),
+        };
+        const existing = refs.existing("apiKey", k.ref);
+        if (existing !== undefined) {
+          const row = await tx.apiKey.update({ where: { id: existing }, data: settings });
+          result.keys[k.ref] = { apiKey: row.apiKey, svcKey: k.svcKey ?? null };
+        } else {
+          const svcKey = k.svcKey ?? newSecret();
+          const row = await tx.apiKey.create({ data: { ...settings, apiKey: k.apiKey ?? newApiKey(), secretHash: hashSecret(svcKey) } });
+          await refs.put(tx, "apiKey", k.ref, row.id);
+          result.keys[k.ref] = { apiKey: row.apiKey, svcKey };
+        }
+      }
+      for (const [i, w] of f.webhookEndpoints.entries()) {
+        const where = `webhookEndpoints[${i}]`;
+        const data = {
+          url: w.url, events: w.events, mode: w.mode,
+          buyerCompanyId: w.buyerCompany ? companyOf(w.buyerCompany, `${where}.buyerCompany`) : null,
+          supplierFacilityId: w.supplierFacility ? refs.id("supplierFacility", w.supplierFacility, `${where}.supplierFacility`) : null,
+          ...(w.secret ? { secret: w.secret } : {}),
+        };
+        const id = await upsert(tx, refs, "webhookEndpoint", w.ref, {
+          create: () => tx.webhookEndpoint.create({ data: { ...data, secret: w.secret ?? newSigningSecret() } }),
+          update: (id) => tx.webhookEndpoint.update({ where: { id }, data }),
+        });
+        const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+        result.webhooks[w.ref] = { id, secret: row.secret };
+      }
+      for (const r of f.currencyRates) {
+        const key = { base: r.base, target: r.target, at: new Date(r.at) };
+        await tx.currencyRate.upsert({ where: { base_target_at: key }, create: { ...key, rate: r.rate }, update: { rate: r.rate } });
+      }
+      await owned("siteSurvey", "siteSurveys", f.siteSurveys, (x: Fixture["siteSurveys"][number], buyerCompanyId, where) => {
+        const data = {
+          name: x.name, buyerCompanyId,
+          heatMapRanges: x.heatMapRanges === undefined || x.heatMapRanges === null ? Prisma.DbNull : x.heatMapRanges,
+          templateId: x.template ? refs.id("siteSurvey", x.template, `${where}.template`) : null,
+        };
+        return { create: () => tx.siteSurvey.create({ data }), update: (id) => tx.siteSurvey.update({ where: { id }, data }) };
+      });
+      for (const [i, s] of f.siteSurveys.entries()) {
+        const surveyId = refs.id("siteSurvey", s.ref, `siteSurveys[${i}]`);
+        for (const t of s.tasks) {
+          await upsert(tx, refs, "siteSurveyTask", t.ref, {
+            create: () => tx.siteSurveyTask.create({ data: { surveyId, title: t.title } }),
+            update: (id) => tx.siteSurveyTask.update({ where: { id }, data: { surveyId, title: t.title } }),
+          });
+        }
+      }
+      for (const [i, w] of f.walkthroughs.entries()) {
+        const where = `walkthroughs[${i}]`;
+        const data = {
+          surveyId: refs.id("siteSurvey", w.survey, `${where}.survey`),
+          locationId: refs.id("location", w.location, `${where}.location`),
+          completedById: w.completedBy ? refs.id("contact", w.completedBy, `${where}.completedBy`) : null,
+          scores: w.scores,
+          ...(w.completedAt ? { completedAt: new Date(w.completedAt) } : {}),
+        };
+        const id = await upsert(tx, refs, "walkthrough", w.ref, {
+          create: () => tx.walkthrough.create({ data }),
+          update: (id) => tx.walkthrough.update({ where: { id }, data }),
+        });
+        await tx.walkthroughAnswer.deleteMany({ where: { walkthroughId: id } });
+        await tx.walkthroughAnswer.createMany({
+          data: w.answers.map((a, j) => ({ walkthroughId: id, answer: a.answer, taskId: refs.id("siteSurveyTask", a.task, `${where}.answers[${j}].task`) })),
+        });
+      }
+      await owned("pmSchedule", "plannedMaintenanceSchedules", f.plannedMaintenanceSchedules, (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
+        refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
+        const data = {
+          buyerCompanyId, title: x.title, cadence: x.cadence, nextRunAt: new Date(x.nextRunAt),
+          locationId: refs.id("location", x.location, `${where}.location`),
+          problemTypeId: refs.id("problemType", x.problemType, `${where}.problemType`),
+          supplierFacilityId: x.supplierFacility ? refs.id("supplierFacility", x.supplierFacility, `${where}.supplierFacility`) : null,
+          assetIds: x.assets.map((a, j) => refs.id("asset", a, `${where}.assets[${j}]`)),
+        };
+        return { create: () => tx.plannedMaintenanceSchedule.create({ data }), update: (id) => tx.plannedMaintenanceSchedule.update({ where: { id }, data }) };
+      });
+
+      result.refs = refs.all();
+    },
+    { timeout: 120_000, maxWait: 10_000 },
+  );
+  return result;
+}

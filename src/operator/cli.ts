@@ -1,0 +1,95 @@
+// The operator CLI: `npm run operator -- <command>`. Every command prints one JSON object on stdout;
+// errors go to stderr with exit code 1 (2 for usage).
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config.ts";
+import { createDb } from "../db.ts";
+import { applyFixture, FixtureError } from "./apply.ts";
+import { issueKey, revokeKey } from "./keys.ts";
+import { addEndpoint, listEndpoints, rotateEndpointSecret } from "./webhooks.ts";
+
+const USAGE = `usage:
+  operator apply <fixture.json>
+  operator keys issue --contact <email> --kind buyer|supplier|partner [--expires-at <ISO time>] [--rate-limit <requests>/<seconds>]
+  operator keys revoke <apiKey>
+  operator webhooks add (--buyer-company <id> | --supplier-facility <id>) --url <https url> --events <e1,e2> [--mode test|production]
+  operator webhooks rotate <endpointId>
+  operator webhooks list [--buyer-company <id>] [--supplier-facility <id>]`;
+
+class UsageError extends Error {}
+
+function int(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number`);
+  return Number(value);
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      contact: { type: "string" }, kind: { type: "string" }, "expires-at": { type: "string" }, "rate-limit": { type: "string" },
+      "buyer-company": { type: "string" }, "supplier-facility": { type: "string" }, url: { type: "string" },
+      events: { type: "string" }, mode: { type: "string" },
+    },
+  });
+  const [group, action, arg] = positionals;
+  const config = loadConfig();
+  const db = createDb(config.databaseUrl, { max: 2 });
+  try {
+    if (group === "apply" && action) {
+      const text = fs.readFileSync(action, "utf8");
+      let input: unknown;
+      try {
+        input = JSON.parse(text);
+      } catch (error) {
+        throw new FixtureError([`${action} is not valid JSON: ${(error as Error).message}`]);
+      }
+      return await applyFixture(db, input, { allowInsecureWebhooks: config.webhookAllowInsecureUrls });
+    }
+    if (group === "keys" && action === "issue") {
+      const kind = values.kind;
+      if (!values.contact || (kind !== "buyer" && kind !== "supplier" && kind !== "partner")) throw new UsageError("--contact and --kind are required");
+      const limit = values["rate-limit"]?.match(/^(\d+)\/(\d+)$/);
+      if (values["rate-limit"] && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>");
+      const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : undefined;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 time");
+      return await issueKey(db, {
+        contactEmail: values.contact, kind, expiresAt,
+        rateLimit: limit ? { requests: Number(limit[1]), windowSeconds: Number(limit[2]) } : undefined,
+      });
+    }
+    if (group === "keys" && action === "revoke" && arg) return await revokeKey(db, arg);
+    if (group === "webhooks" && action === "add") {
+      if (!values.url || !values.events) throw new UsageError("--url and --events are required");
+      const mode = values.mode ?? "production";
+      if (mode !== "test" && mode !== "production") throw new UsageError("--mode is test or production");
+      return await addEndpoint(db, {
+        buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
+        url: values.url, events: values.events.split(",").map((e) => e.trim()), mode, allowInsecure: config.webhookAllowInsecureUrls,
+      });
+    }
+    if (group === "webhooks" && action === "rotate" && arg) return await rotateEndpointSecret(db, int(arg, "endpointId")!);
+    if (group === "webhooks" && action === "list") {
+      return await listEndpoints(db, {
+        buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
+      });
+    }
+    throw new UsageError("unknown command");
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+try {
+  const result = await run(process.argv.slice(2));
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} catch (error) {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`operator: ${(error as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,41 @@
+// `operator webhooks add|rotate|list`: endpoints are registered by the operator on request.
+import type { Db } from "../db.ts";
+import { endpointUrlProblem, newSigningSecret, SECRET_OVERLAP_MS, WEBHOOK_EVENTS, type WebhookEvent } from "../schema/webhooks/rules.ts";
+
+export async function addEndpoint(
+  db: Db,
+  options: { buyerCompanyId?: number; supplierFacilityId?: number; url: string; events: string[]; mode: "test" | "production"; allowInsecure: boolean },
+) {
+  if (!options.buyerCompanyId === !options.supplierFacilityId) throw new Error("give exactly one of --buyer-company or --supplier-facility");
+  const problem = endpointUrlProblem(options.url, options.allowInsecure);
+  if (problem) throw new Error(`url ${problem}`);
+  const unknown = options.events.filter((e) => !WEBHOOK_EVENTS.includes(e as WebhookEvent));
+  if (unknown.length || options.events.length === 0) throw new Error(`events must be some of ${WEBHOOK_EVENTS.join(", ")}`);
+  const row = await db.webhookEndpoint.create({
+    data: {
+      url: options.url, events: options.events, mode: options.mode, secret: newSigningSecret(),
+      buyerCompanyId: options.buyerCompanyId ?? null, supplierFacilityId: options.supplierFacilityId ?? null,
+    },
+  });
+  return { id: row.id, secret: row.secret };
+}
+
+/** A new secret; the old one keeps signing next to it for 24 hours so receivers can switch over. */
+export async function rotateEndpointSecret(db: Db, id: number, now = new Date()) {
+  const row = await db.webhookEndpoint.findUnique({ where: { id } });
+  if (!row) throw new Error(`no webhook endpoint ${id}`);
+  const updated = await db.webhookEndpoint.update({
+    where: { id },
+    data: { secret: newSigningSecret(), previousSecret: row.secret, previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS) },
+  });
+  return { id, secret: updated.secret, previousSecretExpiresAt: updated.previousSecretExpiresAt!.toISOString() };
+}
+
+export async function listEndpoints(db: Db, filter: { buyerCompanyId?: number; supplierFacilityId?: number }) {
+  const rows = await db.webhookEndpoint.findMany({ where: filter, orderBy: { id: "asc" } });
+  return rows.map((r) => ({
+    id: r.id, url: r.url, events: r.events, mode: r.mode,
+    buyerCompanyId: r.buyerCompanyId, supplierFacilityId: r.supplierFacilityId,
+    rotating: r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > new Date(),
+  }));
+}

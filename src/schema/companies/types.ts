@@ -1,0 +1,32 @@
+import { builder } from "../builder.ts";
+import { masked } from "../common/masking.ts";
+
+const BuyerCompanySettingsRef = builder.objectRef<{
+  subAssetsEnabled: boolean;
+  serviceRequestsNeedApproval: boolean;
+  cancellationLock: boolean;
+  supplierInvoiceEditing: boolean;
+  declineAutoPick: boolean;
+  visibilityWebhooks: boolean;
+}>("BuyerCompanySettings").implement({
+  subGraphs: ["graphql"],
+  fields: (t) => ({
+    subAssetsEnabled: t.exposeBoolean("subAssetsEnabled"),
+    serviceRequestsNeedApproval: t.exposeBoolean("serviceRequestsNeedApproval"),
+    cancellationLock: t.exposeBoolean("cancellationLock"),
+    supplierInvoiceEditing: t.exposeBoolean("supplierInvoiceEditing"),
+    declineAutoPick: t.exposeBoolean("declineAutoPick"),
+    visibilityWebhooks: t.exposeBoolean("visibilityWebhooks"),
+  }),
+});
+
+export const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
+  // Suppliers get buyer companies with their settings stripped: absent from the supplier REST cut,
+  // null in GraphQL.
+  extensions: masked({ supplier: ["buyerCompanySettings"] }),
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    buyerCompanySettings: t.field({ type: BuyerCompanySettingsRef, nullable: true, subGraphs: ["graphql"], resolve: (c) => c }),
+  }),
+});

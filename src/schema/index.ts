@@ -1,0 +1,70 @@
+// Assembles the one schema: every domain registers its types and root fields on the builder; this file
+// builds the full GraphQL schema and the per-interface cuts that SOFA serves as REST.
+import { assertValidSchema, defaultFieldResolver, GraphQLSchema } from "graphql";
+import { builder } from "./builder.ts";
+import { INTERFACES, type Interface, type RestRoute } from "./common/interfaces.ts";
+import { applyMasking } from "./common/masking.ts";
+import { forbidden } from "./common/errors.ts";
+import { INTERFACE_OF_KIND } from "./identity/viewer.ts";
+import type { Context } from "./context.ts";
+
+import "./identity/queries.ts";
+import "./locations/queries.ts";
+import "./locations/mutations.ts";
+import "./assets/queries.ts";
+import "./assets/mutations.ts";
+import "./companies/queries.ts";
+
+export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
+  const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();
+  return root?.getFields()[field]?.extensions?.rest as RestRoute | undefined;
+}
+
+/** GraphQL serves every root field to every key; each answers only keys of the interfaces it belongs to. */
+function guardInterfaces(schema: GraphQLSchema): void {
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      const rest = field.extensions?.rest as RestRoute | undefined;
+      if (!rest) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (parent, args, ctx: Context, info) => {
+        const iface = INTERFACE_OF_KIND[ctx.viewer.kind];
+        if (!rest.interfaces.includes(iface)) throw forbidden(`${field.name} is not available to ${ctx.viewer.kind} keys`);
+        return resolve(parent, args, ctx, info);
+      };
+    }
+  }
+}
+
+/** A cut may have no mutations (the supplier interface reads only, for now); GraphQL needs the type gone. */
+function withoutEmptyRoots(schema: GraphQLSchema): GraphQLSchema {
+  const mutation = schema.getMutationType();
+  if (!mutation || Object.keys(mutation.getFields()).length > 0) return schema;
+  const config = schema.toConfig();
+  return new GraphQLSchema({ ...config, mutation: null, types: config.types.filter((t) => t !== mutation) });
+}
+
+export interface Schemas {
+  graphql: GraphQLSchema;
+  rest: Record<Interface, GraphQLSchema>;
+}
+
+let built: Schemas | undefined;
+
+export function buildSchemas(): Schemas {
+  if (built) return built;
+  const graphql = builder.toSchema({ sortSchema: false });
+  assertValidSchema(graphql);
+  applyMasking(graphql, true);
+  guardInterfaces(graphql);
+  const rest = Object.fromEntries(
+    INTERFACES.map((iface) => {
+      const cut = withoutEmptyRoots(builder.toSchema({ subGraph: iface, sortSchema: false }));
+      assertValidSchema(cut);
+      applyMasking(cut, false);
+      return [iface, cut];
+    }),
+  ) as Record<Interface, GraphQLSchema>;
+  built = { graphql, rest };
+  return built;
+}

@@ -1,0 +1,33 @@
+import { builder } from "../builder.ts";
+import { masked } from "../common/masking.ts";
+import { pageType } from "../common/list.ts";
+
+export const LocationRef = builder.prismaObject("Location", {
+  // Buyer-private for third-party supplier keys (decisions.md §6).
+  extensions: masked({ thirdParty: ["locationTypeDetails", "internalCode", "storeContacts"] }),
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    regionId: t.exposeInt("regionId", { nullable: true }),
+    locationTypeId: t.exposeInt("locationTypeId", { nullable: true }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId"),
+    currency: t.exposeString("currency"),
+    internalCode: t.exposeString("internalCode", { nullable: true }),
+    storeContacts: t.exposeStringList("storeContacts", { nullable: true }),
+    locationTypeDetails: t.expose("locationTypeDetails", { type: "JSON", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    region: t.relation("region", { nullable: true, subGraphs: ["graphql"] }),
+  }),
+});
+
+export const RegionRef = builder.prismaObject("Region", {
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    buyerCompanyId: t.exposeInt("buyerCompanyId"),
+    locations: t.relation("locations", { subGraphs: ["graphql"] }),
+  }),
+});
+
+export const LocationPage = pageType("Location", LocationRef);
+export const RegionPage = pageType("Region", RegionRef);
