@@ -32,7 +32,7 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
   const generated = (await (await router.fetch(new Request(`http://local${base}/openapi.json`))).json()) as any;
   const paths: Record<string, any> = {};
   for (const entry of table) {
-    const sofaPath = `${base}${entry.route.path.replace(/:(\w+)/g, "{$1}")}`;
+    const sofaPath = entry.route.path.replace(/:(\w+)/g, "{$1}");
     const operation = generated.paths?.[sofaPath]?.[entry.route.method.toLowerCase()];
     if (!operation) continue;
     const ok = operation.responses?.["200"]?.content?.["application/json"]?.schema ?? {};
@@ -53,7 +53,7 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
       if (inner) operation.requestBody.content["application/json"].schema = inner;
     }
     if (operation.parameters) operation.parameters = operation.parameters.filter((p: { name: string }) => p.name !== "filter");
-    (paths[sofaPath] ??= {})[entry.route.method.toLowerCase()] = operation;
+    (paths[`${base}${sofaPath}`] ??= {})[entry.route.method.toLowerCase()] = operation;
   }
   generated.paths = paths;
   generated.components = { ...generated.components, schemas: { ...generated.components?.schemas, ErrorBody: ERROR_BODY } };

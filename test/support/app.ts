@@ -1,0 +1,106 @@
+// Starts the real service for a test file: its own database (cloned from the migrated template), its
+// own Redis key prefix, the fixture applied through the operator's code path, and the HTTP server on a
+// free port. Requests go over HTTP exactly as an integrator's would.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { startApp, type App } from "../../src/app.ts";
+import { createDb, type Db } from "../../src/db.ts";
+import { applyFixture, type ApplyResult } from "../../src/operator/apply.ts";
+import { createTestDatabase } from "./databases.ts";
+
+export const BASE_FIXTURE = JSON.parse(fs.readFileSync(new URL("../fixtures/base.json", import.meta.url), "utf8"));
+
+export interface TestApp {
+  url: string;
+  db: Db;
+  databaseUrl: string;
+  config: Config;
+  fixture: ApplyResult;
+  app: App;
+  /** Every log line the service wrote, parsed. */
+  logs: Record<string, unknown>[];
+  /** Headers of a fixture key by ref. */
+  headers(keyRef: string): Record<string, string>;
+  call(keyRef: string | null, method: string, path: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<Reply>;
+  graphql(keyRef: string | null, query: string, variables?: Record<string, unknown>): Promise<Reply>;
+  /** Another API instance on the same database and Redis (for shared-state tests). */
+  secondInstance(): Promise<{ url: string; close: () => Promise<void> }>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+function captureLogger(lines: Record<string, unknown>[]) {
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split("\n")) if (line.trim()) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return pino({ level: "info" }, stream);
+}
+
+export async function startTestApp(options: { fixture?: unknown; configure?: (c: Config) => void } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: database.url,
+    PORT: "0",
+    ROLES: "api",
+    REDIS_PREFIX: `wotest:${crypto.randomBytes(4).toString("hex")}`,
+    NODE_ENV: "test",
+  });
+  options.configure?.(config);
+  const db = createDb(database.url, { max: 5 });
+  const fixture = await applyFixture(db, options.fixture ?? BASE_FIXTURE, { allowInsecureWebhooks: config.webhookAllowInsecureUrls });
+  const logs: Record<string, unknown>[] = [];
+  const app = await startApp(config, { db, logger: captureLogger(logs) });
+  const url = `http://127.0.0.1:${app.port}`;
+  const others: (() => Promise<void>)[] = [];
+
+  const headers = (keyRef: string) => {
+    const key = fixture.keys[keyRef];
+    if (!key?.svcKey) throw new Error(`no key ${keyRef} in the fixture`);
+    return { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey };
+  };
+
+  const call = async (keyRef: string | null, method: string, path: string, body?: unknown, extra: Record<string, string> = {}, base = url) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(keyRef ? headers(keyRef) : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}), ...extra },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+
+  return {
+    url, db, databaseUrl: database.url, config, fixture, app, logs, headers,
+    call: (keyRef, method, path, body, extra) => call(keyRef, method, path, body, extra),
+    graphql: (keyRef, query, variables) => call(keyRef, "POST", "/graphql", { query, variables }),
+    async secondInstance() {
+      const second = await startApp(config, { db, logger: captureLogger([]) });
+      others.push(() => second.close());
+      return { url: `http://127.0.0.1:${second.port}`, close: () => second.close() };
+    },
+    async close() {
+      for (const close of others) await close().catch(() => undefined);
+      await app.close();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import crypto from "node:crypto";
+import pg from "pg";
+
+export const TEMPLATE_DB = "wo_test_template";
+
+/** The server of DATABASE_URL, at its maintenance database. */
+export function serverUrl(): string {
+  const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
+  url.pathname = "/postgres";
+  return url.toString();
+}
+
+export function urlFor(database: string): string {
+  const url = new URL(serverUrl());
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const name = `wo_test_${crypto.randomBytes(5).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+  return { name, url: urlFor(name), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
