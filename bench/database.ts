@@ -1,0 +1,99 @@
+// The bench's own database, wo_bench: dropped and created on every run, migrated with the same
+// `prisma migrate deploy` as an install (as test/support/global-setup.ts does for the test template),
+// then filled with the base test fixture plus enough bulk rows that every list page is full.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import pg from "pg";
+import type { Db } from "../src/db.ts";
+import { applyFixture } from "../src/operator/apply.ts";
+
+export const BENCH_DATABASE = "wo_bench";
+
+/** DATABASE_URL's server (the tests' default when unset), at another database. */
+function urlOf(database: string): string {
+  const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: urlOf("postgres") });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops and recreates wo_bench, migrates it, and returns its URL. */
+export async function createBenchDatabase(): Promise<string> {
+  await dropBenchDatabase();
+  await onServer(`CREATE DATABASE ${BENCH_DATABASE}`);
+  const url = urlOf(BENCH_DATABASE);
+  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: "pipe",
+  });
+  return url;
+}
+
+export function dropBenchDatabase(): Promise<void> {
+  return onServer(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+}
+
+/** Bulk rows added for the bench key's company (Acme), on top of the fixture's own. */
+export const SEED = { locations: 2_000, regions: 30, assetTypes: 30 };
+
+export interface Seeded {
+  /** X-API-KEY and SVC-KEY of the bench's buyer key. */
+  headers: Record<string, string>;
+  buyerCompanyId: number;
+  /** Rows of each list the bench key sees. */
+  totals: { locations: number; regions: number; assetTypes: number };
+}
+
+/**
+ * Applies test/fixtures/base.json (through the operator's code path) with one extra buyer key whose
+ * rate limit is never reached, then adds the bulk rows for that key's company.
+ */
+export async function seed(db: Db): Promise<Seeded> {
+  const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
+  fixture.apiKeys.push({ ref: "bench-key", kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } });
+  const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
+  const key = applied.keys["bench-key"];
+  const buyerCompanyId = applied.refs.acme;
+
+  await db.region.createMany({
+    data: Array.from({ length: SEED.regions }, (_, i) => ({ buyerCompanyId, name: `Bench region ${i + 1}` })),
+  });
+  const regionIds = (await db.region.findMany({ where: { buyerCompanyId }, select: { id: true } })).map((r) => r.id);
+  // Full rows (every column set) spread over the company's regions, so pages and nested relations
+  // carry realistic payloads.
+  await db.location.createMany({
+    data: Array.from({ length: SEED.locations }, (_, i) => ({
+      buyerCompanyId,
+      regionId: regionIds[i % regionIds.length],
+      locationTypeId: applied.refs.store,
+      name: `Bench store ${i + 1}`,
+      currency: i % 5 === 0 ? "CAD" : "USD",
+      internalCode: `BN-${String(i + 1).padStart(5, "0")}`,
+      storeContacts: [`manager${i + 1}@stores.example`, `ops${i + 1}@stores.example`],
+      locationTypeDetails: { storeNumber: String(i + 1), sqft: 4_000 + (i % 50) * 100 },
+    })),
+  });
+  await db.assetType.createMany({
+    data: Array.from({ length: SEED.assetTypes }, (_, i) => ({ buyerCompanyId, name: `Bench asset type ${i + 1}`, usesRefrigerant: i % 2 === 0 })),
+  });
+
+  const [locations, regions, assetTypes] = await Promise.all([
+    db.location.count({ where: { buyerCompanyId } }),
+    db.region.count({ where: { buyerCompanyId } }),
+    db.assetType.count({ where: { buyerCompanyId } }),
+  ]);
+  return {
+    headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
+    buyerCompanyId,
+    totals: { locations, regions, assetTypes },
+  };
+}
