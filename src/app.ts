@@ -20,6 +20,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const db = overrides.db ?? createDb(config.databaseUrl);
   const services: Services = { db, logger, now: overrides.now ?? (() => new Date()) };
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
   const closers: (() => Promise<void>)[] = [];
   let port: number | undefined;
 

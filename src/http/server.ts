@@ -46,8 +46,8 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (url.pathname === "/healthz") return json(res, 200, { status: "ok" });
     if (url.pathname === "/readyz") {
       const [database, redis] = await Promise.all([
-        services.db.$queryRaw`SELECT 1`.then(() => "ok", () => "down"),
-        options.redis.ping().then(() => "ok", () => "down"),
+        probe(services.db.$queryRaw`SELECT 1`),
+        probe(options.redis.ping()),
       ]);
       return json(res, database === "ok" && redis === "ok" ? 200 : 503, { database, redis });
     }
@@ -106,6 +106,13 @@ export function createApiServer(services: Services, options: ApiOptions) {
       await closed;
     },
   };
+}
+
+/** "ok" when the check answers within a second; a dependency that hangs is as down as one that fails. */
+function probe(check: PromiseLike<unknown>): Promise<"ok" | "down"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"down">((resolve) => (timer = setTimeout(() => resolve("down"), 1000)));
+  return Promise.race([Promise.resolve(check).then(() => "ok" as const, () => "down" as const), timeout]).finally(() => clearTimeout(timer));
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown) {
