@@ -19,7 +19,8 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db = overrides.db ?? createDb(config.databaseUrl);
   const services: Services = { db, logger, now: overrides.now ?? (() => new Date()) };
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  // Fail fast while Redis is unreachable (no offline queue): the API must not hang on it.
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
   const closers: (() => Promise<void>)[] = [];
   let port: number | undefined;

@@ -3,6 +3,7 @@
 // sorted set per key, updated atomically by a Lua script that uses Redis's clock, so instances with
 // skewed clocks still agree.
 import type { Redis } from "ioredis";
+import type { Logger } from "../logger.ts";
 
 const SCRIPT = `
 local t = redis.call('TIME')
@@ -32,20 +33,30 @@ export interface RateLimitResult {
   resetSeconds: number;
 }
 
+/**
+ * While Redis is unreachable the limiter fails open (the request is allowed and a warning logged):
+ * an outage of the limiter's store should not become an outage of the API.
+ */
 export class RateLimiter {
   private sequence = 0;
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
+  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly logger: Logger) {
     redis.defineCommand("slidingWindowHit", { numberOfKeys: 1, lua: SCRIPT });
   }
 
   async hit(keyId: number, limit = DEFAULT_RATE_LIMIT): Promise<RateLimitResult> {
     const member = `${process.pid}-${++this.sequence}-${Math.random().toString(36).slice(2, 8)}`;
-    const [allowed, count, resetMs] = (await (this.redis as any).slidingWindowHit(
-      `${this.prefix}:ratelimit:${keyId}`,
-      limit.windowSeconds * 1000,
-      limit.requests,
-      member,
-    )) as [number, number, number];
+    let allowed: number, count: number, resetMs: number;
+    try {
+      [allowed, count, resetMs] = (await (this.redis as any).slidingWindowHit(
+        `${this.prefix}:ratelimit:${keyId}`,
+        limit.windowSeconds * 1000,
+        limit.requests,
+        member,
+      )) as [number, number, number];
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, keyId }, "rate limiter unavailable; allowing the request");
+      return { allowed: true, limit: limit.requests, remaining: limit.requests, resetSeconds: limit.windowSeconds };
+    }
     return {
       allowed: allowed === 1,
       limit: limit.requests,

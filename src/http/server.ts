@@ -28,7 +28,7 @@ const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work
 
 export function createApiServer(services: Services, options: ApiOptions) {
   const schemas = buildSchemas();
-  const limiter = new RateLimiter(options.redis, options.redisPrefix);
+  const limiter = new RateLimiter(options.redis, options.redisPrefix, services.logger);
   const metrics = new Metrics();
   const rest = new RestAdapter(schemas.rest, services, limiter);
   const yoga = createGraphql(schemas.graphql, services, limiter, options.development);
@@ -40,7 +40,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
-      return yoga.requestListener(req, res, { traceId: scope.traceId });
+      return yoga.requestListener(req, res);
     }
     scope.route = url.pathname;
     if (url.pathname === "/healthz") return json(res, 200, { status: "ok" });

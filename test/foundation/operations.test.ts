@@ -82,3 +82,18 @@ describe("graceful shutdown", () => {
     expect(response).toContain('"name":"Shutdown-safe"');
   });
 });
+
+describe("Redis outage", () => {
+  it("keeps answering (the rate limiter fails open) and says so in the log", async () => {
+    const logs: Record<string, unknown>[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => logs.push(JSON.parse(line)) } as never);
+    const app = await startApp({ ...t.config, port: 0, redisUrl: "redis://127.0.0.1:1" }, { db: t.db, logger });
+    try {
+      const reply = await fetch(`http://127.0.0.1:${app.port}/v1/buyer/location/locations`, { headers: t.headers("acme-key-default-limit") });
+      expect(reply.status).toBe(200);
+      expect(logs.some((l) => l.msg === "rate limiter unavailable; allowing the request")).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});

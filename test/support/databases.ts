@@ -1,8 +1,6 @@
 import crypto from "node:crypto";
 import pg from "pg";
 
-export const TEMPLATE_DB = "wo_test_template";
-
 /** The server of DATABASE_URL, at its maintenance database. */
 export function serverUrl(): string {
   const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
@@ -29,6 +27,8 @@ export async function adminQuery(sql: string): Promise<void> {
 /** A fresh, migrated database for one test file. */
 export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `wo_test_${crypto.randomBytes(5).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+  // Imported here, not at the top: global-setup.ts uses this module outside a test worker.
+  const { inject } = await import("vitest");
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject("templateDatabase")}`);
   return { name, url: urlFor(name), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
