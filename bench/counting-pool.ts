@@ -30,7 +30,11 @@ export function createCountingPool(connectionString: string, max = 10): Counting
       return (super.query as (...a: any[]) => any)(...args);
     }
   }
-  return { pool: new pg.Pool({ connectionString, max, Client: CountingClient }), counter };
+  const pool = new pg.Pool({ connectionString, max, Client: CountingClient });
+  // An idle connection that fails (the server restarts, the database is dropped) must not crash the
+  // bench: without a listener the pool's "error" event would be thrown.
+  pool.on("error", (error) => console.error(`bench: an idle pg connection failed: ${error.message}`));
+  return { pool, counter };
 }
 
 /** The service's database client, over a counting pool. */

@@ -23,7 +23,7 @@ type Tx = Prisma.TransactionClient;
 type Kind =
   | "buyerCompany" | "buyerFacility" | "region" | "locationType" | "location" | "problemType" | "label" | "assetType"
   | "asset" | "supplierCompany" | "supplierFacility" | "relationship" | "contact" | "apiKey" | "webhookEndpoint"
-  | "siteSurvey" | "siteSurveyTask" | "walkthrough" | "pmSchedule";
+  | "siteSurvey" | "siteSurveyTask" | "walkthrough" | "pmSchedule" | "meterType";
 
 /** Ref bookkeeping: what each ref points at, and which buyer company owns it (for consistency checks). */
 class Refs {
@@ -189,6 +189,11 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
           parentId: x.parent ? refs.id("asset", x.parent, `${where}.parent`) : null,
         };
         return { create: () => tx.asset.create({ data }), update: (id) => tx.asset.update({ where: { id }, data }) };
+      });
+
+      await owned("meterType", "meterTypes", f.meterTypes, (x: Fixture["meterTypes"][number], buyerCompanyId) => {
+        const data = { name: x.name, valueType: x.valueType, valueUnit: x.valueUnit ?? null, buyerCompanyId };
+        return { create: () => tx.meterType.create({ data }), update: (id) => tx.meterType.update({ where: { id }, data }) };
       });
 
       for (const [i, s] of f.supplierCompanies.entries()) {

@@ -65,6 +65,11 @@ export const fixtureSchema = z
         }).strict(),
       )
       .default([]),
+    meterTypes: z
+      .array(
+        z.object({ ref, company: ref, name: z.string().min(1), valueType: z.string().min(1), valueUnit: z.string().optional() }).strict(),
+      )
+      .default([]),
     supplierCompanies: z.array(z.object({ ref, name: z.string().min(1), internalTeamOf: ref.optional() }).strict()).default([]),
     supplierFacilities: z
       .array(z.object({ ref, company: ref, name: z.string().min(1), currency: currency.optional() }).strict())

@@ -11,6 +11,8 @@ export interface Viewer {
   contactId: number;
   email: string;
   displayName: string;
+  /** The contact's roles (see permissions.ts). */
+  roles: string[];
   /** Buyer keys: the key's company. Internal-team supplier and partner keys: the buyer the team serves. */
   buyerCompanyId: number | null;
   buyerFacilityId: number | null;
@@ -39,6 +41,7 @@ interface KeyRow {
   email: string;
   nameGiven: string;
   nameFamily: string;
+  roles: string[];
   buyerFacilityId: number | null;
   buyerFacilityCompanyId: number | null;
   supplierFacilityId: number | null;
@@ -52,7 +55,7 @@ export async function authenticate(db: Db, apiKey: string, secret: string, now =
   const rows = await db.$queryRaw<KeyRow[]>`
     SELECT k.id, k."secretHash", k.kind::text AS kind, k."expiresAt", k."revokedAt",
            k."rateLimitRequests", k."rateLimitWindowSeconds",
-           c.id AS "contactId", c.email, c."nameGiven", c."nameFamily",
+           c.id AS "contactId", c.email, c."nameGiven", c."nameFamily", c.roles,
            c."buyerFacilityId", bf."buyerCompanyId" AS "buyerFacilityCompanyId",
            c."supplierFacilityId", sf."supplierCompanyId", sc."internalTeamOfId"
       FROM "ApiKey" k
@@ -72,6 +75,7 @@ export async function authenticate(db: Db, apiKey: string, secret: string, now =
     contactId: row.contactId,
     email: row.email,
     displayName: `${row.nameGiven} ${row.nameFamily}`.trim(),
+    roles: row.roles,
     buyerCompanyId: onSupplierSide ? row.internalTeamOfId : row.buyerFacilityCompanyId,
     buyerFacilityId: row.buyerFacilityId,
     supplierFacilityId: onSupplierSide ? row.supplierFacilityId : null,
