@@ -5,39 +5,64 @@
 //      (median over the rounds) and the service's ratios to the baseline.
 //   2. SQL statements per list request at a small and a large page size (must not grow with it).
 //
-// Own database (wo_bench, recreated and dropped), own Redis prefix, silent logger, API role only.
-// Settings: BENCH_ROUNDS (2), BENCH_DURATION and BENCH_WARMUP (8 s and 2 s per run), BENCH_CONNECTIONS
-// (10). The summary is printed and written as JSON to the OS temp directory. The exit code is 1 when
-// a list's statement count grows with the page size.
+// Own database (wo_bench, recreated and dropped), own Redis prefix, API role only, and a logger that
+// drops everything below "warn" (so per-request logging costs nothing) and counts what is left: a
+// warning during the bench (e.g. the rate limiter failing open) means the numbers are not comparable.
+// Settings: BENCH_ROUNDS (3), BENCH_DURATION and BENCH_WARMUP (8 s and 2 s per run), BENCH_CONNECTIONS
+// (10). The summary is printed and written as JSON to the OS temp directory. Exit code 1 when a
+// list's statement count grows with the page size or the service logged a warning; 2 on failure.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Writable } from "node:stream";
 import pino from "pino";
-import { startApp, type App } from "../src/app.ts";
+import type { Redis } from "ioredis";
+import { startApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { BASELINE_SQL, startBaseline, type Baseline } from "./baseline.ts";
+import { BASELINE_SQL, startBaseline } from "./baseline.ts";
 import { graphqlList, restList } from "./calls.ts";
 import { createCountingDb } from "./counting-pool.ts";
 import { createBenchDatabase, dropBenchDatabase, SEED, seed } from "./database.ts";
 import { medians, runLoad, type LoadMedians, type LoadSample, type LoadSettings, type LoadTarget } from "./load.ts";
-import { countStatements, statementTexts, type StatementProbe } from "./statements.ts";
+import { countStatements, statementTexts, type StatementProbe, type StatementReport } from "./statements.ts";
 
 const settings: LoadSettings & { rounds: number } = {
-  rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   durationSeconds: Number(process.env.BENCH_DURATION ?? 8),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
 };
-/** Hard stop, in case something hangs: well above the expected ~2 minutes. */
+/** Hard stop in case something hangs, well above the expected ~1.5 minutes. */
 const WATCHDOG_SECONDS = 300;
 const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "latest.json");
 
 const LOCATION_FIELDS = "id name regionId locationTypeId buyerCompanyId currency internalCode storeContacts locationTypeDetails createdAt";
-/** Locations pages are clamped to 10 rows, other lists to 25. */
+/** Location pages are clamped to 10 rows, other lists to 25. */
 const LOCATION_PAGE = 10;
 const LIST_PAGE = 25;
+
+interface Summary {
+  when: string;
+  commit: string;
+  node: string;
+  cpus: number;
+  /** 1/5/15-minute load averages before and after the load runs (the machine is shared). */
+  loadAverage: { before: number[]; after: number[] };
+  settings: typeof settings;
+  seed: Record<string, number>;
+  load: {
+    samples: LoadSample[];
+    median: Record<string, LoadMedians>;
+    /** Service ÷ baseline: req/s (below 1 is slower) and p99 (above 1 is slower). */
+    ratioToBaseline: Record<"rest" | "graphql", { requestsPerSecond: number; p99: number }>;
+  };
+  statements: StatementReport & { restLocationsSql: string[]; baselineSql: typeof BASELINE_SQL };
+  statementsConstantInPageSize: boolean;
+  serviceWarnings: { count: number; first?: string };
+}
 
 const started = Date.now();
 const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
@@ -45,7 +70,7 @@ const log = (message: string) => console.log(`[bench ${((Date.now() - started) /
 // Cleanup steps, run last-in first-out on success, failure, interrupt or watchdog.
 const cleanups: (() => Promise<unknown>)[] = [];
 async function cleanUp() {
-  while (cleanups.length) await cleanups.pop()!().catch((error) => console.error("cleanup failed:", error));
+  while (cleanups.length) await cleanups.pop()!().catch((error) => console.error("bench: cleanup step failed:", error));
 }
 function abort(reason: string) {
   console.error(`bench: ${reason}; cleaning up`);
@@ -66,14 +91,17 @@ async function main() {
 
   const redisPrefix = `wobench:${crypto.randomBytes(4).toString("hex")}`;
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ROLES: "api", REDIS_PREFIX: redisPrefix, NODE_ENV: "production" });
-  const app = await startApp(config, { db: database.db, logger: pino({ level: "silent" }) });
+  const warnings = warningCounter();
+  const app = await startApp(config, { db: database.db, logger: warnings.logger });
   cleanups.push(() => app.close());
-  cleanups.push(() => deleteRedisKeys(app, redisPrefix));
-  const baseline: Baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId);
+  // The rate limiter fails open without Redis, which would flatter the service: wait until it is there.
+  await redisReady(app.redis);
+  cleanups.push(() => deleteKeys(app.redis, `${redisPrefix}:*`));
+  const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId);
   cleanups.push(() => baseline.close());
   const serviceUrl = `http://127.0.0.1:${app.port}`;
 
-  // 2 first (seconds, and it checks every response) so that a broken route fails before the load.
+  // 2 first: it takes a second and checks every list's responses, so a broken route fails early.
   log("counting SQL statements per list request");
   const probes: StatementProbe[] = [
     {
@@ -114,9 +142,9 @@ async function main() {
     },
   ];
   const statements = await countStatements(serviceUrl, seeded.headers, database.counter, probes);
-  const restSql = await statementTexts(serviceUrl, seeded.headers, database.counter, probes[0].call(LOCATION_PAGE));
+  const restLocationsSql = await statementTexts(serviceUrl, seeded.headers, database.counter, probes[0].call(LOCATION_PAGE));
 
-  // 1: the three targets, interleaved round by round so drift on a shared machine hits all of them.
+  // 1: the three targets, interleaved round by round so that drift on a shared machine hits all three.
   const targets: LoadTarget[] = [
     { name: "baseline", baseUrl: baseline.url, headers: {}, call: restList("/"), expectRows: LOCATION_PAGE, counter: baseline.counter },
     {
@@ -129,9 +157,9 @@ async function main() {
       expectRows: LOCATION_PAGE, counter: database.counter,
     },
   ];
-  const perRun = settings.warmupSeconds + settings.durationSeconds;
-  log(`load: ${settings.rounds} rounds × ${targets.length} targets × (${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s), ` +
-    `${settings.connections} connections, ~${settings.rounds * targets.length * perRun} s`);
+  const loadBefore = loadAverage();
+  log(`load: ${settings.rounds} rounds × ${targets.length} targets × (${settings.warmupSeconds} s warm-up + ` +
+    `${settings.durationSeconds} s), ${settings.connections} connections; load average ${loadBefore.join(" ")}`);
   const samples: LoadSample[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets) {
@@ -142,75 +170,107 @@ async function main() {
     }
   }
 
-  const median = Object.fromEntries(targets.map((t) => [t.name, medians(samples.filter((s) => s.target === t.name))])) as Record<string, LoadMedians>;
+  const median = Object.fromEntries(targets.map((t) => [t.name, medians(samples.filter((s) => s.target === t.name))]));
   const ratio = (name: string) => ({
     requestsPerSecond: median[name].requestsPerSecond / median.baseline.requestsPerSecond,
     p99: median[name].p99Ms / median.baseline.p99Ms,
   });
-  const summary = {
+  const summary: Summary = {
     when: new Date().toISOString(),
     commit: gitRevision(),
     node: process.version,
     cpus: os.cpus().length,
-    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+    loadAverage: { before: loadBefore, after: loadAverage() },
     settings,
     seed: seeded.totals,
-    load: {
-      samples,
-      median,
-      ratioToBaseline: { rest: ratio("rest"), graphql: ratio("graphql") },
-    },
-    statements: { ...statements, restLocationsSql: restSql, baselineSql: BASELINE_SQL },
+    load: { samples, median, ratioToBaseline: { rest: ratio("rest"), graphql: ratio("graphql") } },
+    statements: { ...statements, restLocationsSql, baselineSql: BASELINE_SQL },
     statementsConstantInPageSize: Object.values(statements.constant).every(Boolean),
+    serviceWarnings: { count: warnings.count, first: warnings.first },
   };
 
   printSummary(summary);
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
   fs.writeFileSync(RESULT_FILE, `${JSON.stringify(summary, null, 2)}\n`);
-  console.log(`\nJSON: ${RESULT_FILE}`);
-  if (!summary.statementsConstantInPageSize) process.exitCode = 1;
+  console.log(`\nJSON written to ${RESULT_FILE}`);
+  if (!summary.statementsConstantInPageSize || summary.serviceWarnings.count > 0) process.exitCode = 1;
 }
 
-function printSummary(s: {
-  settings: typeof settings; seed: Record<string, number>; commit: string; loadAverage: number[];
-  load: { median: Record<string, LoadMedians>; ratioToBaseline: Record<string, { requestsPerSecond: number; p99: number }> };
-  statements: { rows: { route: string; limit: number; rows: number; statements: number }[]; constant: Record<string, boolean>; restLocationsSql: string[] };
-  statementsConstantInPageSize: boolean;
-}) {
+function printSummary(s: Summary) {
   const { median, ratioToBaseline } = s.load;
-  console.log("\n==================== BENCH SUMMARY ====================");
-  console.log(`commit ${s.commit}; ${s.settings.rounds} rounds × ${s.settings.durationSeconds} s (+${s.settings.warmupSeconds} s warm-up), ` +
-    `${s.settings.connections} connections, loopback; load average ${s.loadAverage.join(" ")}`);
-  console.log(`seed for the bench key's company: ${JSON.stringify(s.seed)}\n`);
-  console.log("Load (median over rounds; latency in whole ms as autocannon records it)");
+  const ratios = (name: string) =>
+    name === "rest" || name === "graphql"
+      ? [ratioToBaseline[name].requestsPerSecond.toFixed(2), ratioToBaseline[name].p99.toFixed(2)]
+      : ["1.00", "1.00"];
+  console.log("\n=========================== BENCH SUMMARY ===========================");
+  console.log(`commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
+  console.log(`${s.settings.rounds} rounds × ${s.settings.durationSeconds} s (after ${s.settings.warmupSeconds} s warm-up) per target, ` +
+    `${s.settings.connections} connections, loopback`);
+  console.log(`rows the bench key sees: ${JSON.stringify(s.seed)}\n`);
+  console.log("Location list, first page of 10 (median over rounds; latency in whole ms, as autocannon records it)");
   console.log(table(
     ["target", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "p99 ÷ baseline", "SQL/request"],
     Object.entries(median).map(([name, m]) => [
-      name, m.requestsPerSecond.toFixed(0), String(m.p50Ms), String(m.p99Ms),
-      name === "baseline" ? "1" : ratioToBaseline[name].requestsPerSecond.toFixed(2),
-      name === "baseline" ? "1" : ratioToBaseline[name].p99.toFixed(2),
-      m.statementsPerRequest.toFixed(2),
+      name, m.requestsPerSecond.toFixed(0), String(m.p50Ms), String(m.p99Ms), ...ratios(name), m.statementsPerRequest.toFixed(2),
     ]),
   ));
-  console.log("\nSQL statements per list request (one request, counted at the service's pg connections)");
+  console.log("\nSQL statements per list request (one request at a time, counted at the service's pg connections)");
   console.log(table(
-    ["route", "limit", "rows", "statements", "constant in page size"],
+    ["route", "limit", "rows", "statements", "same at every size"],
     s.statements.rows.map((r, i, all) => [
       r.route, String(r.limit), String(r.rows), String(r.statements),
       i === 0 || all[i - 1].route !== r.route ? (s.statements.constant[r.route] ? "yes" : "NO") : "",
     ]),
   ));
-  console.log("\nStatements of one REST location list request (limit=10):");
+  console.log("\nThe statements of one REST location list request (limit=10):");
   s.statements.restLocationsSql.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.replace(/\s+/g, " ").trim()}`));
   console.log(`\nstatements constant in page size: ${s.statementsConstantInPageSize ? "yes" : "NO"}`);
-  console.log("========================================================");
+  console.log(`service warnings during the bench: ${s.serviceWarnings.count}${s.serviceWarnings.first ? ` (first: ${s.serviceWarnings.first})` : ""}`);
+  console.log("=====================================================================");
 }
 
-/** A plain text table, columns padded to their widest cell. */
+/** A plain text table: first column left-aligned, the others right-aligned. */
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+/** The service's logger: nothing below "warn" is even formatted; warnings and errors are counted. */
+function warningCounter() {
+  const counter = {
+    count: 0,
+    first: undefined as string | undefined,
+    logger: pino({ level: "warn" }, new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) {
+          counter.count++;
+          counter.first ??= line;
+        }
+        done();
+      },
+    })),
+  };
+  return counter;
+}
+
+async function redisReady(redis: Redis, timeoutMs = 5_000) {
+  for (const deadline = Date.now() + timeoutMs; redis.status !== "ready"; await sleep(50)) {
+    if (Date.now() > deadline) throw new Error(`Redis is not reachable (status ${redis.status})`);
+  }
+}
+
+async function deleteKeys(redis: Redis, pattern: string) {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== "0");
+}
+
+function loadAverage(): number[] {
+  return os.loadavg().map((l) => Number(l.toFixed(2)));
 }
 
 function gitRevision(): string {
@@ -221,16 +281,6 @@ function gitRevision(): string {
   } catch {
     return "unknown";
   }
-}
-
-/** The rate limiter's keys under the bench's prefix. */
-async function deleteRedisKeys(app: App, prefix: string) {
-  let cursor = "0";
-  do {
-    const [next, keys] = await app.redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    if (keys.length) await app.redis.del(...keys);
-    cursor = next;
-  } while (cursor !== "0");
 }
 
 main()
