@@ -35,6 +35,23 @@ class Refs {
     for (const r of rows) this.byRef.set(r.ref, { kind: r.kind as Kind, id: r.entityId });
   }
 
+  /** Owners of buyer-owned refs from earlier applies, so cross-company checks cover them too. */
+  async loadOwners(tx: Tx): Promise<void> {
+    const tables: Partial<Record<Kind, { findMany(args: object): Promise<{ id: number; buyerCompanyId: number }[]> }>> = {
+      buyerFacility: tx.buyerFacility, region: tx.region, locationType: tx.locationType, location: tx.location,
+      problemType: tx.problemType, label: tx.label, assetType: tx.assetType, asset: tx.asset, meterType: tx.meterType,
+      siteSurvey: tx.siteSurvey, pmSchedule: tx.plannedMaintenanceSchedule,
+    };
+    for (const [kind, table] of Object.entries(tables)) {
+      const refsOfKind = [...this.byRef].filter(([, v]) => v.kind === kind);
+      if (!refsOfKind.length) continue;
+      const rows = await table!.findMany({ where: { id: { in: refsOfKind.map(([, v]) => v.id) } }, select: { id: true, buyerCompanyId: true } });
+      const owner = new Map(rows.map((r) => [r.id, r.buyerCompanyId]));
+      for (const [ref, v] of refsOfKind) if (owner.has(v.id)) this.owner.set(ref, owner.get(v.id)!);
+    }
+    for (const [ref, v] of this.byRef) if (v.kind === "buyerCompany") this.owner.set(ref, v.id);
+  }
+
   existing(kind: Kind, ref: string): number | undefined {
     const hit = this.byRef.get(ref);
     return hit?.kind === kind ? hit.id : undefined;
@@ -57,6 +74,11 @@ class Refs {
   }
 
   async put(tx: Tx, kind: Kind, ref: string, id: number): Promise<number> {
+    const taken = this.byRef.get(ref);
+    if (taken && taken.kind !== kind) {
+      this.problems.push(`ref ${JSON.stringify(ref)} is already a ${taken.kind} (from an earlier apply); refs name one thing`);
+      throw new FixtureError(this.problems);
+    }
     if (this.existing(kind, ref) === undefined) {
       await tx.operatorRef.create({ data: { kind, ref, entityId: id } });
       this.byRef.set(ref, { kind, id });
@@ -72,7 +94,8 @@ class Refs {
 export function parseFixture(input: unknown): Fixture {
   const parsed = fixtureSchema.safeParse(input);
   if (!parsed.success) {
-    throw new FixtureError(parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`));
+    const path = (parts: PropertyKey[]) => parts.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
+    throw new FixtureError(parsed.error.issues.map((i) => `${path(i.path) || "(file)"}: ${i.message}`));
   }
   const seen = new Map<string, string>();
   const problems: string[] = [];
@@ -113,9 +136,11 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
   }
   const result: ApplyResult = { refs: {}, keys: {}, webhooks: {} };
 
-  await db.$transaction(
+  await db
+    .$transaction(
     async (tx) => {
       const refs = new Refs(await tx.operatorRef.findMany());
+      await refs.loadOwners(tx);
 
       for (const c of f.buyerCompanies) {
         const data = { name: c.name, ...c.config };
@@ -181,6 +206,7 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       await owned("asset", "assets", f.assets, (x: Fixture["assets"][number], buyerCompanyId, where) => {
         refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
         refs.sameCompany(x.assetType, buyerCompanyId, `${where}.assetType`);
+        if (x.parent) refs.sameCompany(x.parent, buyerCompanyId, `${where}.parent`);
         const data = {
           name: x.name, buyerCompanyId, serialNumber: x.serialNumber ?? null, manufacturer: x.manufacturer ?? null,
           isActive: x.isActive ?? true, isLeased: x.isLeased ?? false,
@@ -225,6 +251,7 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
         await tx.supplierRanking.createMany({
           data: r.rankings.map((k, j) => {
             refs.sameCompany(k.location, buyerCompanyId, `${where}.rankings[${j}].location`);
+            refs.sameCompany(k.problemType, buyerCompanyId, `${where}.rankings[${j}].problemType`);
             return {
               relationshipId: id, rank: k.rank,
               locationId: refs.id("location", k.location, `${where}.rankings[${j}].location`),
@@ -290,6 +317,7 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
         await tx.currencyRate.upsert({ where: { base_target_at: key }, create: { ...key, rate: r.rate }, update: { rate: r.rate } });
       }
       await owned("siteSurvey", "siteSurveys", f.siteSurveys, (x: Fixture["siteSurveys"][number], buyerCompanyId, where) => {
+        if (x.template) refs.sameCompany(x.template, buyerCompanyId, `${where}.template`);
         const data = {
           name: x.name, buyerCompanyId,
           heatMapRanges: x.heatMapRanges === undefined || x.heatMapRanges === null ? Prisma.DbNull : x.heatMapRanges,
@@ -308,6 +336,8 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }
       for (const [i, w] of f.walkthroughs.entries()) {
         const where = `walkthroughs[${i}]`;
+        const surveyCompany = refs.owner.get(w.survey);
+        if (surveyCompany !== undefined) refs.sameCompany(w.location, surveyCompany, `${where}.location`);
         const data = {
           surveyId: refs.id("siteSurvey", w.survey, `${where}.survey`),
           locationId: refs.id("location", w.location, `${where}.location`),
@@ -326,6 +356,8 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }
       await owned("pmSchedule", "plannedMaintenanceSchedules", f.plannedMaintenanceSchedules, (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
         refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
+        refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
+        x.assets.forEach((a, j) => refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`));
         const data = {
           buyerCompanyId, title: x.title, cadence: x.cadence, nextRunAt: new Date(x.nextRunAt),
           locationId: refs.id("location", x.location, `${where}.location`),
@@ -339,6 +371,11 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       result.refs = refs.all();
     },
     { timeout: 120_000, maxWait: 10_000 },
-  );
+    )
+    .catch((error: { code?: string; meta?: { target?: unknown } }) => {
+      // A unique value the fixture repeats from rows it does not own (a contact's email, a fixed apiKey).
+      if (error.code === "P2002") throw new FixtureError([`a record with the same ${JSON.stringify(error.meta?.target ?? "values")} already exists outside this fixture`]);
+      throw error;
+    });
   return result;
 }

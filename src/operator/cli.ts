@@ -51,8 +51,8 @@ async function run(argv: string[]): Promise<unknown> {
     if (group === "keys" && action === "issue") {
       const kind = values.kind;
       if (!values.contact || (kind !== "buyer" && kind !== "supplier" && kind !== "partner")) throw new UsageError("--contact and --kind are required");
-      const limit = values["rate-limit"]?.match(/^(\d+)\/(\d+)$/);
-      if (values["rate-limit"] && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>");
+      const limit = values["rate-limit"]?.match(/^([1-9]\d*)\/([1-9]\d*)$/);
+      if (values["rate-limit"] && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>, both positive");
       const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : undefined;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 time");
       return await issueKey(db, {

@@ -9,6 +9,10 @@ export async function addEndpoint(
   if (!options.buyerCompanyId === !options.supplierFacilityId) throw new Error("give exactly one of --buyer-company or --supplier-facility");
   const problem = endpointUrlProblem(options.url, options.allowInsecure);
   if (problem) throw new Error(`url ${problem}`);
+  const owner = options.buyerCompanyId
+    ? await db.buyerCompany.findUnique({ where: { id: options.buyerCompanyId } })
+    : await db.supplierFacility.findUnique({ where: { id: options.supplierFacilityId! } });
+  if (!owner) throw new Error(options.buyerCompanyId ? `no buyer company ${options.buyerCompanyId}` : `no supplier facility ${options.supplierFacilityId}`);
   const unknown = options.events.filter((e) => !WEBHOOK_EVENTS.includes(e as WebhookEvent));
   if (unknown.length || options.events.length === 0) throw new Error(`events must be some of ${WEBHOOK_EVENTS.join(", ")}`);
   const row = await db.webhookEndpoint.create({
