@@ -22,6 +22,14 @@ export interface Config {
   /** Which roles this process runs: the HTTP API, the BullMQ workers, or both (one-machine install). */
   roles: { api: boolean; worker: boolean };
   shutdownGraceMs: number;
+  /** Multiplies the webhook retry delays of decisions.md §3 (WEBHOOK_RETRY_SCALE; 1 in production). */
+  webhookRetryScale: number;
+  /** How often the outbox relay looks for new events when idle (RELAY_INTERVAL_MS). */
+  relayIntervalMs: number;
+  /** Webhook deliveries in flight per worker process (WEBHOOK_CONCURRENCY). */
+  webhookConcurrency: number;
+  /** First retry delay of a failed mail (exponential backoff); MAIL_RETRY_DELAY_MS, small in tests. */
+  mailRetryDelayMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,5 +46,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     development: (env.NODE_ENV ?? "development") !== "production",
     roles: { api: roles.includes("api"), worker: roles.includes("worker") },
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+    webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE ?? 1),
+    relayIntervalMs: Number(env.RELAY_INTERVAL_MS ?? 100),
+    webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 50),
+    mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
   };
 }

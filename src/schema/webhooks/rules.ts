@@ -7,7 +7,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Rotated-out secrets keep signing (next to the new one) this long. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-function isPrivateAddress(host: string): boolean {
+export function isPrivateAddress(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
   if (net.isIPv4(h)) {
@@ -37,3 +37,17 @@ export function endpointUrlProblem(url: string, allowInsecure: boolean): string 
 export function newSigningSecret(): string {
   return `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`;
 }
+
+/** Retry delays after the 1st, 2nd, … failed attempt; then hourly (decisions.md §3). */
+const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000];
+const HOUR = 3_600_000;
+
+export function retryDelayMs(failedAttempts: number): number {
+  return RETRY_DELAYS_MS[failedAttempts - 1] ?? HOUR;
+}
+
+/** An event not handed over within three hours of the change is expired and never sent. */
+export const DELIVERY_WINDOW_MS = 3 * HOUR;
+
+/** A delivery attempt times out after 10 s. */
+export const DELIVERY_TIMEOUT_MS = 10_000;

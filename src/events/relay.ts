@@ -1,0 +1,116 @@
+// The outbox relay: turns committed outbox rows into webhook deliveries (one per message and endpoint)
+// and live subscription messages. Step 1 is database-only and atomic (deliveries + relayedAt), so a
+// crash or a Redis outage loses nothing; step 2 hands pending deliveries to BullMQ with the delivery's
+// webhook-id as job id, so a repeated hand-over cannot enqueue twice.
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Db } from "../db.ts";
+import type { Logger } from "../logger.ts";
+import { messagesFor, type Message, type OutboxRow } from "./recipients.ts";
+
+export const SUBSCRIPTION_CHANNEL = "work-order-events";
+
+interface RelayRow extends OutboxRow {
+  id: bigint;
+  buyerCompanyId: number;
+  createdAt: Date;
+}
+
+export interface RelayDeps {
+  db: Db;
+  queue: Queue<{ webhookId: string }>;
+  publisher: Redis;
+  prefix: string;
+  logger: Logger;
+  now: () => Date;
+}
+
+const audienceMatches = (m: Message, e: { buyerCompanyId: number | null; supplierFacilityId: number | null }) =>
+  "buyerCompanyId" in m.to ? e.buyerCompanyId === m.to.buyerCompanyId : e.supplierFacilityId === m.to.supplierFacilityId;
+
+/** Step 1: up to `batch` outbox rows → deliveries; returns the messages for live subscribers. */
+export async function relayOutbox(deps: RelayDeps, batch = 200): Promise<{ events: number; messages: (Message & { eventId: string })[] }> {
+  return deps.db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<RelayRow[]>`
+      SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
+       WHERE "relayedAt" IS NULL ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
+    if (rows.length === 0) return { events: 0, messages: [] };
+    const companies = new Map(
+      (await tx.buyerCompany.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.buyerCompanyId))] } }, select: { id: true, visibilityWebhooks: true } }))
+        .map((c) => [c.id, c]),
+    );
+    const messages = rows.flatMap((row) =>
+      messagesFor(row, companies.get(row.buyerCompanyId) ?? { visibilityWebhooks: false }).map((m) => ({ ...m, eventId: row.id.toString(), row })),
+    );
+    const endpoints = await tx.webhookEndpoint.findMany({
+      where: {
+        disabledAt: null,
+        OR: [
+          { buyerCompanyId: { in: messages.flatMap((m) => ("buyerCompanyId" in m.to ? [m.to.buyerCompanyId] : [])) } },
+          { supplierFacilityId: { in: messages.flatMap((m) => ("supplierFacilityId" in m.to ? [m.to.supplierFacilityId] : [])) } },
+        ],
+      },
+    });
+    const sequence = new Map<string, number>();
+    const deliveries = messages.flatMap((m) =>
+      endpoints
+        .filter((e) => audienceMatches(m, e) && e.events.includes(m.event_type))
+        .map((e) => {
+          const key = `${m.eventId}_${e.id}`;
+          const n = sequence.get(key) ?? 0;
+          sequence.set(key, n + 1);
+          return {
+            eventId: m.row.id, endpointId: e.id, sequence: n, webhookId: `msg_${key}_${n}`, eventType: m.event_type,
+            body: JSON.stringify({ event_type: m.event_type, data: m.data }), eventAt: m.row.createdAt,
+          };
+        }),
+    );
+    await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+    await tx.outboxEvent.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { relayedAt: deps.now() } });
+    return { events: rows.length, messages: messages.map(({ row: _row, ...m }) => m) };
+  });
+}
+
+/** Step 2: every pending delivery not yet handed to BullMQ. */
+export async function enqueuePending(deps: RelayDeps, batch = 500): Promise<number> {
+  const pending = await deps.db.webhookDelivery.findMany({
+    where: { status: "pending", enqueuedAt: null },
+    select: { id: true, webhookId: true },
+    orderBy: { id: "asc" },
+    take: batch,
+  });
+  if (pending.length === 0) return 0;
+  await deps.queue.addBulk(pending.map((d) => ({ name: "deliver", data: { webhookId: d.webhookId }, opts: { jobId: d.webhookId } })));
+  await deps.db.webhookDelivery.updateMany({ where: { id: { in: pending.map((d) => d.id) } }, data: { enqueuedAt: deps.now() } });
+  return pending.length;
+}
+
+/** Runs both steps until stopped; polls every `intervalMs` while there is nothing to do. */
+export function startRelay(deps: RelayDeps, intervalMs: number) {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      let busy = false;
+      try {
+        const { events, messages } = await relayOutbox(deps);
+        busy = events > 0;
+        for (const m of messages) {
+          await deps.publisher.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(m)).catch((err) =>
+            deps.logger.warn({ err: err.message }, "subscription publish failed"));
+        }
+        busy = (await enqueuePending(deps)) > 0 || busy;
+      } catch (err) {
+        deps.logger.warn({ err: (err as Error).message }, "outbox relay round failed; will retry");
+      }
+      if (!busy && !stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, intervalMs); });
+    }
+  })();
+  return {
+    async close() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// Webhook delivery from the outbox, end to end: relay → BullMQ → signed POST to a real local receiver.
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
+import crypto from "node:crypto";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { writeEvent, type WorkOrderEventContext } from "../../src/events/outbox.ts";
+
+interface Received { headers: http.IncomingHttpHeaders; body: string }
+
+let t: TestApp;
+let receiver: http.Server;
+let received: Received[] = [];
+let failuresLeft = 0;
+let receiverUrl = "";
+let workOrderId = 0;
+
+const waitFor = async <T>(probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> => {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      if (failuresLeft > 0) {
+        failuresLeft--;
+        res.writeHead(503).end();
+        return;
+      }
+      received.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  t = await startTestApp({
+    configure: (c) => {
+      c.roles.worker = true;
+      c.webhookAllowInsecureUrls = true;
+      c.webhookRetryScale = 0.002; // 5 s → 10 ms, 30 s → 60 ms, …
+      c.relayIntervalMs = 20;
+    },
+  });
+  await t.db.webhookEndpoint.updateMany({ data: { url: receiverUrl } });
+  const { refs } = t.fixture;
+  const wo = await t.db.workOrder.create({
+    data: {
+      buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac,
+      title: "Leaking unit", status: "PendingConfirmationByServiceProvider", createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"], statusChangedAt: new Date(),
+    },
+  });
+  workOrderId = wo.id;
+});
+afterAll(async () => {
+  await t?.close();
+  receiver?.close();
+});
+
+function context(overrides: Partial<WorkOrderEventContext> = {}): WorkOrderEventContext {
+  return {
+    workOrderId, buyerCompanyId: t.fixture.refs.acme, customer: "Acme Foods", location: "Store 1 Portland",
+    supplierFacilityId: t.fixture.refs["coolco-pdx"], visibleToSupplierFacilityIds: [], status: "ConfirmedByServiceProvider", ...overrides,
+  };
+}
+
+const statusEvent = (changedAt: Date) => ({
+  oldStatus: "PendingConfirmationByServiceProvider" as const, newStatus: "ConfirmedByServiceProvider" as const,
+  changedBy: "Bob Tech", changedAt: changedAt.toISOString(), action: "confirm",
+});
+
+describe("webhook delivery", () => {
+  it("delivers a committed event to the buyer's and the supplier's endpoints, signed both ways", async () => {
+    received = [];
+    const at = new Date();
+    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context(), statusEvent(at)));
+    await waitFor(() => received.length >= 2 || undefined);
+    const secrets = await t.db.webhookEndpoint.findMany({ orderBy: { id: "asc" } });
+    const buyerHook = secrets.find((e) => e.buyerCompanyId === t.fixture.refs.acme)!;
+    const byBody = received.map((r) => ({ ...r, json: JSON.parse(r.body) }));
+    const buyer = byBody.find((r) => r.json.data.customer === undefined)!;
+    const supplier = byBody.find((r) => r.json.data.customer === "Acme Foods")!;
+    expect(Object.keys(buyer.json).sort()).toEqual(["data", "event_type"]);
+    expect(buyer.json).toEqual({
+      event_type: "workorder.status_update",
+      data: { workOrderId, location: "Store 1 Portland", oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider", changedBy: "Bob Tech", changedAt: at.toISOString() },
+    });
+    expect(supplier.json.data.newStatus).toBe("ConfirmedByServiceProvider");
+    // X-Signature-256 over the raw bytes
+    const expected = `sha256=${crypto.createHmac("sha256", Buffer.from(buyerHook.secret.slice(6), "base64")).update(buyer.body).digest("hex")}`;
+    expect(buyer.headers["x-signature-256"]).toBe(expected);
+    // Standard Webhooks, verified with its own library as a receiver would
+    const verified = new Webhook(buyerHook.secret).verify(buyer.body, buyer.headers as Record<string, string>);
+    expect(verified).toEqual(buyer.json);
+    expect(() => new Webhook(buyerHook.secret).verify(buyer.body.replace("Bob", "Eve"), buyer.headers as Record<string, string>)).toThrow();
+  });
+
+  it("retries a failed delivery with the same webhook-id and records every attempt", async () => {
+    received = [];
+    failuresLeft = 2;
+    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
+    const got = await waitFor(() => received[0]);
+    const webhookId = got.headers["webhook-id"] as string;
+    const delivery = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { webhookId, status: "delivered" }, include: { attemptLog: { orderBy: { attempt: "asc" } } } }));
+    expect(delivery.attempts).toBe(3);
+    expect(delivery.attemptLog.map((a) => a.statusCode)).toEqual([503, 503, 204]);
+    expect(delivery.attemptLog.every((a) => a.latencyMs >= 0)).toBe(true);
+    expect(received.filter((r) => r.headers["webhook-id"] === webhookId)).toHaveLength(1);
+  });
+
+  it("never sends an event older than three hours", async () => {
+    received = [];
+    // A change three hours and a second ago (backdated before commit, so the relay only ever sees it old).
+    const event = await t.db.$transaction(async (tx) => {
+      await writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date()));
+      const row = await tx.outboxEvent.findFirstOrThrow({ orderBy: { id: "desc" } });
+      return tx.outboxEvent.update({ where: { id: row.id }, data: { createdAt: new Date(Date.now() - 3 * 3600_000 - 1000) } });
+    });
+    const delivery = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { eventId: event.id, status: "expired" } }));
+    expect(delivery.attempts).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(received.filter((r) => r.headers["webhook-id"] === delivery.webhookId)).toHaveLength(0);
+  });
+});
