@@ -15,7 +15,7 @@ let failuresLeft = 0;
 let receiverUrl = "";
 let workOrderId = 0;
 
-const waitFor = async <T>(probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> => {
+const waitFor = async <T>(probe: () => Promise<T | null | undefined> | T | null | undefined, ms = 10_000): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
