@@ -14,6 +14,14 @@ import "./locations/mutations.ts";
 import "./assets/queries.ts";
 import "./assets/mutations.ts";
 import "./companies/queries.ts";
+import "./assets/assets.ts";
+import "./assets/models.ts";
+import "./meters/queries.ts";
+import "./meters/mutations.ts";
+import "./labels/queries.ts";
+import "./labels/mutations.ts";
+import "./provisioning/mutations.ts";
+import "./currency/queries.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

@@ -18,6 +18,10 @@ export function mailWorker(connection: Redis, prefix: string, smtpUrl: string, l
     },
     { connection, prefix, concurrency: 4 },
   );
-  worker.on("failed", (job, err) => logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, "mail failed"));
+  worker.on("failed", (job, err) => {
+    // After the last attempt the mail is given up: log it as an error so a lost mail is never silent.
+    const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
+    logger[final ? "error" : "warn"]({ jobId: job?.id, attempt: job?.attemptsMade, final, err: err.message }, final ? "mail given up" : "mail failed; will retry");
+  });
   return { close: async () => { await worker.close(); transport.close(); } };
 }

@@ -1,0 +1,18 @@
+import { builder } from "../builder.ts";
+
+export interface ExchangeRate {
+  baseCurrency: string;
+  targetCurrency: string;
+  rate: string;
+  effectiveAt: Date;
+}
+
+export const CurrencyExchangeRateRef = builder.objectRef<ExchangeRate>("CurrencyExchangeRate").implement({
+  description: "How many units of targetCurrency one unit of baseCurrency buys, from effectiveAt",
+  fields: (t) => ({
+    baseCurrency: t.exposeString("baseCurrency"),
+    targetCurrency: t.exposeString("targetCurrency"),
+    rate: t.exposeString("rate", { description: "Decimal string, at least 4 decimals (e.g. \"1.3650\")" }),
+    effectiveAt: t.expose("effectiveAt", { type: "DateTime" }),
+  }),
+});

@@ -1,0 +1,42 @@
+import { builder } from "../builder.ts";
+import { restRoute, type Interface } from "../common/interfaces.ts";
+import { listArgs, pageQuery } from "../common/list.ts";
+import { findInScope } from "../common/tenancy.ts";
+import type { LabelKind } from "../../generated/prisma/client.ts";
+import { LabelPage, LabelRef } from "./types.ts";
+import { catalog, labelPage, labelScope } from "./rules.ts";
+
+/**
+ * The list and single read of one label catalog (root fields `<kind>Labels` and `<kind>Label`), the
+ * same for every kind. `search`, `label` and `no_pagination` are declared arguments, so the REST layer
+ * does not take them for field filters.
+ */
+function labelCatalogFields(kind: LabelKind, path: string, interfaces: readonly Interface[]) {
+  const name = `${kind.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Label`;
+  builder.queryField(`${name}s`, (t) =>
+    t.field({
+      ...restRoute({ interfaces, method: "GET", path, type: "Label", list: true }),
+      description: `The ${kind} label catalog: 10 per page by default; no_pagination=true returns every label (sorting and filters still apply).`,
+      type: LabelPage,
+      args: {
+        ...listArgs,
+        search: t.arg.string({ description: "Case-insensitive substring of the label name" }),
+        label: t.arg.string({ description: "Case-insensitive substring of the label name" }),
+        no_pagination: t.arg.boolean({ description: "true: the whole catalog, count = its size" }),
+      },
+      resolve: (_root, args, ctx, info) => labelPage(ctx.db, kind, ctx.viewer, args, pageQuery(ctx, info)),
+    }),
+  );
+  builder.queryField(name, (t) =>
+    t.prismaField({
+      ...restRoute({ interfaces, method: "GET", path: `${path}/:id`, type: "Label" }),
+      type: LabelRef,
+      args: { id: t.arg.int({ required: true }) },
+      resolve: (query, _root, args, ctx) => findInScope(catalog(ctx.db, kind), args.id, labelScope(ctx.viewer), query),
+    }),
+  );
+}
+
+// Supplier keys read the asset catalog (only internal teams see anything); work order labels are buyer-only.
+labelCatalogFields("asset", "/asset/asset_labels", ["buyer", "supplier"]);
+labelCatalogFields("work_order", "/work_order/work_order_labels", ["buyer"]);

@@ -1,0 +1,88 @@
+// Meters and meter readings: scope, list specs, write rules and the batched lastBaselineValue.
+import DataLoader from "dataloader";
+import type { Viewer } from "../identity/viewer.ts";
+import type { Context } from "../context.ts";
+import { can } from "../identity/permissions.ts";
+import { buyerOwnedScope } from "../common/tenancy.ts";
+import { badInput, outOfScope } from "../common/errors.ts";
+import type { ListSpec } from "../common/list.ts";
+import { Prisma } from "../../db.ts";
+
+export const meterScope = (viewer: Viewer) => buyerOwnedScope(viewer);
+export const readingScope = (viewer: Viewer) => buyerOwnedScope(viewer);
+
+export const READING_MODES = ["direct_reading", "change_from_baseline", "compare_to_target"] as const;
+
+export const METER_LIST: ListSpec = {
+  filters: { id: "int", name: "string", assetId: "int", meterTypeId: "int", readingMode: "string", locationId: "int", valueType: "string", buyerCompanyId: "int" },
+  sortable: ["id", "name", "createdAt"],
+  defaultSort: { field: "id", order: "asc" },
+};
+
+export const READING_LIST: ListSpec = {
+  filters: { id: "int", meterId: "int", isBaseline: "boolean", recordedBy: "string", recordedAt: "datetime", buyerCompanyId: "int" },
+  sortable: ["id", "recordedAt", "createdAt"],
+  defaultSort: { field: "id", order: "asc" },
+};
+
+/** readingMode is a database enum: a value outside it must be a 400, not a failed query. */
+export function checkMeterFilter(filter: unknown): unknown {
+  const raw = (filter as Record<string, unknown> | null | undefined)?.readingMode;
+  if (raw === undefined || raw === null) return filter;
+  const values = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter(Boolean);
+  const bad = values.filter((v) => !(READING_MODES as readonly string[]).includes(v));
+  if (bad.length) throw badInput(`filter readingMode expects one of ${READING_MODES.join(", ")}, got ${bad.join(", ")}`);
+  return filter;
+}
+
+/** Meters and readings are asset data: writing them needs the asset write permission. */
+export function assertCanWrite(viewer: Viewer): void {
+  if (!can(viewer, "asset.write")) throw outOfScope("this key may not write meters or meter readings");
+}
+
+export const requireName = (name: string) => {
+  if (!name.trim()) throw badInput("name must not be blank");
+  return name;
+};
+
+/** Decimal(20, 6): up to 14 integer digits and 6 decimal places, as plain text (no exponent). */
+export function readingValue(text: string, field = "value"): string {
+  const value = text.trim();
+  const match = /^-?(\d*)(?:\.(\d*))?$/.exec(value);
+  if (!match || !/\d/.test(value)) throw badInput(`${field} must be numeric text such as "12.5", got ${JSON.stringify(text)}`);
+  if (match[1].replace(/^0+/, "").length > 14 || (match[2] ?? "").length > 6) {
+    throw badInput(`${field} allows at most 14 digits before and 6 after the decimal point`);
+  }
+  return value;
+}
+
+/**
+ * lastBaselineValue of readings, by reading id, in one statement per batch (a page, a single read).
+ * For a meter in change_from_baseline mode it is the value of the most recent reading of the same meter
+ * flagged isBaseline with recordedAt earlier than or equal to this reading's, other than the reading
+ * itself (so a baseline reading shows the baseline it replaced); ties on recordedAt go to the higher id.
+ * Null for other modes, or when there is no such baseline.
+ */
+async function lastBaselineBatch(db: Context["db"], ids: readonly number[]): Promise<(string | null)[]> {
+  const rows = await db.$queryRaw<{ id: number; value: string }[]>`
+    SELECT r.id, b.value::text AS value
+      FROM "MeterReading" r
+      JOIN "Meter" m ON m.id = r."meterId" AND m."readingMode" = 'change_from_baseline'
+      CROSS JOIN LATERAL (
+        SELECT b.value FROM "MeterReading" b
+         WHERE b."meterId" = r."meterId" AND b."isBaseline" AND b."recordedAt" <= r."recordedAt" AND b.id <> r.id
+         ORDER BY b."recordedAt" DESC, b.id DESC
+         LIMIT 1) b
+     WHERE r.id = ANY(${[...ids]}::int[])`;
+  const byId = new Map(rows.map((r) => [r.id, new Prisma.Decimal(r.value).toString()]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+// One loader per request (the context object), so fields resolved in the same tick share one query.
+const loaders = new WeakMap<object, DataLoader<number, string | null>>();
+
+export function lastBaselineValue(ctx: Context, readingId: number): Promise<string | null> {
+  let loader = loaders.get(ctx);
+  if (!loader) loaders.set(ctx, (loader = new DataLoader((ids) => lastBaselineBatch(ctx.db, ids))));
+  return loader.load(readingId);
+}

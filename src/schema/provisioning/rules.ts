@@ -1,0 +1,126 @@
+// Buyer user provisioning (POST /v1/buyer/user/provision): input rules, password hashing, invite mail.
+import crypto from "node:crypto";
+import { promisify } from "node:util";
+import { badInput, forbidden } from "../common/errors.ts";
+import type { MailMessage } from "../../workers/queues.ts";
+
+/** EPA Section 608 technician certification types; matched case-insensitively, stored in this form. */
+export const EPA_CERTIFICATION_TYPES = ["type_i", "type_ii", "type_iii", "universal"] as const;
+
+/** Roles that only the operator may grant (rule 1). Compared without case, spaces, "_" or "-". */
+const RESERVED_ROLES = new Set(["admin", "superadmin"]);
+
+export const LIMITS = { email: 254, name: 100, role: 64, roles: 20, passwordMin: 8, passwordMax: 128, epaNumber: 64, ids: 1000 };
+
+export interface ProvisionInput {
+  email: string;
+  nameGiven: string;
+  nameFamily: string;
+  roles: string[];
+  facilityId?: number | null;
+  password?: string | null;
+  passwordResetRequired?: boolean | null;
+  hasAccessToAllLocations?: boolean | null;
+  locationIds?: number[] | null;
+  brandIds?: number[] | null;
+  epaCertificationType?: string | null;
+  epaCertificationNumber?: string | null;
+}
+
+/** Rule 1, checked first: an admin role is denied whatever else the body holds. */
+export function assertNoReservedRoles(roles: string[]): void {
+  const reserved = roles.filter((role) => RESERVED_ROLES.has(role.toLowerCase().replace(/[\s_-]/g, "")));
+  if (reserved.length) throw forbidden(`roles ${reserved.join(", ")} cannot be provisioned through the API`);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** The body's own checks (no database): returns the normalised values to store. */
+export function normalise(input: ProvisionInput) {
+  const problems: string[] = [];
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email) || email.length > LIMITS.email) problems.push("email must be a valid email address");
+  const nameGiven = input.nameGiven.trim();
+  const nameFamily = input.nameFamily.trim();
+  if (!nameGiven || nameGiven.length > LIMITS.name) problems.push(`nameGiven must be 1 to ${LIMITS.name} characters`);
+  if (!nameFamily || nameFamily.length > LIMITS.name) problems.push(`nameFamily must be 1 to ${LIMITS.name} characters`);
+  const roles = [...new Set(input.roles.map((r) => r.trim().toLowerCase()))];
+  if (!roles.length || roles.length > LIMITS.roles || roles.some((r) => !r || r.length > LIMITS.role)) {
+    problems.push(`roles must be 1 to ${LIMITS.roles} non-blank role names of at most ${LIMITS.role} characters`);
+  }
+  const password = input.password ?? null;
+  if (password !== null && (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax)) {
+    problems.push(`password must be ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`);
+  }
+  let epaCertificationType: string | null = null;
+  if (input.epaCertificationType != null) {
+    epaCertificationType = input.epaCertificationType.trim().toLowerCase();
+    if (!(EPA_CERTIFICATION_TYPES as readonly string[]).includes(epaCertificationType)) {
+      problems.push(`epaCertificationType must be one of ${EPA_CERTIFICATION_TYPES.join(", ")}`);
+    }
+  }
+  const epaCertificationNumber = input.epaCertificationNumber ?? null;
+  if (epaCertificationNumber !== null && epaCertificationNumber.length > LIMITS.epaNumber) {
+    problems.push(`epaCertificationNumber must be at most ${LIMITS.epaNumber} characters`);
+  }
+  const ids = (name: string, list: number[] | null | undefined) => {
+    const unique = [...new Set(list ?? [])];
+    if (unique.length > LIMITS.ids || unique.some((id) => id <= 0)) problems.push(`${name} must be at most ${LIMITS.ids} positive ids`);
+    return unique;
+  };
+  const locationIds = ids("locationIds", input.locationIds);
+  const brandIds = ids("brandIds", input.brandIds);
+  if (problems.length) throw badInput(problems.join("; "));
+  return {
+    email, nameGiven, nameFamily, roles, password, epaCertificationType, epaCertificationNumber, locationIds, brandIds,
+    passwordResetRequired: input.passwordResetRequired ?? false,
+    // Omitted: a contact restricted to listed locations does not also get all of them.
+    hasAccessToAllLocations: input.hasAccessToAllLocations ?? locationIds.length === 0,
+  };
+}
+
+export const conflictMessage = (email: string) => `an account or contact with email ${email} already exists`;
+
+const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+
+/** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, N, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const actual = await scrypt(password, Buffer.from(salt, "base64url"), expected.length, { N: Number(N), r: Number(r), p: Number(p) });
+  return crypto.timingSafeEqual(actual, expected);
+}
+
+/** One invite per contact: BullMQ ignores a second job with the same id (no ":" allowed in custom ids). */
+export const inviteJobId = (contactId: number) => `invite-contact-${contactId}`;
+
+export interface InviteFacts {
+  email: string;
+  nameGiven: string;
+  companyName: string;
+  invitedBy: string;
+  withPassword: boolean;
+  passwordResetRequired: boolean;
+  portalUrl: string;
+}
+
+/** The invite mail. The password itself is never mailed: whoever set it hands it over. */
+export function inviteMail(f: InviteFacts): MailMessage {
+  const portal = f.portalUrl.replace(/\/+$/, "");
+  const lines = [`Hello ${f.nameGiven},`, "", `${f.invitedBy} has invited you to ${f.companyName} on the work order portal.`, ""];
+  if (f.withPassword) {
+    lines.push("Your login has been created. Sign in with your email address and the password you were given:", `${portal}/login`);
+    if (f.passwordResetRequired) lines.push("", "You will be asked to change your password when you first sign in.");
+  } else {
+    lines.push("To accept the invitation, sign up here:", `${portal}/signup?email=${encodeURIComponent(f.email)}`);
+  }
+  return { to: f.email, subject: `You're invited to ${f.companyName}`, text: `${lines.join("\n")}\n` };
+}

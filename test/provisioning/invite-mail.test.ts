@@ -1,0 +1,127 @@
+// The invite mail end to end: API → BullMQ (real Redis) → mail worker → nodemailer → an SMTP server.
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { MAIL_QUEUE } from "../../src/workers/queues.ts";
+import { startSmtp, type TestSmtp } from "./smtp.ts";
+
+const PATH = "/v1/buyer/user/provision";
+let t: TestApp;
+let smtp: TestSmtp;
+let redis: Redis;
+let queue: Queue;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  t = await startTestApp({
+    configure: (c) => {
+      c.roles.worker = true; // this process also runs the mail worker
+      c.smtpUrl = smtp.url;
+      c.portalUrl = "https://portal.test/";
+      c.mailRetryDelayMs = 20; // 20, 40, 80 … ms between attempts instead of seconds
+    },
+  });
+  redis = new Redis(t.config.redisUrl, { maxRetriesPerRequest: null });
+  queue = new Queue(MAIL_QUEUE, { connection: redis, prefix: t.config.redisPrefix });
+});
+afterAll(async () => {
+  await queue?.close();
+  redis?.disconnect();
+  await t?.close();
+  await smtp?.close();
+});
+
+const to = (email: string) => (m: { rcptTo: string[] }) => m.rcptTo.includes(email);
+
+describe("invite mail", () => {
+  it("without a password: invites to sign up, with the email in the signup link", async () => {
+    const reply = await t.call("acme-key", "POST", PATH, { email: "Olga+Ops@Acme.example", nameGiven: "Olga", nameFamily: "Ops", roles: ["dispatcher"] });
+    expect(reply.status).toBe(200);
+    const mail = await smtp.waitFor(to("olga+ops@acme.example"));
+    expect(mail.headers.to).toContain("olga+ops@acme.example");
+    expect(mail.subject).toBe("You're invited to Acme Foods");
+    expect(mail.text).toContain("Hello Olga,");
+    expect(mail.text).toContain("Alice Admin has invited you to Acme Foods");
+    expect(mail.text).toContain("https://portal.test/signup?email=olga%2Bops%40acme.example\n");
+    expect(mail.text).not.toContain("/login");
+  });
+
+  it("with a password: points to the login, says a change is required, and does not contain the password", async () => {
+    const password = "s3cret-Passw0rd";
+    const reply = await t.call("acme-key", "POST", PATH, { email: "pat@acme.example", nameGiven: "Pat", nameFamily: "Login", roles: ["technician"], password, passwordResetRequired: true });
+    expect(reply.body.data.inviteStatus).toBe("login_created");
+    const mail = await smtp.waitFor(to("pat@acme.example"));
+    expect(mail.subject).toBe("You're invited to Acme Foods");
+    expect(mail.text).toContain("https://portal.test/login\n");
+    expect(mail.text).toContain("change your password when you first sign in");
+    expect(mail.text).not.toContain("signup");
+    expect(mail.raw).not.toContain(password);
+
+    await t.call("acme-key", "POST", PATH, { email: "quinn@acme.example", nameGiven: "Quinn", nameFamily: "Q", roles: ["technician"], password });
+    const noReset = await smtp.waitFor(to("quinn@acme.example"));
+    expect(noReset.text).toContain("https://portal.test/login\n");
+    expect(noReset.text).not.toContain("change your password");
+  });
+
+  it("retries a failed delivery with backoff until the SMTP server accepts it", async () => {
+    smtp.failNext(2);
+    const attemptsBefore = smtp.attempts;
+    const reply = await t.call("acme-key", "POST", PATH, { email: "retry@acme.example", nameGiven: "Rita", nameFamily: "Retry", roles: ["technician"] });
+    expect(reply.status).toBe(200);
+    await smtp.waitFor(to("retry@acme.example"));
+    expect(smtp.attempts - attemptsBefore).toBe(3);
+    expect(smtp.received.filter(to("retry@acme.example"))).toHaveLength(1);
+    const retried = () => t.logs.filter((l) => l.msg === "mail failed; will retry" && l.jobId === `invite-contact-${reply.body.data.id}`);
+    // The worker marks the job completed only after the server's 250 reply: poll for it.
+    await vi.waitFor(async () => {
+      const job = await queue.getJob(`invite-contact-${reply.body.data.id}`);
+      expect(await job?.getState()).toBe("completed");
+      expect(job?.attemptsMade).toBe(3);
+      expect(retried().map((l) => l.attempt)).toEqual([1, 2]);
+    }, { timeout: 5_000, interval: 25 });
+  });
+
+  it("never sends an invite twice: a repeated job id is not queued again", async () => {
+    const reply = await t.call("acme-key", "POST", PATH, { email: "once@acme.example", nameGiven: "Owen", nameFamily: "Once", roles: ["technician"] });
+    await smtp.waitFor(to("once@acme.example"));
+    // Enqueue the same invite again (as a retried request or a redelivery would), then a marker mail:
+    // once the marker is delivered, the worker has had every chance to send the duplicate.
+    await t.app.services.mail!.send({ to: "once@acme.example", subject: "dup", text: "dup" }, { jobId: `invite-contact-${reply.body.data.id}` });
+    await t.app.services.mail!.send({ to: "marker@acme.example", subject: "marker", text: "marker" });
+    await smtp.waitFor(to("marker@acme.example"));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.received.filter(to("once@acme.example"))).toHaveLength(1);
+  });
+
+  it("when the invite cannot be queued: 500, the contact is removed again and no mail is sent", async () => {
+    const mail = t.app.services.mail!;
+    const send = mail.send;
+    mail.send = async () => {
+      throw new Error("redis is reconnecting");
+    };
+    try {
+      const before = await t.db.contact.count();
+      const reply = await t.call("acme-key", "POST", PATH, { email: "lost@acme.example", nameGiven: "Lou", nameFamily: "Lost", roles: ["technician"] });
+      expect(reply.status).toBe(500);
+      expect(reply.body).toMatchObject({ type: "InternalServerError", message: expect.stringContaining("retry") });
+      expect(await t.db.contact.count()).toBe(before);
+      expect(t.logs.some((l) => l.msg === "invite could not be queued; removing the new contact")).toBe(true);
+    } finally {
+      mail.send = send;
+    }
+    // The retry the 500 asks for succeeds, and exactly one invite arrives.
+    const retry = await t.call("acme-key", "POST", PATH, { email: "lost@acme.example", nameGiven: "Lou", nameFamily: "Lost", roles: ["technician"] });
+    expect(retry.status).toBe(200);
+    await smtp.waitFor(to("lost@acme.example"));
+    expect(smtp.received.filter(to("lost@acme.example"))).toHaveLength(1);
+  });
+
+  it("sends nothing for a refused request", async () => {
+    const reply = await t.call("acme-key", "POST", PATH, { email: "refused@acme.example", nameGiven: "R", nameFamily: "R", roles: ["admin"] });
+    expect(reply.status).toBe(403);
+    await t.app.services.mail!.send({ to: "marker2@acme.example", subject: "marker", text: "marker" });
+    await smtp.waitFor(to("marker2@acme.example"));
+    expect(smtp.received.filter(to("refused@acme.example"))).toHaveLength(0);
+  });
+});
