@@ -22,6 +22,12 @@ import "./labels/queries.ts";
 import "./labels/mutations.ts";
 import "./provisioning/mutations.ts";
 import "./currency/queries.ts";
+import "./work-orders/read.ts";
+import "./work-orders/create.ts";
+import "./work-orders/actions.ts";
+import "./work-orders/list.ts";
+import "./work-orders/notes-api.ts";
+import "./work-orders/labels.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

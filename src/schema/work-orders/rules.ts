@@ -89,7 +89,10 @@ export async function changeStatus(
     select: { supplierFacilityId: true },
   });
   await tx.workOrderStatusChange.create({
-    data: { workOrderId: wo.id, from: wo.status, to, action: change.action, actor: change.actor.name, actorKind: change.actor.kind, at: change.now },
+    data: {
+      workOrderId: wo.id, from: wo.status, to, action: change.action, actor: change.actor.name, actorKind: change.actor.kind,
+      supplierFacilityId: wo.supplierFacilityId, at: change.now,
+    },
   });
   if (to !== wo.status || change.previousSupplierFacilityId !== undefined) {
     await writeEvent(tx, "workorder.status_update", eventContext(wo, updated.supplierFacilityId, to), {

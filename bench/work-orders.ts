@@ -1,0 +1,472 @@
+// `npx tsx bench/work-orders.ts`: work order search at 1,000,000 rows, through the real service's HTTP API.
+//
+//   1. Database wo_bench_wo (dropped and recreated, `prisma migrate deploy`), the base fixture plus the
+//      bench key and bulk reference rows (bench/database.ts seed), then 1,000,000 work orders written
+//      by INSERT … SELECT generate_series from word lists, with their search vectors computed in the
+//      same statement. The WorkOrder indexes are dropped for the load and rebuilt after it (far faster
+//      than maintaining a GIN index row by row); then VACUUM ANALYZE.
+//   2. The inline vector must equal what the service's refreshSearchVector writes: checked on a sample
+//      (and notes and service calls on a few thousand rows are indexed by refreshSearchVector itself).
+//   3. Sequential requests (BENCH_ITERATIONS, default 200, after a warm-up) per case: p50/p95/p99 and
+//      the ratio to the baseline, a plain indexed lookup (GET one work order by id). Plus EXPLAIN
+//      ANALYZE of each case's statements, built by the service's own SQL builder.
+//
+// Settings: BENCH_ROWS (1000000), BENCH_ITERATIONS (200), BENCH_KEEP=1 keeps the database (and reuses
+// it on the next run when it has BENCH_ROWS rows). Summary printed; JSON in <tmpdir>/wo-bench/work-orders.json.
+// Exit code 1 when a search case misses the p95 target, 2 on failure.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import pino from "pino";
+import { startApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { createDb, Prisma, type Db } from "../src/db.ts";
+import type { Viewer } from "../src/schema/identity/viewer.ts";
+import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/list.ts";
+import { refreshSearchVector } from "../src/schema/work-orders/search.ts";
+import { STATUSES } from "../src/schema/work-orders/state-machine.ts";
+import { seed, type Seeded } from "./database.ts";
+
+const DATABASE = "wo_bench_wo";
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+const WARMUP = Math.max(10, Math.round(ITERATIONS / 10));
+const KEEP = process.env.BENCH_KEEP === "1";
+const TARGET_P95_MS = 25;
+const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "work-orders.json");
+const LIST = "/v1/buyer/work_order/work_orders";
+
+const started = Date.now();
+const log = (message: string) => console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+
+// ---------------------------------------------------------------- database
+
+function urlOf(database: string): string {
+  const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: urlOf("postgres") });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function existingRows(): Promise<number> {
+  const client = new pg.Client({ connectionString: urlOf(DATABASE) });
+  try {
+    await client.connect();
+    return Number((await client.query(`SELECT count(*) AS n FROM "WorkOrder"`)).rows[0].n);
+  } catch {
+    return 0;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function createDatabase(): Promise<void> {
+  await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await onServer(`CREATE DATABASE ${DATABASE}`);
+  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: urlOf(DATABASE) }, stdio: "pipe" });
+}
+
+// ---------------------------------------------------------------- word lists
+
+const EQUIPMENT = [
+  "walk-in cooler", "reach-in freezer", "ice machine", "rooftop unit", "water heater", "grease trap", "fryer", "dishwasher",
+  "exhaust hood", "parking lot lights", "front door", "roll-up door", "toilet", "hand sink", "faucet", "drinking fountain",
+  "sprinkler head", "fire alarm panel", "electrical panel", "generator", "compressor", "condenser fan", "evaporator coil",
+  "thermostat", "POS terminal", "security camera", "roof membrane", "ceiling tile", "floor tile", "carpet", "storefront window",
+  "security gate", "dock leveler", "forklift", "conveyor belt", "convection oven", "walk-in freezer", "display case",
+  "beverage cooler", "soda fountain", "coffee brewer", "dough mixer", "meat slicer", "boiler", "chiller", "cooling tower",
+  "air handler", "exhaust fan", "make-up air unit", "backflow preventer", "water softener", "elevator", "escalator",
+  "pylon sign", "trash compactor", "cardboard baler", "irrigation controller", "automatic door sensor", "emergency lighting",
+  "restroom hand dryer",
+];
+const PROBLEMS = [
+  "leaking water", "not cooling", "not heating", "making loud noise", "not working", "tripping breaker", "frozen solid",
+  "clogged", "overflowing", "broken", "damaged by vehicle", "flickering", "will not start", "short cycling", "icing up",
+  "smells like gas", "sparking", "stuck open", "stuck closed", "cracked", "loose mounting", "missing cover", "alarm sounding",
+  "low pressure", "high temperature", "water damage", "rusted through", "vibrating", "will not latch", "showing error code",
+  "blown fuse", "draining slowly", "no hot water", "refrigerant leak", "oil leak", "running constantly", "intermittent fault",
+  "burning smell", "dripping", "squeaking", "tilted", "graffiti", "vandalized", "filter dirty", "belt worn", "bearing noise",
+  "door gasket torn", "temperature alarm", "pilot light out", "low airflow",
+];
+const SOURCES = [
+  "Reported by store manager", "Customer complaint", "Found during monthly walkthrough", "Night crew reported",
+  "Opening shift noticed", "Regional manager request", "Health inspector finding", "Flagged by energy monitoring",
+  "Follow-up from previous visit", "Reported by cleaning crew",
+];
+const EXTRAS = [
+  "Please dispatch a technician before opening.", "Area has been cordoned off.", "Product moved to the backup unit.",
+  "Issue started after the power outage.", "Temporary fix applied by staff.", "Same issue as last month.",
+  "Warranty may apply, check with the manufacturer.", "Access through the rear service entrance.",
+  "Store hours are 6am to 11pm.", "Manager on duty can provide the alarm code.", "Photos attached in the app.",
+  "Customers are affected, high visibility location.", "Technician must check in at the front desk.",
+  "Ladder required, ceiling is 14 feet.", "Keep noise low during business hours.",
+];
+
+const sqlArray = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}])`;
+
+/**
+ * The search vector of a work order without notes or service calls, exactly as search.ts
+ * refreshSearchVector builds it (checked on a sample after the load; see verifyVectors).
+ */
+const VECTOR = `
+     setweight(to_tsvector('english', x.title), 'A')
+  || setweight(to_tsvector('simple', concat_ws(' ', x.id::text, x."poNumber", a."serialNumber")), 'A')
+  || setweight(to_tsvector('english', concat_ws(' ', x.description, l.name, p.name)), 'B')
+  || setweight(to_tsvector('english', ''), 'C')
+  || setweight(to_tsvector('english', ''), 'C')`;
+
+interface Refs {
+  buyerCompanyId: number;
+  buyerFacilityId: number;
+  supplierFacilityIds: number[];
+  pmScheduleId: number;
+}
+
+async function bulkLoad(db: Db, refs: Refs) {
+  const client = new pg.Client({ connectionString: urlOf(DATABASE) });
+  await client.connect();
+  try {
+    const { buyerCompanyId } = refs;
+    // Reference rows the work orders point at: more problem types and assets (with serial numbers).
+    await client.query(`INSERT INTO "ProblemType" ("buyerCompanyId", name)
+      SELECT ${buyerCompanyId}, t FROM unnest(${sqlArray(["Refrigeration - Warm", "Plumbing - Clog", "Electrical - Outage", "Doors - Damage", "Roof - Leak", "Lighting - Out", "Kitchen equipment", "Fire and life safety", "Pest control", "Signage"])}) t`);
+    await client.query(`INSERT INTO "Asset" ("buyerCompanyId", "locationId", "assetTypeId", name, "serialNumber")
+      SELECT ${buyerCompanyId}, l[1 + g % array_length(l, 1)], t[1 + g % array_length(t, 1)], 'Bench asset ' || g, 'SN-' || lpad(g::text, 6, '0')
+        FROM generate_series(1, 20000) g,
+             (SELECT array_agg(id) FROM "Location" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS locations(l),
+             (SELECT array_agg(id) FROM "AssetType" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS types(t)`);
+
+    const indexes = (await client.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'WorkOrder' AND indexname <> 'WorkOrder_pkey'`)).rows;
+    for (const { indexname } of indexes) await client.query(`DROP INDEX "${indexname}"`);
+    // Foreign keys are not checked during the load (every id below comes from the tables themselves).
+    await client.query(`SET session_replication_role = replica`);
+    await client.query(`SELECT setseed(0.42)`);
+    const chunk = 100_000;
+    for (let from = 1; from <= ROWS; from += chunk) {
+      const to = Math.min(ROWS, from + chunk - 1);
+      await client.query(`
+        WITH ref AS (
+          SELECT (SELECT array_agg(id ORDER BY id) FROM "Location" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS locations,
+                 (SELECT array_agg(id ORDER BY id) FROM "ProblemType" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS problems,
+                 (SELECT array_agg(id ORDER BY id) FROM "Asset" WHERE "buyerCompanyId" = ${buyerCompanyId} AND "serialNumber" LIKE 'SN-%') AS assets
+        ), r AS (
+          SELECT g, random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5, random() AS r6, random() AS r7,
+                 random() AS r8, random() AS r9,
+                 now() - random() * interval '3 years' AS created
+            FROM generate_series(${from}, ${to}) g
+        ), x AS (
+          SELECT r.g AS id, r.created,
+                 initcap(e.v) || ' ' || pr.v AS title,
+                 ${sqlArray(SOURCES)}[1 + floor(r.r3 * ${SOURCES.length})::int] || ': ' || e.v || ' ' || pr.v || '. '
+                   || ${sqlArray(EXTRAS)}[1 + floor(r.r4 * ${EXTRAS.length})::int] AS description,
+                 ref.locations[1 + floor(r.r5 * array_length(ref.locations, 1))::int] AS "locationId",
+                 ref.problems[1 + floor(r.r6 * array_length(ref.problems, 1))::int] AS "problemTypeId",
+                 (ARRAY[${STATUSES.map((s) => `'${s}'`).join(",")}]::"WorkOrderStatus"[])[1 + floor(r.r7 * ${STATUSES.length})::int] AS status,
+                 CASE WHEN r.r1 < 0.7 THEN (ARRAY[${refs.supplierFacilityIds.join(",")}])[1 + (r.g % ${refs.supplierFacilityIds.length})] END AS "supplierFacilityId",
+                 CASE WHEN r.r2 < 0.5 THEN 'PO-' || (100000 + r.g) END AS "poNumber",
+                 CASE WHEN r.r2 > 0.8 THEN ref.assets[1 + (r.g % array_length(ref.assets, 1))] END AS "assetId",
+                 CASE WHEN r.r2 BETWEEN 0.75 AND 0.8 THEN ARRAY[ref.assets[1 + ((r.g * 7) % array_length(ref.assets, 1))]] ELSE '{}' END AS "subAssetIds",
+                 CASE WHEN r.r3 < 0.7 THEN (ARRAY[4, 8, 24, 48, 72, 168])[1 + (r.g % 6)] END AS "woPriority",
+                 r.r4 < 0.1 AS "isPM"
+            FROM r CROSS JOIN ref
+            CROSS JOIN LATERAL (SELECT ${sqlArray(EQUIPMENT)}[1 + floor(r.r8 * ${EQUIPMENT.length})::int] AS v) e
+            CROSS JOIN LATERAL (SELECT ${sqlArray(PROBLEMS)}[1 + floor(r.r9 * ${PROBLEMS.length})::int] AS v) pr
+        )
+        INSERT INTO "WorkOrder" (id, "buyerCompanyId", "buyerFacilityId", "locationId", "problemTypeId", title, description, status,
+          "createdBy", "supplierFacilityId", "assetId", "subAssetIds", "isPM", "plannedMaintenanceScheduleId", "poNumber", "woPriority",
+          "statusChangedAt", "assignedAt", "createdAt", "updatedAt", "searchVector")
+        SELECT x.id, ${buyerCompanyId}, ${refs.buyerFacilityId}, x."locationId", x."problemTypeId", x.title, x.description, x.status,
+               'alice@acme.example', x."supplierFacilityId", x."assetId", x."subAssetIds", x."isPM",
+               CASE WHEN x."isPM" THEN ${refs.pmScheduleId} END, x."poNumber", x."woPriority",
+               x.created + interval '2 days', CASE WHEN x."supplierFacilityId" IS NOT NULL THEN x.created + interval '3 hours' END,
+               x.created, x.created + interval '2 days', ${VECTOR}
+          FROM x
+          JOIN "Location" l ON l.id = x."locationId"
+          JOIN "ProblemType" p ON p.id = x."problemTypeId"
+          LEFT JOIN "Asset" a ON a.id = x."assetId"`);
+      log(`  ${to.toLocaleString("en")} work orders`);
+    }
+    await client.query(`RESET session_replication_role`);
+    await client.query(`SELECT setval(pg_get_serial_sequence('"WorkOrder"', 'id'), (SELECT max(id) FROM "WorkOrder"))`);
+    log(`rebuilding ${indexes.length} indexes`);
+    await client.query(`SET max_parallel_maintenance_workers = 2`);
+    await client.query(`SET maintenance_work_mem = '512MB'`);
+    for (const { indexdef } of indexes) await client.query(indexdef);
+  } finally {
+    await client.end();
+  }
+  await notesAndServiceCalls(db);
+  log("VACUUM ANALYZE");
+  await onDatabase(`VACUUM ANALYZE`);
+}
+
+async function onDatabase(sql: string) {
+  const client = new pg.Client({ connectionString: urlOf(DATABASE) });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Root notes and service call notes on 2,000 work orders, indexed by the service's own refreshSearchVector. */
+async function notesAndServiceCalls(db: Db) {
+  const ids = Array.from({ length: 2_000 }, (_, i) => 1 + ((i * 4_999) % ROWS));
+  await db.workOrderNote.createMany({
+    data: ids.map((workOrderId, i) => ({
+      workOrderId, thread: "root" as const, text: `Technician note ${i}: replaced ${EQUIPMENT[i % EQUIPMENT.length]} part, ${PROBLEMS[(i * 3) % PROBLEMS.length]} resolved`,
+      noteAddedBy: "bob@coolco.example", noteAddedAt: new Date(),
+    })),
+  });
+  await db.serviceCall.createMany({
+    data: ids.map((workOrderId, i) => ({ workOrderId, scheduledAt: new Date(Date.now() - i * 3_600_000), checkInNote: "On site", checkOutNote: `Checked ${EQUIPMENT[(i * 7) % EQUIPMENT.length]}` })),
+  });
+  for (let i = 0; i < ids.length; i += 100) {
+    await db.$transaction(async (tx) => {
+      for (const id of ids.slice(i, i + 100)) await refreshSearchVector(tx, id);
+    });
+  }
+  log(`notes and service calls on ${ids.length} work orders, indexed by refreshSearchVector`);
+}
+
+/** The bulk load's vectors must be refreshSearchVector's: recompute a sample and compare. */
+async function verifyVectors(db: Db) {
+  const sample = await db.$queryRaw<{ id: number; v: string }[]>`
+    SELECT id, "searchVector"::text AS v FROM "WorkOrder" w
+     WHERE NOT EXISTS (SELECT 1 FROM "WorkOrderNote" n WHERE n."workOrderId" = w.id)
+       AND NOT EXISTS (SELECT 1 FROM "ServiceCall" s WHERE s."workOrderId" = w.id)
+     ORDER BY (id::bigint * 7919) % 1000003 LIMIT 50`;
+  const differ: number[] = [];
+  await db.$transaction(async (tx) => {
+    for (const row of sample) {
+      await refreshSearchVector(tx, row.id);
+      const [after] = await tx.$queryRaw<{ v: string }[]>`SELECT "searchVector"::text AS v FROM "WorkOrder" WHERE id = ${row.id}`;
+      if (after.v !== row.v) differ.push(row.id);
+    }
+  });
+  if (differ.length) throw new Error(`the bench's bulk search vectors differ from refreshSearchVector's (ids ${differ.join(", ")}); update VECTOR`);
+  log(`search vectors of ${sample.length} sampled rows equal refreshSearchVector's`);
+}
+
+// ---------------------------------------------------------------- measuring
+
+interface Case {
+  name: string;
+  /** Request paths, used in turn (several queries of the same kind, so no single cached answer dominates). */
+  paths: string[];
+  /** The list arguments of each path (for EXPLAIN); absent for the baseline. */
+  args?: WorkOrderQueryArgs[];
+  /** Held to the p95 target (the baseline and the deliberately broad word are shown for scale). */
+  target: boolean;
+}
+
+interface Result {
+  name: string;
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Mean `count` of the answers (rows matching). */
+  meanMatches: number;
+  ratioToBaseline?: { p50: number; p95: number };
+  meetsTarget?: boolean;
+}
+
+const q = (args: Record<string, string>) => new URLSearchParams(args).toString();
+
+/** Reference numbers that exist (PO numbers and asset serials of work orders), for the reference-number case. */
+async function references(db: Db): Promise<string[]> {
+  const rows = await db.$queryRaw<{ ref: string }[]>`
+    (SELECT "poNumber" AS ref FROM "WorkOrder" WHERE "poNumber" IS NOT NULL AND id % 997 = 1 LIMIT 3)
+    UNION ALL
+    (SELECT a."serialNumber" FROM "WorkOrder" w JOIN "Asset" a ON a.id = w."assetId" WHERE w.id % 997 = 2 LIMIT 3)`;
+  return rows.map((r) => r.ref);
+}
+
+function cases(refNumbers: string[]): Case[] {
+  const list = (name: string, argsList: Record<string, string>[], count = false, target = true): Case => ({
+    name,
+    paths: argsList.map((a) => `${LIST}${count ? "/count_by" : ""}?${q(a)}`),
+    args: argsList.map((a) => {
+      const { search, sort_by, order, ...filter } = a;
+      return { search, sort_by, order, filter };
+    }),
+    target,
+  });
+  return [
+    { name: "baseline: GET one work order by id", paths: Array.from({ length: 50 }, (_, i) => `${LIST}/${1 + ((i * 19_997) % ROWS)}`), target: false },
+    list("search: word prefix", ["compres", "evapor", "thermost", "dishwas", "sprinkl", "escalat"].map((search) => ({ search }))),
+    list("search: stem", ["vibrates", "squeaks", "flickers", "dripped", "cracks", "clogs"].map((search) => ({ search }))),
+    list("search: phrase", ['"ice machine"', '"not cooling"', '"walk-in freezer"', '"door gasket torn"', '"hand sink"'].map((search) => ({ search }))),
+    list("search: several words", ["ice machine leaking", "fryer gas", "walk-in cooler not cooling", "boiler pilot"].map((search) => ({ search }))),
+    list("search + status filter + sort_by", [
+      { search: "compressor", status: "TechScheduled,TechAssigned", sort_by: "woPriority" },
+      { search: '"ice machine"', status: "Unassigned", sort_by: "createdAt", order: "desc" },
+      { search: "squeak", status: "WaitingForReview,WorkUnsatisfactory", sort_by: "woPriority", order: "desc" },
+    ]),
+    list("search: reference number (PO, serial)", refNumbers.map((search) => ({ search }))),
+    list("count_by with search", ["compres", "evapor", '"not cooling"', "ice machine leaking"].map((search) => ({ search })), true),
+    list("search: very common word (leaking), for scale", [{ search: "leaking" }], false, false),
+  ];
+}
+
+async function measure(base: string, headers: Record<string, string>, c: Case): Promise<Result & { target: boolean }> {
+  const times: number[] = [];
+  let matches = 0;
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    const p = c.paths[i % c.paths.length];
+    const t0 = performance.now();
+    const response = await fetch(`${base}${p}`, { headers });
+    const body = (await response.json()) as { count?: number; data?: { count?: number } };
+    const ms = performance.now() - t0;
+    if (response.status !== 200) throw new Error(`${p}: HTTP ${response.status} ${JSON.stringify(body)}`);
+    if (i < WARMUP) continue;
+    times.push(ms);
+    matches += body.count ?? body.data?.count ?? 1;
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => Number(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2));
+  return { name: c.name, target: c.target, requests: times.length, p50: at(50), p95: at(95), p99: at(99), max: at(100), meanMatches: Math.round(matches / times.length) };
+}
+
+/** EXPLAIN ANALYZE of the statements the service runs for each case's first query. */
+async function explain(db: Db, viewer: Viewer, c: Case) {
+  if (!c.args) return undefined;
+  const statements = workOrderStatements(viewer, c.args[0]);
+  const plan = async (s: Prisma.Sql) =>
+    (await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, ...s.values)).map((r) => r["QUERY PLAN"]);
+  return { path: c.paths[0], page: await plan(statements.page), count: await plan(statements.count) };
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const keep = KEEP && (await existingRows()) === ROWS;
+  if (!keep) {
+    log(`creating and migrating ${DATABASE}`);
+    await createDatabase();
+  } else {
+    log(`reusing ${DATABASE} with ${ROWS.toLocaleString("en")} work orders (applying any new migrations)`);
+    execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: urlOf(DATABASE) }, stdio: "pipe" });
+  }
+  const db = createDb(urlOf(DATABASE), { max: 10 });
+  try {
+    let seeded: Seeded;
+    if (!keep) {
+      log("seeding the fixture, bench key and reference rows (bench/database.ts)");
+      seeded = await seed(db);
+      const ref = async (table: string, name: string) =>
+        (await db.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM "${table}" WHERE name = $1`, name))[0].id;
+      const refs: Refs = {
+        buyerCompanyId: seeded.buyerCompanyId,
+        buyerFacilityId: await ref("BuyerFacility", "Acme HQ"),
+        supplierFacilityIds: [await ref("SupplierFacility", "CoolCo Portland"), await ref("SupplierFacility", "Acme Facilities West")],
+        pmScheduleId: (await db.plannedMaintenanceSchedule.findFirstOrThrow({ where: { buyerCompanyId: seeded.buyerCompanyId } })).id,
+      };
+      log(`loading ${ROWS.toLocaleString("en")} work orders`);
+      const loadStarted = Date.now();
+      await bulkLoad(db, refs);
+      log(`load done in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`);
+    } else {
+      seeded = await benchKey(db);
+    }
+    await verifyVectors(db);
+
+    const config = loadConfig({ ...process.env, DATABASE_URL: urlOf(DATABASE), PORT: "0", ROLES: "api", REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}`, NODE_ENV: "production" });
+    const app = await startApp(config, { db, logger: pino({ level: "warn" }) });
+    try {
+      for (const deadline = Date.now() + 5_000; app.redis.status !== "ready"; await sleep(50)) {
+        if (Date.now() > deadline) throw new Error("Redis is not reachable");
+      }
+      const base = `http://127.0.0.1:${app.port}`;
+      const viewer = { kind: "buyer", buyerCompanyId: seeded.buyerCompanyId } as Viewer;
+      const loadBefore = os.loadavg().map((l) => Number(l.toFixed(2)));
+      const results: (Result & { target: boolean })[] = [];
+      const refNumbers = await references(db);
+      for (const c of cases(refNumbers)) {
+        log(`measuring ${c.name} (${WARMUP} warm-up + ${ITERATIONS} requests)`);
+        results.push(await measure(base, seeded.headers, c));
+      }
+      const baseline = results[0];
+      for (const r of results.slice(1)) {
+        r.ratioToBaseline = { p50: Number((r.p50 / baseline.p50).toFixed(2)), p95: Number((r.p95 / baseline.p95).toFixed(2)) };
+        if (r.target) r.meetsTarget = r.p95 <= TARGET_P95_MS;
+      }
+      const plans: Record<string, unknown> = {};
+      for (const c of cases(refNumbers)) plans[c.name] = await explain(db, viewer, c);
+      const summary = {
+        when: new Date().toISOString(), commit: gitRevision(), node: process.version, cpus: os.cpus().length,
+        loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) },
+        rows: await db.workOrder.count(), iterations: ITERATIONS, warmup: WARMUP, targetP95Ms: TARGET_P95_MS,
+        results, plans,
+      };
+      printSummary(summary);
+      fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
+      fs.writeFileSync(RESULT_FILE, `${JSON.stringify(summary, null, 2)}\n`);
+      console.log(`\nJSON (with EXPLAIN ANALYZE plans) written to ${RESULT_FILE}`);
+      if (results.some((r) => r.meetsTarget === false)) process.exitCode = 1;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await db.$disconnect();
+    if (!KEEP) await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  }
+}
+
+/** On a reused database: the bench key's headers are not stored in clear, so issue a fresh one. */
+async function benchKey(db: Db): Promise<Seeded> {
+  const { applyFixture } = await import("../src/operator/apply.ts");
+  const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
+  fixture.apiKeys = [{ ref: `bench-key-${Date.now()}`, kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } }];
+  const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
+  const key = applied.keys[fixture.apiKeys[0].ref];
+  return { headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, buyerCompanyId: applied.refs.acme, totals: { locations: 0, regions: 0, assetTypes: 0 } };
+}
+
+function printSummary(s: { rows: number; cpus: number; node: string; commit: string; loadAverage: { before: number[]; after: number[] }; results: Result[] }) {
+  console.log("\n====================== WORK ORDER SEARCH BENCH ======================");
+  console.log(`${s.rows.toLocaleString("en")} work orders, commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, ` +
+    `load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
+  console.log(`${ITERATIONS} sequential requests per case after ${WARMUP} warm-up, HTTP on loopback; target: search p95 ≤ ${TARGET_P95_MS} ms\n`);
+  const head = ["case", "p50 ms", "p95 ms", "p99 ms", "max ms", "matches", "p50 ÷ base", "p95 ÷ base", "target"];
+  const rows = s.results.map((r) => [
+    r.name, r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), String(r.meanMatches),
+    r.ratioToBaseline?.p50.toFixed(2) ?? "1.00", r.ratioToBaseline?.p95.toFixed(2) ?? "1.00",
+    r.meetsTarget === undefined ? "" : r.meetsTarget ? "ok" : "MISSED",
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log([line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n"));
+  console.log("=====================================================================");
+}
+
+function gitRevision(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 2;
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "WorkOrderStatusChange" ADD COLUMN     "supplierFacilityId" INTEGER;

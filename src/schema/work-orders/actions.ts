@@ -1,0 +1,278 @@
+// Changes to an existing work order: the buyer's PATCH (reassignment) and the status actions of both
+// sides. Each runs in one transaction that locks the work order, checks the transition table, does what
+// the action adds (service calls, approval details, the next supplier…), applies the table row through
+// changeStatus and appends the optional note. Any error rolls everything back.
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { builder } from "../builder.ts";
+import { restRoute } from "../common/interfaces.ts";
+import { badInput, conflict } from "../common/errors.ts";
+import { can } from "../identity/permissions.ts";
+import type { Viewer } from "../identity/viewer.ts";
+import type { Context } from "../context.ts";
+import { WorkOrderRef } from "./types.ts";
+import { BUYER_ACTIONS, SUPPLIER_ACTIONS, transitionFor, TransitionRefused, TRANSITIONS, type ActorKind, type Status, type TransitionFacts } from "./state-machine.ts";
+import { actorOf, changeStatus, FOR_CHANGE, lockForChange, workOrderScope, type Actor, type WorkOrderForChange } from "./rules.ts";
+import { appendRootNotes, type NoteInput } from "./notes.ts";
+import { refreshSearchVector } from "./search.ts";
+import { currencyData, dispatchableSupplier, emailOf } from "./create.ts";
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * What a key may change: buyers their company's work orders, suppliers only those assigned to their own
+ * facility (a visibility-list supplier reads but never acts). A key without workOrder.write matches
+ * nothing, so a denial is the same 400 as an unknown id.
+ */
+function writableScope(viewer: Viewer): Prisma.WorkOrderWhereInput {
+  if (!can(viewer, "workOrder.write")) return { id: { in: [] } };
+  const scope = workOrderScope(viewer);
+  return viewer.kind === "buyer" ? scope : { AND: [scope, { supplierFacilityId: viewer.supplierFacilityId ?? -1 }] };
+}
+
+/** The table's verdict before anything else, so a refused step names the current status whatever else is wrong. */
+function refuseUnless(action: string, actor: ActorKind, current: Status): void {
+  try {
+    transitionFor(action, actor, current);
+  } catch (error) {
+    throw error instanceof TransitionRefused ? badInput(error.message) : error;
+  }
+}
+
+const factsOf = (wo: WorkOrderForChange): TransitionFacts => ({
+  hasSupplier: wo.supplierFacilityId !== null,
+  supplierInitiated: wo.status === "SupplierInitiatedPendingApproval",
+});
+
+// ---- PATCH /work_orders/{id}: reassignment
+
+const WorkOrderPatchInput = builder.inputType("WorkOrderPatchInput", {
+  description: "Only supplierFacilityId and supplierPrimaryContactEmail are read; other fields are ignored.",
+  fields: (t) => ({
+    supplierFacilityId: t.int({ description: "A new supplier reassigns the work order; the current one is a no-op" }),
+    supplierPrimaryContactEmail: t.string({ description: "Applies only together with a supplier change" }),
+  }),
+});
+
+builder.mutationField("updateWorkOrder", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/:id", type: "WorkOrder", bodyArg: "input" }),
+    type: WorkOrderRef,
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: WorkOrderPatchInput, required: true }) },
+    resolve: (query, _root, { id, input }, ctx) =>
+      ctx.db.$transaction(async (tx) => {
+        const wo = await lockForChange(tx, id, writableScope(ctx.viewer));
+        const target = input.supplierFacilityId;
+        if (target === null) throw badInput("supplierFacilityId cannot be cleared; assign another supplier or cancel the work order");
+        if (target !== undefined && target !== wo.supplierFacilityId) {
+          const actor = actorOf(ctx.viewer);
+          refuseUnless("reassign", actor.kind, wo.status);
+          const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
+          const contact = input.supplierPrimaryContactEmail == null ? null : emailOf("supplierPrimaryContactEmail", input.supplierPrimaryContactEmail);
+          const now = ctx.now();
+          await changeStatus(tx, wo, {
+            action: "reassign", actor, now, facts: factsOf(wo),
+            data: { supplierFacilityId: target, supplierPrimaryContactEmail: contact, assignedAt: now, ...(await currencyData(tx, wo.locationId, supplier.currency)) },
+            // The events relay turns this into the old supplier's intermediate `Rejected` update.
+            previousSupplierFacilityId: wo.supplierFacilityId,
+          });
+        }
+        return tx.workOrder.findUniqueOrThrow({ ...query, where: { id } });
+      }),
+  }),
+);
+
+// ---- Status actions: PATCH /work_orders/{action}
+
+interface ActionInput {
+  id: number;
+  note?: NoteInput | null;
+  technicianEmail?: string | null;
+  scheduledAt?: Date | null;
+  outcome?: string | null;
+  reason?: string | null;
+}
+
+interface Step {
+  tx: Tx;
+  wo: WorkOrderForChange;
+  input: ActionInput;
+  actor: Actor;
+  now: Date;
+}
+
+/** What an action adds to the bare table row. */
+interface Effect {
+  facts?: Partial<TransitionFacts>;
+  data?: Prisma.WorkOrderUncheckedUpdateInput;
+  previousSupplierFacilityId?: number | null;
+  /** The note became the service call's check-in/check-out note instead of a root-thread note. */
+  serviceCallNote?: boolean;
+}
+
+/** The call a technician is on now or will be next: the latest one not checked out. */
+const openCall = (tx: Tx, workOrderId: number) =>
+  tx.serviceCall.findFirst({ where: { workOrderId, checkOutAt: null }, orderBy: { id: "desc" } });
+
+async function updateOpenCall(tx: Tx, workOrderId: number, data: Prisma.ServiceCallUncheckedUpdateInput) {
+  const open = await openCall(tx, workOrderId);
+  if (open) await tx.serviceCall.update({ where: { id: open.id }, data });
+  else await tx.serviceCall.create({ data: { ...(data as Prisma.ServiceCallUncheckedCreateInput), workOrderId } });
+}
+
+/**
+ * The next private-network supplier by rank for the work order's location and problem type, skipping
+ * the decliner and every supplier that declined this work order before.
+ */
+async function nextRankedSupplier(tx: Tx, wo: WorkOrderForChange) {
+  // Every supplier that declined this work order before (recorded on its statusChanges entries).
+  const declines = await tx.workOrderStatusChange.findMany({
+    where: { workOrderId: wo.id, action: "decline", supplierFacilityId: { not: null } },
+    select: { supplierFacilityId: true },
+  });
+  const excluded = [wo.supplierFacilityId, ...declines.map((d) => d.supplierFacilityId)].filter((id): id is number => typeof id === "number");
+  const ranking = await tx.supplierRanking.findFirst({
+    where: {
+      locationId: wo.locationId,
+      problemTypeId: wo.problemTypeId,
+      relationship: { buyerCompanyId: wo.buyerCompanyId, deletedAt: null, supplierFacilityId: { notIn: excluded } },
+    },
+    orderBy: [{ rank: "asc" }, { id: "asc" }],
+    select: { relationship: { select: { supplierFacility: { select: { id: true, currency: true } } } } },
+  });
+  return ranking?.relationship.supplierFacility ?? null;
+}
+
+const required = <T>(value: T | null | undefined, message: string): T => {
+  if (value === null || value === undefined || (typeof value === "string" && !value.trim())) throw badInput(message);
+  return value;
+};
+
+const schedule = async ({ tx, wo, input }: Step): Promise<Effect> => {
+  await updateOpenCall(tx, wo.id, { scheduledAt: required(input.scheduledAt, "scheduledAt is required") });
+  return {};
+};
+
+/** Per-action work beyond the table row; actions not listed (confirm, en_route, arrive, …) add nothing. */
+const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
+  approve: async ({ actor, now }) => ({ data: { approvedBy: actor.email, approvedAt: now } }),
+
+  cancel: async ({ tx, wo }) => {
+    if (!wo.buyerCompany.cancellationLock) return {};
+    // Lock the sub-contracted work orders too: a check-in on one of them waits for this cancel (or the
+    // reverse), so the lock cannot be slipped past by a concurrent check-in.
+    await tx.$queryRaw`SELECT id FROM "WorkOrder" WHERE "parentWorkOrderId" = ${wo.id} FOR UPDATE`;
+    const onSite = await tx.serviceCall.findFirst({
+      where: { checkInAt: { not: null }, checkOutAt: null, workOrder: { OR: [{ id: wo.id }, { parentWorkOrderId: wo.id }] } },
+      orderBy: { checkInAt: "desc" },
+    });
+    if (onSite) {
+      const who = onSite.technicianEmail ? `technician ${onSite.technicianEmail} is` : "a technician is";
+      throw conflict(`work order ${wo.id} cannot be cancelled while ${who} checked in (cancellation lock)`);
+    }
+    return {};
+  },
+
+  decline: async ({ tx, wo, now }) => {
+    const next = wo.buyerCompany.declineAutoPick ? await nextRankedSupplier(tx, wo) : null;
+    const supplier = { supplierFacilityId: next?.id ?? null, supplierPrimaryContactEmail: null, assignedAt: next ? now : null };
+    const data = { ...supplier, ...(await currencyData(tx, wo.locationId, next?.currency ?? null)) };
+    if (!next) return { data };
+    return { data, facts: { nextSupplierFound: true }, previousSupplierFacilityId: wo.supplierFacilityId };
+  },
+
+  assign_tech: async ({ tx, wo, input }) => {
+    await updateOpenCall(tx, wo.id, { technicianEmail: emailOf("technicianEmail", required(input.technicianEmail, "technicianEmail is required")) });
+    return {};
+  },
+
+  schedule,
+  reschedule: schedule,
+
+  check_in: async ({ tx, wo, input, now }) => {
+    const given = input.technicianEmail == null ? null : emailOf("technicianEmail", input.technicianEmail);
+    const technicianEmail = required(given ?? (await openCall(tx, wo.id))?.technicianEmail, "technicianEmail is required: no technician is assigned");
+    await updateOpenCall(tx, wo.id, { technicianEmail, checkInAt: now, checkInNote: input.note?.text ?? null });
+    return { serviceCallNote: true };
+  },
+
+  check_out: async ({ tx, wo, input, now }) => {
+    const outcome = input.outcome;
+    if (outcome !== "completed" && outcome !== "incomplete") throw badInput('outcome must be "completed" or "incomplete"');
+    if (outcome === "incomplete") required(input.reason, "reason is required when the outcome is incomplete");
+    const onSite = await tx.serviceCall.findFirst({ where: { workOrderId: wo.id, checkInAt: { not: null }, checkOutAt: null }, orderBy: { id: "desc" } });
+    if (!onSite) throw badInput(`no technician is checked in on work order ${wo.id}`);
+    await tx.serviceCall.update({
+      where: { id: onSite.id },
+      data: { checkOutAt: now, checkOutNote: input.note?.text ?? null, outcome, reason: input.reason ?? null },
+    });
+    return { facts: { outcome }, serviceCallNote: true };
+  },
+};
+
+async function runAction(ctx: Context, action: string, input: ActionInput, query: object) {
+  if (input.note) required(input.note.text, "note.text must not be blank");
+  const actor = actorOf(ctx.viewer);
+  const now = ctx.now();
+  return ctx.db.$transaction(async (tx) => {
+    const wo = await lockForChange(tx, input.id, writableScope(ctx.viewer));
+    refuseUnless(action, actor.kind, wo.status);
+    const effect = (await EXTRA[action]?.({ tx, wo, input, actor, now })) ?? {};
+    await changeStatus(tx, wo, {
+      action, actor, now, facts: { ...factsOf(wo), ...effect.facts }, data: effect.data, previousSupplierFacilityId: effect.previousSupplierFacilityId,
+    });
+    if (effect.serviceCallNote) await refreshSearchVector(tx, wo.id);
+    else if (input.note) {
+      // Reloaded: the note's event goes to the recipients after the change (e.g. the next supplier).
+      const changed = await tx.workOrder.findUniqueOrThrow({ where: { id: wo.id }, include: FOR_CHANGE });
+      await appendRootNotes(tx, changed, [input.note], { now, addedByName: actor.name });
+    }
+    return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: wo.id } });
+  });
+}
+
+const ActionNoteInput = builder.inputType("WorkOrderActionNoteInput", {
+  description: "A note for the root buyer-supplier thread (check_in / check_out: the service call's note)",
+  fields: (t) => ({
+    text: t.string({ required: true }),
+    noteAddedBy: t.string({ required: true }),
+  }),
+});
+
+const BuyerActionInput = builder.inputType("WorkOrderBuyerActionInput", {
+  fields: (t) => ({
+    id: t.int({ required: true, description: "The work order" }),
+    note: t.field({ type: ActionNoteInput }),
+  }),
+});
+
+const SupplierActionInput = builder.inputType("WorkOrderSupplierActionInput", {
+  fields: (t) => ({
+    id: t.int({ required: true, description: "The work order" }),
+    note: t.field({ type: ActionNoteInput }),
+    technicianEmail: t.string({ description: "assign_tech (required); check_in (required unless a technician is assigned)" }),
+    scheduledAt: t.field({ type: "DateTime", description: "schedule, reschedule (required)" }),
+    outcome: t.string({ description: "check_out (required): completed or incomplete" }),
+    reason: t.string({ description: "check_out (required when incomplete)" }),
+  }),
+});
+
+const pascal = (action: string) => action.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
+
+const ACTION_ROUTES = [
+  ...BUYER_ACTIONS.map((action) => ({ action, iface: "buyer" as const, actor: "buyer" as const, input: BuyerActionInput })),
+  ...SUPPLIER_ACTIONS.map((action) => ({ action, iface: "supplier" as const, actor: "supplier" as const, input: SupplierActionInput })),
+];
+
+// One registration for every action: workOrderApprove, workOrderCheckIn, …
+for (const { action, iface, actor, input } of ACTION_ROUTES) {
+  const row = TRANSITIONS.find((r) => r.action === action && r.actor === actor)!;
+  builder.mutationField(`workOrder${pascal(action)}`, (t) =>
+    t.prismaField({
+      ...restRoute({ interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input" }),
+      description: `${action}: from ${row.from.join(", ")} to ${row.to.join(" or ")}. Returns the updated work order.`,
+      type: WorkOrderRef,
+      args: { input: t.arg({ type: input as typeof SupplierActionInput, required: true }) },
+      resolve: (query, _root, args, ctx) => runAction(ctx, action, args.input, query),
+    }),
+  );
+}
