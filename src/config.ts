@@ -30,6 +30,8 @@ export interface Config {
   webhookConcurrency: number;
   /** First retry delay of a failed mail (exponential backoff); MAIL_RETRY_DELAY_MS, small in tests. */
   mailRetryDelayMs: number;
+  /** OPERATOR_TOKEN: bearer token of the operator's web tools (Bull Board at /admin/queues); unset: they are off. */
+  operatorToken?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -48,7 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
     webhookRetryScale: Number(env.WEBHOOK_RETRY_SCALE ?? 1),
     relayIntervalMs: Number(env.RELAY_INTERVAL_MS ?? 100),
-    webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 50),
+    webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 200),
     mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
+    operatorToken: env.OPERATOR_TOKEN || undefined,
   };
 }

@@ -2,7 +2,9 @@
 // record the attempt, and say whether to retry. Any 2xx acknowledges. A message not handed over within
 // three hours of the change is expired and never sent.
 import dns from "node:dns/promises";
+import DataLoader from "dataloader";
 import type { Db } from "../db.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { signatureHeaders } from "./signing.ts";
 import { DELIVERY_TIMEOUT_MS, DELIVERY_WINDOW_MS, endpointUrlProblem, isPrivateAddress, retryDelayMs } from "../schema/webhooks/rules.ts";
 
@@ -10,6 +12,60 @@ export interface DeliveryDeps {
   db: Db;
   now: () => Date;
   allowInsecureUrls: boolean;
+  /** Batches the reads and writes of deliveries attempted at the same moment (see deliveryStore). */
+  store: DeliveryStore;
+}
+
+type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ include: { endpoint: true } }>;
+
+interface AttemptRecord {
+  deliveryId: number;
+  attempt: number;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  at: Date;
+  status: "delivered" | "expired" | "pending";
+  deliveredAt: Date | null;
+}
+
+export type DeliveryStore = ReturnType<typeof deliveryStore>;
+
+/**
+ * A worker runs many deliveries at once; each needs its row and then records its attempt. DataLoader
+ * turns the concurrent ones into one SELECT and one INSERT+UPDATE statement, instead of two round
+ * trips per delivery.
+ */
+export function deliveryStore(db: Db) {
+  const rows = new DataLoader<string, DeliveryRow | undefined>(
+    async (ids) => {
+      const found = await db.webhookDelivery.findMany({ where: { webhookId: { in: [...ids] } }, include: { endpoint: true } });
+      const byId = new Map(found.map((d) => [d.webhookId, d]));
+      return ids.map((id) => byId.get(id));
+    },
+    { cache: false },
+  );
+  const attempts = new DataLoader<AttemptRecord, undefined>(
+    async (records) => {
+      const column = <K extends keyof AttemptRecord>(key: K) => records.map((r) => r[key]);
+      await db.$executeRaw`
+        WITH v AS (
+          SELECT * FROM unnest(${column("deliveryId")}::int[], ${column("attempt")}::int[], ${column("statusCode")}::int[],
+                               ${column("latencyMs")}::int[], ${column("error")}::text[], ${column("at")}::timestamptz[],
+                               ${column("status")}::text[], ${column("deliveredAt")}::timestamptz[])
+            AS v(id, attempt, code, latency, error, at, status, delivered)),
+        logged AS (
+          INSERT INTO "WebhookAttempt" ("deliveryId", attempt, "statusCode", "latencyMs", error, at)
+          SELECT id, attempt, code, latency, error, at FROM v)
+        UPDATE "WebhookDelivery" d
+           SET attempts = v.attempt, "lastStatusCode" = v.code, "lastError" = v.error,
+               status = v.status::"DeliveryStatus", "deliveredAt" = v.delivered
+          FROM v WHERE d.id = v.id`;
+      return records.map(() => undefined);
+    },
+    { cache: false },
+  );
+  return { load: (webhookId: string) => rows.load(webhookId), record: (r: AttemptRecord) => attempts.load(r) };
 }
 
 export type Outcome = "delivered" | "retry" | "expired" | "skipped";
@@ -24,7 +80,7 @@ async function urlProblem(url: string, allowInsecure: boolean): Promise<string |
 }
 
 export async function deliverOnce(deps: DeliveryDeps, webhookId: string): Promise<Outcome> {
-  const delivery = await deps.db.webhookDelivery.findUnique({ where: { webhookId }, include: { endpoint: true } });
+  const delivery = await deps.store.load(webhookId);
   if (!delivery || delivery.status !== "pending") return "skipped";
   const started = deps.now();
   if (started.getTime() - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS) {
@@ -66,16 +122,9 @@ export async function deliverOnce(deps: DeliveryDeps, webhookId: string): Promis
   // Would the next attempt still fall inside the three-hour window?
   const nextAt = started.getTime() + retryDelayMs(attempt);
   const expired = !ok && nextAt - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS;
-  await deps.db.$transaction([
-    deps.db.webhookAttempt.create({ data: { deliveryId: delivery.id, attempt, statusCode, latencyMs, error, at: started } }),
-    deps.db.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: {
-        attempts: attempt, lastStatusCode: statusCode, lastError: error,
-        status: ok ? "delivered" : expired ? "expired" : "pending",
-        deliveredAt: ok ? deps.now() : null,
-      },
-    }),
-  ]);
+  await deps.store.record({
+    deliveryId: delivery.id, attempt, statusCode, latencyMs, error, at: started,
+    status: ok ? "delivered" : expired ? "expired" : "pending", deliveredAt: ok ? deps.now() : null,
+  });
   return ok ? "delivered" : expired ? "expired" : "retry";
 }

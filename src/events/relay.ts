@@ -93,13 +93,15 @@ export function startRelay(deps: RelayDeps, intervalMs: number) {
     while (!stopped) {
       let busy = false;
       try {
-        const { events, messages } = await relayOutbox(deps);
+        const { events, messages } = await relayOutbox(deps, 1000);
         busy = events > 0;
-        for (const m of messages) {
-          await deps.publisher.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(m)).catch((err) =>
-            deps.logger.warn({ err: err.message }, "subscription publish failed"));
+        if (messages.length) {
+          // One round trip for the whole batch (subscriptions are live-only: a failure is logged, not retried).
+          const pipeline = deps.publisher.pipeline();
+          for (const m of messages) pipeline.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(m));
+          await pipeline.exec().catch((err) => deps.logger.warn({ err: err.message }, "subscription publish failed"));
         }
-        busy = (await enqueuePending(deps)) > 0 || busy;
+        busy = (await enqueuePending(deps, 2000)) > 0 || busy;
       } catch (err) {
         deps.logger.warn({ err: (err as Error).message }, "outbox relay round failed; will retry");
       }

@@ -10,6 +10,7 @@ import { authenticate, type Viewer } from "../schema/identity/viewer.ts";
 import type { Context, Services } from "../schema/context.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimiter } from "./rate-limit.ts";
 import { requestScope, traceIdFrom } from "./request-scope.ts";
+import type { EventServices } from "../schema/webhooks/subscriptions.ts"; // events wiring: live events + replay queue
 
 type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
 
@@ -21,7 +22,9 @@ function headerOf(source: Record<string, unknown> | Headers | undefined, name: s
   return typeof hit?.[1] === "string" ? hit[1] : "";
 }
 
-export function createGraphql(schema: GraphQLSchema, services: Services, limiter: RateLimiter, development: boolean) {
+// `events` (events wiring): the Redis-backed live events for subscriptions (graphql-ws and SSE) and the
+// webhook queue for replays; put on every GraphQL context.
+export function createGraphql(schema: GraphQLSchema, services: Services, limiter: RateLimiter, development: boolean, events?: EventServices) {
   const yoga: YogaServerInstance<Initial, Context> = createYoga<Initial, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -43,7 +46,7 @@ export function createGraphql(schema: GraphQLSchema, services: Services, limiter
           "Retry-After": String(limit.resetSeconds),
         });
       }
-      return { ...services, viewer, traceId, channel: "graphql" };
+      return { ...services, viewer, traceId, channel: "graphql", events };
     },
   });
   return yoga;

@@ -11,12 +11,19 @@ import { RateLimiter } from "./rate-limit.ts";
 import { Metrics } from "./metrics.ts";
 import { requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
 import { attachWebsockets, createGraphql } from "./graphql.ts";
+// Events wiring: live events for subscriptions, the webhook queue for replays, AsyncAPI, Bull Board.
+import { createLiveEvents } from "../schema/webhooks/subscriptions.ts";
+import { webhookQueue } from "../workers/webhooks.ts";
+import { asyncApiJson } from "./asyncapi.ts";
+import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
 
 export interface ApiOptions {
   redis: Redis;
   redisPrefix: string;
   development: boolean;
   shutdownGraceMs: number;
+  /** Bull Board at /admin/queues behind this bearer token; unset: no board (404). */
+  operatorToken?: string;
 }
 
 const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work order service</title></head><body>
@@ -24,14 +31,20 @@ const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work
 <li><a href="/v1/buyer/docs">Buyer interface</a> (<a href="/v1/buyer/openapi.json">OpenAPI</a>)</li>
 <li><a href="/v1/supplier/docs">Supplier interface</a> (<a href="/v1/supplier/openapi.json">OpenAPI</a>)</li>
 <li><a href="/v1/partners/docs">Internal teams interface</a> (<a href="/v1/partners/openapi.json">OpenAPI</a>)</li>
-<li><a href="/graphql">GraphQL</a></li></ul></body></html>`;
+<li><a href="/graphql">GraphQL</a></li>
+<li><a href="/asyncapi.json">Webhook events</a> (AsyncAPI)</li></ul></body></html>`;
 
 export function createApiServer(services: Services, options: ApiOptions) {
   const schemas = buildSchemas();
   const limiter = new RateLimiter(options.redis, options.redisPrefix, services.logger);
   const metrics = new Metrics();
   const rest = new RestAdapter(schemas.rest, services, limiter);
-  const yoga = createGraphql(schemas.graphql, services, limiter, options.development);
+  // Events wiring: subscriptions fan out from the relay's Redis channel; replays remove old jobs by id.
+  const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
+  const replayQueue = webhookQueue(options.redis, options.redisPrefix);
+  replayQueue.on("error", (err) => services.logger.warn({ err: err.message }, "webhook queue error"));
+  const board = options.operatorToken ? createQueueBoard(options.redis, options.redisPrefix, options.operatorToken, services.logger) : undefined;
+  const yoga = createGraphql(schemas.graphql, services, limiter, options.development, { live: liveEvents, webhookQueue: replayQueue });
   let inFlight = 0;
   let draining: (() => void) | undefined;
 
@@ -42,7 +55,16 @@ export function createApiServer(services: Services, options: ApiOptions) {
       scope.route = "/graphql";
       return yoga.requestListener(req, res);
     }
+    // Events wiring: the board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
+    if (board?.owns(url.pathname)) {
+      scope.route = BULL_BOARD_PATH;
+      return board.handle(req, res);
+    }
     scope.route = url.pathname;
+    if (url.pathname === "/asyncapi.json") {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      return void res.end(asyncApiJson());
+    }
     if (url.pathname === "/healthz") return json(res, 200, { status: "ok" });
     if (url.pathname === "/readyz") {
       const [database, redis] = await Promise.all([
@@ -95,6 +117,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     async close(): Promise<void> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await liveEvents.close(); // events wiring: ends live subscriptions (SSE responses) so they drain
       if (inFlight > 0) {
         await Promise.race([
           new Promise<void>((resolve) => (draining = resolve)),
@@ -103,6 +126,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
       }
       server.closeAllConnections();
       await websockets.close();
+      await Promise.all([replayQueue.close(), board?.close()]); // events wiring
       await closed;
     },
   };

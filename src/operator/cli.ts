@@ -7,6 +7,11 @@ import { createDb } from "../db.ts";
 import { applyFixture, FixtureError } from "./apply.ts";
 import { issueKey, revokeKey } from "./keys.ts";
 import { addEndpoint, listEndpoints, rotateEndpointSecret } from "./webhooks.ts";
+// Delivery log and replay subcommands (src/events/replay.ts); replays need the webhook queue in Redis.
+import { Redis } from "ioredis";
+import { endpointDeliveries, redeliver, redeliverEndpointFailures } from "./webhooks.ts";
+import { webhookQueue } from "../workers/webhooks.ts";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "../events/replay.ts";
 
 const USAGE = `usage:
   operator apply <fixture.json>
@@ -14,7 +19,10 @@ const USAGE = `usage:
   operator keys revoke <apiKey>
   operator webhooks add (--buyer-company <id> | --supplier-facility <id>) --url <https url> --events <e1,e2> [--mode test|production]
   operator webhooks rotate <endpointId>
-  operator webhooks list [--buyer-company <id>] [--supplier-facility <id>]`;
+  operator webhooks list [--buyer-company <id>] [--supplier-facility <id>]
+  operator webhooks deliveries <endpointId> [--status pending|delivered|failed|expired] [--since <ISO time>] [--limit <n>] [--offset <n>]
+  operator webhooks redeliver <webhookId> [--force]
+  operator webhooks redeliver-failures <endpointId> --since <ISO time> [--force]`;
 
 class UsageError extends Error {}
 
@@ -22,6 +30,13 @@ function int(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number`);
   return Number(value);
+}
+
+function time(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) throw new UsageError(`${name} must be an ISO 8601 time`);
+  return at;
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -32,6 +47,8 @@ async function run(argv: string[]): Promise<unknown> {
       contact: { type: "string" }, kind: { type: "string" }, "expires-at": { type: "string" }, "rate-limit": { type: "string" },
       "buyer-company": { type: "string" }, "supplier-facility": { type: "string" }, url: { type: "string" },
       events: { type: "string" }, mode: { type: "string" },
+      // delivery log and replay
+      status: { type: "string" }, since: { type: "string" }, limit: { type: "string" }, offset: { type: "string" }, force: { type: "boolean" },
     },
   });
   const [group, action, arg] = positionals;
@@ -75,6 +92,30 @@ async function run(argv: string[]): Promise<unknown> {
       return await listEndpoints(db, {
         buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
       });
+    }
+    // Delivery log and replay (docs/events.md). --force: past the three-hour rule (operator only).
+    if (group === "webhooks" && action === "deliveries" && arg) {
+      const status = values.status;
+      if (status !== undefined && !DELIVERY_STATUSES.includes(status as DeliveryStatus)) throw new UsageError(`--status is one of ${DELIVERY_STATUSES.join(", ")}`);
+      return await endpointDeliveries(db, int(arg, "endpointId")!, {
+        status: status as DeliveryStatus | undefined, since: time(values.since, "--since"),
+        limit: int(values.limit, "--limit"), offset: int(values.offset, "--offset"),
+      });
+    }
+    if (group === "webhooks" && (action === "redeliver" || action === "redeliver-failures") && arg) {
+      const since = time(values.since, "--since");
+      if (action === "redeliver-failures" && !since) throw new UsageError("--since is required");
+      const endpointId = action === "redeliver-failures" ? int(arg, "endpointId")! : 0;
+      const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+      const queue = webhookQueue(redis, config.redisPrefix);
+      try {
+        return action === "redeliver"
+          ? await redeliver(db, queue, arg, values.force === true)
+          : await redeliverEndpointFailures(db, queue, endpointId, since!, values.force === true);
+      } finally {
+        await queue.close();
+        redis.disconnect();
+      }
     }
     throw new UsageError("unknown command");
   } finally {

@@ -1,6 +1,8 @@
 // `operator webhooks add|rotate|list`: endpoints are registered by the operator on request.
 import type { Db } from "../db.ts";
 import { endpointUrlProblem, newSigningSecret, SECRET_OVERLAP_MS, WEBHOOK_EVENTS, type WebhookEvent } from "../schema/webhooks/rules.ts";
+// Delivery log and replay (`operator webhooks deliveries|redeliver|redeliver-failures`): src/events/replay.ts.
+import { deliveryJson, listDeliveries, redeliverFailures, redeliverWebhook, type DeliveryStatus, type JobRemover } from "../events/replay.ts";
 
 export async function addEndpoint(
   db: Db,
@@ -42,4 +44,20 @@ export async function listEndpoints(db: Db, filter: { buyerCompanyId?: number; s
     buyerCompanyId: r.buyerCompanyId, supplierFacilityId: r.supplierFacilityId,
     rotating: r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > new Date(),
   }));
+}
+
+// ---- delivery log and replay (the rules are in src/events/replay.ts, shared with GraphQL) ----
+
+export async function endpointDeliveries(db: Db, endpointId: number, filter: { status?: DeliveryStatus; since?: Date; limit?: number; offset?: number }) {
+  if (!(await db.webhookEndpoint.findUnique({ where: { id: endpointId } }))) throw new Error(`no webhook endpoint ${endpointId}`);
+  const page = await listDeliveries(db, "operator", { endpointId, ...filter });
+  return { count: page.count, data: page.data.map(deliveryJson) };
+}
+
+export async function redeliver(db: Db, queue: JobRemover, webhookId: string, force: boolean) {
+  return deliveryJson(await redeliverWebhook({ db, queue, now: () => new Date() }, webhookId, { owner: "operator", force }));
+}
+
+export async function redeliverEndpointFailures(db: Db, queue: JobRemover, endpointId: number, since: Date, force: boolean) {
+  return redeliverFailures({ db, queue, now: () => new Date() }, endpointId, since, { owner: "operator", force });
 }

@@ -30,6 +30,8 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+// Live events (src/schema/webhooks/subscriptions.ts): GraphQL only, never in the REST cuts.
+builder.subscriptionType({ subGraphs: ["graphql"] });
 
 builder.addScalarType(
   "JSON",

@@ -28,6 +28,9 @@ import "./work-orders/actions.ts";
 import "./work-orders/list.ts";
 import "./work-orders/notes-api.ts";
 import "./work-orders/labels.ts";
+// Events: webhook delivery log + replay, and the workOrderEvents subscription (GraphQL only).
+import "./webhooks/queries.ts";
+import "./webhooks/subscriptions.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

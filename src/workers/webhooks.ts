@@ -4,7 +4,7 @@ import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
-import { deliverOnce } from "../events/delivery.ts";
+import { deliverOnce, deliveryStore } from "../events/delivery.ts";
 import { startRelay } from "../events/relay.ts";
 import { retryDelayMs } from "../schema/webhooks/rules.ts";
 
@@ -36,10 +36,11 @@ export interface WebhookRoleOptions {
 
 export function startWebhookRole(o: WebhookRoleOptions) {
   const queue = webhookQueue(o.connection, o.prefix);
+  const deps = { db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls, store: deliveryStore(o.db) };
   const worker = new Worker<{ webhookId: string }>(
     WEBHOOK_QUEUE,
     async (job) => {
-      const outcome = await deliverOnce({ db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls }, job.data.webhookId);
+      const outcome = await deliverOnce(deps, job.data.webhookId);
       if (outcome === "retry") throw new Error("delivery failed; retrying");
       if (outcome === "expired") throw new UnrecoverableError("delivery window of three hours has passed");
     },

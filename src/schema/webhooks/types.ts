@@ -1,0 +1,101 @@
+// GraphQL types of the event side: the live work order event (subscriptions) and the webhook delivery
+// log with its attempts (queries.ts). GraphQL only: none of this is in the REST cuts.
+import { builder } from "../builder.ts";
+import { forbidden } from "../common/errors.ts";
+import type { Viewer } from "../identity/viewer.ts";
+import type { Audience } from "../../events/recipients.ts";
+import { DELIVERY_STATUSES, windowClosesAt } from "../../events/replay.ts";
+
+/**
+ * Whose events a key hears and whose deliveries it sees, exactly as for webhook endpoints: a buyer key
+ * its buyer company's, a supplier key (internal team or third party) its supplier facility's. The
+ * specification shows no events for the internal teams interface, so partner keys get none.
+ */
+export function audienceOf(viewer: Viewer): Audience {
+  if (viewer.kind === "buyer" && viewer.buyerCompanyId !== null) return { buyerCompanyId: viewer.buyerCompanyId };
+  if (viewer.kind === "supplier" && viewer.supplierFacilityId !== null) return { supplierFacilityId: viewer.supplierFacilityId };
+  throw forbidden("work order events and webhook deliveries are for buyer and supplier keys");
+}
+
+const GRAPHQL_ONLY = { subGraphs: ["graphql" as const] };
+
+/** What a subscriber receives: one message of the relay, as a webhook endpoint of the same audience would. */
+export interface WorkOrderEventShape {
+  eventType: string;
+  workOrderId: number;
+  data: Record<string, unknown>;
+}
+
+export const WorkOrderEventRef = builder.objectRef<WorkOrderEventShape>("WorkOrderEvent").implement({
+  ...GRAPHQL_ONLY,
+  description: "A work order event, exactly as a webhook endpoint of the same buyer company or supplier facility receives it",
+  fields: (t) => ({
+    eventType: t.exposeString("eventType", { description: "workorder.create, workorder.status_update or workorder.new_note" }),
+    workOrderId: t.exposeInt("workOrderId"),
+    data: t.expose("data", { type: "JSON", description: "The webhook's data object, field for field" }),
+  }),
+});
+
+export const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", { ...GRAPHQL_ONLY, values: DELIVERY_STATUSES });
+
+export const WebhookAttemptRef = builder.prismaObject("WebhookAttempt", {
+  ...GRAPHQL_ONLY,
+  description: "One delivery attempt: the receiver's status code (null when it did not answer), latency and error",
+  fields: (t) => ({
+    attempt: t.exposeInt("attempt"),
+    statusCode: t.exposeInt("statusCode", { nullable: true }),
+    latencyMs: t.exposeInt("latencyMs"),
+    error: t.exposeString("error", { nullable: true }),
+    at: t.expose("at", { type: "DateTime" }),
+  }),
+});
+
+export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
+  ...GRAPHQL_ONLY,
+  description: "One event for one endpoint: its webhook-id stays the same on every retry and replay",
+  fields: (t) => ({
+    webhookId: t.exposeString("webhookId", { description: "The webhook-id header" }),
+    endpointId: t.exposeInt("endpointId"),
+    eventId: t.string({ resolve: (d) => d.eventId.toString() }),
+    eventType: t.exposeString("eventType"),
+    workOrderId: t.int({ nullable: true, resolve: (d) => (JSON.parse(d.body) as { data?: { workOrderId?: number } }).data?.workOrderId ?? null }),
+    payload: t.field({ type: "JSON", description: "The body that is POSTed ({event_type, data})", resolve: (d) => JSON.parse(d.body) }),
+    status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status }),
+    eventAt: t.expose("eventAt", { type: "DateTime", description: "When the change happened (for a forced operator replay: when it was replayed)" }),
+    replayableUntil: t.field({ type: "DateTime", description: "End of the three-hour window: no attempt and no replay after it", resolve: (d) => windowClosesAt(d) }),
+    deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true }),
+    attemptCount: t.exposeInt("attempts"),
+    lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
+    lastError: t.exposeString("lastError", { nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    attempts: t.relation("attemptLog", { query: { orderBy: { attempt: "asc" } } }),
+  }),
+});
+
+export const WebhookDeliveryPage = builder
+  .objectRef<{ data: unknown[]; count: number }>("WebhookDeliveryPage")
+  .implement({
+    ...GRAPHQL_ONLY,
+    fields: (t) => ({
+      data: t.field({ type: [WebhookDeliveryRef], resolve: (p) => p.data as never }),
+      count: t.exposeInt("count", { description: "Total matching deliveries, not the page length" }),
+    }),
+  });
+
+export const RedeliveryResultRef = builder
+  .objectRef<{ endpointId: number; redelivered: string[]; skipped: { webhookId: string; reason: string }[]; more: boolean }>("RedeliveryResult")
+  .implement({
+    ...GRAPHQL_ONLY,
+    fields: (t) => ({
+      endpointId: t.exposeInt("endpointId"),
+      redelivered: t.exposeStringList("redelivered", { description: "webhook-ids handed over again" }),
+      skipped: t.field({
+        type: [builder.objectRef<{ webhookId: string; reason: string }>("RedeliverySkip").implement({
+          ...GRAPHQL_ONLY,
+          fields: (s) => ({ webhookId: s.exposeString("webhookId"), reason: s.exposeString("reason") }),
+        })],
+        resolve: (r) => r.skipped,
+      }),
+      more: t.exposeBoolean("more", { description: "More failures match than one call replays; call again" }),
+    }),
+  });
