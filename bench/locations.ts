@@ -1,0 +1,291 @@
+// `npm run bench -- locations`: the list endpoints' cost next to a bare node:http + pg handler running the same SQL.
+//
+//   1. Load (autocannon, loopback, bounded): GET /v1/buyer/location/locations, the same list through
+//      GraphQL, and the baseline, interleaved for BENCH_ROUNDS rounds; req/s, p50 and p99 of each
+//      (median over the rounds) and the service's ratios to the baseline.
+//   2. SQL statements per list request at a small and a large page size (must not grow with it).
+//
+// Own database (wo_bench, recreated and dropped), own Redis prefix, API role only, and a logger that
+// drops everything below "warn" (so per-request logging costs nothing) and counts what is left: a
+// warning during the bench (e.g. the rate limiter failing open) means the numbers are not comparable.
+// Settings: BENCH_ROUNDS (3), BENCH_DURATION and BENCH_WARMUP (8 s and 2 s per run), BENCH_CONNECTIONS
+// (10). The summary is printed and written as JSON to the OS temp directory. Exit code 1 when a
+// list's statement count grows with the page size or the service logged a warning; 2 on failure.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Writable } from "node:stream";
+import pino from "pino";
+import type { Redis } from "ioredis";
+import { startApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { BASELINE_SQL, startBaseline } from "./baseline.ts";
+import { graphqlList, restList } from "./calls.ts";
+import { createCountingDb } from "./counting-pool.ts";
+import { createBenchDatabase, dropBenchDatabase, SEED, seed } from "./database.ts";
+import { medians, runLoad, type LoadMedians, type LoadSample, type LoadSettings, type LoadTarget } from "./load.ts";
+import { countStatements, statementTexts, type StatementProbe, type StatementReport } from "./statements.ts";
+
+const settings: LoadSettings & { rounds: number } = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 8),
+  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+};
+/** Hard stop in case something hangs, well above the expected ~1.5 minutes. */
+const WATCHDOG_SECONDS = 300;
+const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "latest.json");
+
+const LOCATION_FIELDS = "id name regionId locationTypeId buyerCompanyId currency internalCode storeContacts locationTypeDetails createdAt";
+/** Location pages are clamped to 10 rows, other lists to 25. */
+const LOCATION_PAGE = 10;
+const LIST_PAGE = 25;
+
+interface Summary {
+  when: string;
+  commit: string;
+  node: string;
+  cpus: number;
+  /** 1/5/15-minute load averages before and after the load runs (the machine is shared). */
+  loadAverage: { before: number[]; after: number[] };
+  settings: typeof settings;
+  seed: Record<string, number>;
+  load: {
+    samples: LoadSample[];
+    median: Record<string, LoadMedians>;
+    /** Service ÷ baseline: req/s (below 1 is slower) and p99 (above 1 is slower). */
+    ratioToBaseline: Record<"rest" | "graphql", { requestsPerSecond: number; p99: number }>;
+  };
+  statements: StatementReport & { restLocationsSql: string[]; baselineSql: typeof BASELINE_SQL };
+  statementsConstantInPageSize: boolean;
+  serviceWarnings: { count: number; first?: string };
+}
+
+const started = Date.now();
+const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+
+// Cleanup steps, run last-in first-out on success, failure, interrupt or watchdog.
+const cleanups: (() => Promise<unknown>)[] = [];
+async function cleanUp() {
+  while (cleanups.length) await cleanups.pop()!().catch((error) => console.error("bench: cleanup step failed:", error));
+}
+function abort(reason: string) {
+  console.error(`bench: ${reason}; cleaning up`);
+  void cleanUp().finally(() => process.exit(2));
+}
+
+async function main() {
+  setTimeout(() => abort(`still running after ${WATCHDOG_SECONDS} s`), WATCHDOG_SECONDS * 1000).unref();
+  process.once("SIGINT", () => abort("interrupted"));
+
+  log("creating and migrating wo_bench");
+  const databaseUrl = await createBenchDatabase();
+  cleanups.push(() => dropBenchDatabase());
+  const database = createCountingDb(databaseUrl, 10);
+  cleanups.push(() => database.close());
+  log(`seeding (base fixture + ${SEED.locations} locations, ${SEED.regions} regions, ${SEED.assetTypes} asset types)`);
+  const seeded = await seed(database.db);
+
+  const redisPrefix = `wobench:${crypto.randomBytes(4).toString("hex")}`;
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ROLES: "api", REDIS_PREFIX: redisPrefix, NODE_ENV: "production" });
+  const warnings = warningCounter();
+  const app = await startApp(config, { db: database.db, logger: warnings.logger });
+  cleanups.push(() => app.close());
+  // The rate limiter fails open without Redis, which would flatter the service: wait until it is there.
+  await redisReady(app.redis);
+  cleanups.push(() => deleteKeys(app.redis, `${redisPrefix}:*`));
+  const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId);
+  cleanups.push(() => baseline.close());
+  const serviceUrl = `http://127.0.0.1:${app.port}`;
+
+  // 2 first: it takes a second and checks every list's responses, so a broken route fails early.
+  log("counting SQL statements per list request");
+  const probes: StatementProbe[] = [
+    {
+      route: "REST GET /v1/buyer/location/locations",
+      call: (limit) => restList(`/v1/buyer/location/locations?limit=${limit}`),
+      limits: [1, 10, 25],
+      expectRows: (limit) => Math.min(limit, LOCATION_PAGE),
+    },
+    {
+      route: "GraphQL locations",
+      call: (limit) => graphqlList("locations", `{ locations(limit: ${limit}) { count data { ${LOCATION_FIELDS} } } }`),
+      limits: [1, 10],
+      expectRows: (limit) => Math.min(limit, LOCATION_PAGE),
+    },
+    {
+      route: "GraphQL locations { region }",
+      call: (limit) => graphqlList("locations", `{ locations(limit: ${limit}) { count data { id name region { id name } } } }`),
+      limits: [1, 10],
+      expectRows: (limit) => Math.min(limit, LOCATION_PAGE),
+    },
+    {
+      route: "REST GET /v1/buyer/location/regions",
+      call: (limit) => restList(`/v1/buyer/location/regions?limit=${limit}`),
+      limits: [1, 25],
+      expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.regions),
+    },
+    {
+      route: "GraphQL regions { locations }",
+      call: (limit) => graphqlList("regions", `{ regions(limit: ${limit}) { count data { id name locations { id } } } }`),
+      limits: [1, 25],
+      expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.regions),
+    },
+    {
+      route: "REST GET /v1/buyer/asset/asset_types",
+      call: (limit) => restList(`/v1/buyer/asset/asset_types?limit=${limit}`),
+      limits: [1, 25],
+      expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.assetTypes),
+    },
+  ];
+  const statements = await countStatements(serviceUrl, seeded.headers, database.counter, probes);
+  const restLocationsSql = await statementTexts(serviceUrl, seeded.headers, database.counter, probes[0].call(LOCATION_PAGE));
+
+  // 1: the three targets, interleaved round by round so that drift on a shared machine hits all three.
+  const targets: LoadTarget[] = [
+    { name: "baseline", baseUrl: baseline.url, headers: {}, call: restList("/"), expectRows: LOCATION_PAGE, counter: baseline.counter },
+    {
+      name: "rest", baseUrl: serviceUrl, headers: seeded.headers, call: restList("/v1/buyer/location/locations"),
+      expectRows: LOCATION_PAGE, counter: database.counter,
+    },
+    {
+      name: "graphql", baseUrl: serviceUrl, headers: seeded.headers,
+      call: graphqlList("locations", `{ locations(limit: 10) { count data { ${LOCATION_FIELDS} } } }`),
+      expectRows: LOCATION_PAGE, counter: database.counter,
+    },
+  ];
+  const loadBefore = loadAverage();
+  log(`load: ${settings.rounds} rounds × ${targets.length} targets × (${settings.warmupSeconds} s warm-up + ` +
+    `${settings.durationSeconds} s), ${settings.connections} connections; load average ${loadBefore.join(" ")}`);
+  const samples: LoadSample[] = [];
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const target of targets) {
+      const sample = await runLoad(target, settings, round);
+      samples.push(sample);
+      log(`round ${round} ${target.name.padEnd(8)} ${sample.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
+        `p50 ${sample.p50Ms} ms  p99 ${sample.p99Ms} ms`);
+    }
+  }
+
+  const median = Object.fromEntries(targets.map((t) => [t.name, medians(samples.filter((s) => s.target === t.name))]));
+  const ratio = (name: string) => ({
+    requestsPerSecond: median[name].requestsPerSecond / median.baseline.requestsPerSecond,
+    p99: median[name].p99Ms / median.baseline.p99Ms,
+  });
+  const summary: Summary = {
+    when: new Date().toISOString(),
+    commit: gitRevision(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: { before: loadBefore, after: loadAverage() },
+    settings,
+    seed: seeded.totals,
+    load: { samples, median, ratioToBaseline: { rest: ratio("rest"), graphql: ratio("graphql") } },
+    statements: { ...statements, restLocationsSql, baselineSql: BASELINE_SQL },
+    statementsConstantInPageSize: Object.values(statements.constant).every(Boolean),
+    serviceWarnings: { count: warnings.count, first: warnings.first },
+  };
+
+  printSummary(summary);
+  fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
+  fs.writeFileSync(RESULT_FILE, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`\nJSON written to ${RESULT_FILE}`);
+  if (!summary.statementsConstantInPageSize || summary.serviceWarnings.count > 0) process.exitCode = 1;
+}
+
+function printSummary(s: Summary) {
+  const { median, ratioToBaseline } = s.load;
+  const ratios = (name: string) =>
+    name === "rest" || name === "graphql"
+      ? [ratioToBaseline[name].requestsPerSecond.toFixed(2), ratioToBaseline[name].p99.toFixed(2)]
+      : ["1.00", "1.00"];
+  console.log("\n=========================== BENCH SUMMARY ===========================");
+  console.log(`commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
+  console.log(`${s.settings.rounds} rounds × ${s.settings.durationSeconds} s (after ${s.settings.warmupSeconds} s warm-up) per target, ` +
+    `${s.settings.connections} connections, loopback`);
+  console.log(`rows the bench key sees: ${JSON.stringify(s.seed)}\n`);
+  console.log("Location list, first page of 10 (median over rounds; latency in whole ms, as autocannon records it)");
+  console.log(table(
+    ["target", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "p99 ÷ baseline", "SQL/request"],
+    Object.entries(median).map(([name, m]) => [
+      name, m.requestsPerSecond.toFixed(0), String(m.p50Ms), String(m.p99Ms), ...ratios(name), m.statementsPerRequest.toFixed(2),
+    ]),
+  ));
+  console.log("\nSQL statements per list request (one request at a time, counted at the service's pg connections)");
+  console.log(table(
+    ["route", "limit", "rows", "statements", "same at every size"],
+    s.statements.rows.map((r, i, all) => [
+      r.route, String(r.limit), String(r.rows), String(r.statements),
+      i === 0 || all[i - 1].route !== r.route ? (s.statements.constant[r.route] ? "yes" : "NO") : "",
+    ]),
+  ));
+  console.log("\nThe statements of one REST location list request (limit=10):");
+  s.statements.restLocationsSql.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.replace(/\s+/g, " ").trim()}`));
+  console.log(`\nstatements constant in page size: ${s.statementsConstantInPageSize ? "yes" : "NO"}`);
+  console.log(`service warnings during the bench: ${s.serviceWarnings.count}${s.serviceWarnings.first ? ` (first: ${s.serviceWarnings.first})` : ""}`);
+  console.log("=====================================================================");
+}
+
+/** A plain text table: first column left-aligned, the others right-aligned. */
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+/** The service's logger: nothing below "warn" is even formatted; warnings and errors are counted. */
+function warningCounter() {
+  const counter = {
+    count: 0,
+    first: undefined as string | undefined,
+    logger: pino({ level: "warn" }, new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) {
+          counter.count++;
+          counter.first ??= line;
+        }
+        done();
+      },
+    })),
+  };
+  return counter;
+}
+
+async function redisReady(redis: Redis, timeoutMs = 5_000) {
+  for (const deadline = Date.now() + timeoutMs; redis.status !== "ready"; await sleep(50)) {
+    if (Date.now() > deadline) throw new Error(`Redis is not reachable (status ${redis.status})`);
+  }
+}
+
+async function deleteKeys(redis: Redis, pattern: string) {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== "0");
+}
+
+function loadAverage(): number[] {
+  return os.loadavg().map((l) => Number(l.toFixed(2)));
+}
+
+function gitRevision(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 2;
+  })
+  .finally(cleanUp);
