@@ -10,13 +10,13 @@ import { applyFixture } from "../src/operator/apply.ts";
 export const BENCH_DATABASE = "wo_bench";
 
 /** DATABASE_URL's server (the tests' default when unset), at another database. */
-function urlOf(database: string): string {
+export function urlOf(database: string): string {
   const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
   url.pathname = `/${database}`;
   return url.toString();
 }
 
-async function onServer(sql: string): Promise<void> {
+export async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: urlOf("postgres") });
   await client.connect();
   try {
@@ -26,17 +26,21 @@ async function onServer(sql: string): Promise<void> {
   }
 }
 
-/** Drops and recreates wo_bench, migrates it, and returns its URL. */
-export async function createBenchDatabase(): Promise<string> {
-  await dropBenchDatabase();
-  await onServer(`CREATE DATABASE ${BENCH_DATABASE}`);
-  const url = urlOf(BENCH_DATABASE);
-  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
+/** Drops and recreates a database, migrates it, and returns its URL. */
+export async function recreateDatabase(name: string): Promise<string> {
+  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await onServer(`CREATE DATABASE ${name}`);
+  return migrate(name);
+}
+
+/** `prisma migrate deploy`, as an install runs it; returns the database's URL. */
+export function migrate(name: string): string {
+  const url = urlOf(name);
+  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: url }, stdio: "pipe" });
   return url;
 }
+
+export const createBenchDatabase = () => recreateDatabase(BENCH_DATABASE);
 
 export function dropBenchDatabase(): Promise<void> {
   return onServer(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);

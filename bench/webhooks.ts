@@ -31,11 +31,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { createDb, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
+import { onServer, recreateDatabase, urlOf } from "./database.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
@@ -92,21 +92,6 @@ async function baselineClient(url: string, requests: number, concurrency: number
 
 // ---------------------------------------------------------------- infrastructure
 
-function urlOf(database: string): string {
-  const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: urlOf("postgres") });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const cleanups: (() => Promise<unknown>)[] = [];
 async function cleanUp() {
@@ -226,10 +211,8 @@ async function main() {
   process.once("SIGINT", () => abort("interrupted"));
 
   log(`creating and migrating ${DATABASE}`);
-  await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await onServer(`CREATE DATABASE ${DATABASE}`);
+  await recreateDatabase(DATABASE);
   cleanups.push(() => onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
-  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: urlOf(DATABASE) }, stdio: "pipe" });
   const db = createDb(urlOf(DATABASE), { max: 4 });
   cleanups.push(() => db.$disconnect());
 

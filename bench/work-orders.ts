@@ -29,7 +29,7 @@ import type { Viewer } from "../src/schema/identity/viewer.ts";
 import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/list.ts";
 import { refreshSearchVector } from "../src/schema/work-orders/search.ts";
 import { STATUSES } from "../src/schema/work-orders/state-machine.ts";
-import { seed, type Seeded } from "./database.ts";
+import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 
 const DATABASE = "wo_bench_wo";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -45,21 +45,6 @@ const log = (message: string) => console.log(`[wo-bench ${((Date.now() - started
 
 // ---------------------------------------------------------------- database
 
-function urlOf(database: string): string {
-  const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: urlOf("postgres") });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function existingRows(): Promise<number> {
   const client = new pg.Client({ connectionString: urlOf(DATABASE) });
@@ -74,9 +59,7 @@ async function existingRows(): Promise<number> {
 }
 
 async function createDatabase(): Promise<void> {
-  await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await onServer(`CREATE DATABASE ${DATABASE}`);
-  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: urlOf(DATABASE) }, stdio: "pipe" });
+  await recreateDatabase(DATABASE);
 }
 
 // ---------------------------------------------------------------- word lists
@@ -362,7 +345,7 @@ async function main() {
     await createDatabase();
   } else {
     log(`reusing ${DATABASE} with ${ROWS.toLocaleString("en")} work orders (applying any new migrations)`);
-    execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: urlOf(DATABASE) }, stdio: "pipe" });
+    migrate(DATABASE);
   }
   const db = createDb(urlOf(DATABASE), { max: 10 });
   try {
