@@ -47,14 +47,14 @@ export function dropBenchDatabase(): Promise<void> {
 }
 
 /** Bulk rows added for the bench key's company (Acme), on top of the fixture's own. */
-export const SEED = { locations: 2_000, regions: 30, assetTypes: 30 };
+export const SEED = { locations: 2_000, regions: 30, assetTypes: 30, assets: 30 };
 
 export interface Seeded {
   /** X-API-KEY and SVC-KEY of the bench's buyer key. */
   headers: Record<string, string>;
   buyerCompanyId: number;
   /** Rows of each list the bench key sees. */
-  totals: { locations: number; regions: number; assetTypes: number };
+  totals: { locations: number; regions: number; assetTypes: number; assets: number };
 }
 
 /**
@@ -90,14 +90,31 @@ export async function seed(db: Db): Promise<Seeded> {
     data: Array.from({ length: SEED.assetTypes }, (_, i) => ({ buyerCompanyId, name: `Bench asset type ${i + 1}`, usesRefrigerant: i % 2 === 0 })),
   });
 
-  const [locations, regions, assetTypes] = await Promise.all([
+  // Assets with two meters and a label each, for the nested GraphQL asset query.
+  const typeIds = (await db.assetType.findMany({ where: { buyerCompanyId }, select: { id: true } })).map((t) => t.id);
+  const locationIds = (await db.location.findMany({ where: { buyerCompanyId }, select: { id: true }, take: SEED.assets })).map((l) => l.id);
+  const assets = await db.asset.createManyAndReturn({
+    data: Array.from({ length: SEED.assets }, (_, i) => ({
+      buyerCompanyId, name: `Bench asset ${i + 1}`, assetTypeId: typeIds[i % typeIds.length], locationId: locationIds[i % locationIds.length],
+      serialNumber: `BA-${i + 1}`,
+    })),
+  });
+  await db.meter.createMany({
+    data: assets.flatMap((a) => [0, 1].map((n) => ({
+      buyerCompanyId, assetId: a.id, meterTypeId: applied.refs.runtime, name: `Meter ${n + 1}`, valueType: "number", valueUnit: "h", locationId: a.locationId,
+    }))),
+  });
+  await db.assetLabelLink.createMany({ data: assets.map((a) => ({ assetId: a.id, labelId: applied.refs.critical })) });
+
+  const [locations, regions, assetTypes, assetCount] = await Promise.all([
     db.location.count({ where: { buyerCompanyId } }),
     db.region.count({ where: { buyerCompanyId } }),
     db.assetType.count({ where: { buyerCompanyId } }),
+    db.asset.count({ where: { buyerCompanyId } }),
   ]);
   return {
     headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
     buyerCompanyId,
-    totals: { locations, regions, assetTypes },
+    totals: { locations, regions, assetTypes, assets: assetCount },
   };
 }

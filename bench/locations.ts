@@ -135,6 +135,18 @@ async function main() {
       expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.regions),
     },
     {
+      route: "REST GET /v1/buyer/asset/assets",
+      call: (limit) => restList(`/v1/buyer/asset/assets?limit=${limit}`),
+      limits: [1, 25],
+      expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.assets),
+    },
+    {
+      route: "GraphQL assets { assetType location meters labels }",
+      call: (limit) => graphqlList("assets", `{ assets(limit: ${limit}) { count data { id name assetType { id name } location { id name } meters { id name } labels { id name } } } }`),
+      limits: [1, 25],
+      expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.assets),
+    },
+    {
       route: "REST GET /v1/buyer/asset/asset_types",
       call: (limit) => restList(`/v1/buyer/asset/asset_types?limit=${limit}`),
       limits: [1, 25],

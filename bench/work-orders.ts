@@ -419,7 +419,7 @@ async function benchKey(db: Db): Promise<Seeded> {
   fixture.apiKeys = [{ ref: `bench-key-${Date.now()}`, kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } }];
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
   const key = applied.keys[fixture.apiKeys[0].ref];
-  return { headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, buyerCompanyId: applied.refs.acme, totals: { locations: 0, regions: 0, assetTypes: 0 } };
+  return { headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, buyerCompanyId: applied.refs.acme, totals: { locations: 0, regions: 0, assetTypes: 0, assets: 0 } };
 }
 
 function printSummary(s: { rows: number; cpus: number; node: string; commit: string; loadAverage: { before: number[]; after: number[] }; results: Result[] }) {

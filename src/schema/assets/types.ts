@@ -54,6 +54,7 @@ const assetFields = (t: any) => ({
   assetType: t.relation("assetType", { subGraphs: ["graphql"] }),
   location: t.relation("location", { subGraphs: ["graphql"] }),
   children: t.relation("children", { subGraphs: ["graphql"] }),
+  meters: t.relation("meters", { subGraphs: ["graphql"] }),
   labels: t.field({
     type: [LabelRef],
     subGraphs: ["graphql"],
