@@ -6,7 +6,6 @@ import { createLogger } from "./logger.ts";
 import type { Services } from "./schema/context.ts";
 import { createApiServer } from "./http/server.ts";
 import { startWorkers } from "./workers/index.ts";
-import { mailSender } from "./workers/queues.ts";
 
 export interface App {
   services: Services;
@@ -24,12 +23,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
   const closers: (() => Promise<void>)[] = [];
-  // Mail producer (provisioning invites) on the shared fail-fast connection: while Redis is down an
-  // enqueue fails at once instead of hanging the request. The worker role delivers the jobs.
-  const mail = mailSender(redis, config.redisPrefix, config.mailRetryDelayMs, logger);
-  services.mail = overrides.mail ?? mail;
   services.portalUrl = overrides.portalUrl ?? config.portalUrl;
-  closers.push(() => mail.close());
   let port: number | undefined;
 
   if (config.roles.worker) {

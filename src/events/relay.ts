@@ -1,8 +1,9 @@
 // The outbox relay: turns committed outbox rows into webhook deliveries (one per message and endpoint)
-// and live subscription messages. Step 1 is database-only and atomic (deliveries + relayedAt), so a
+// and live subscription messages, and hands committed mail to the mail queue. Step 1 is database-only and atomic (deliveries + relayedAt), so a
 // crash or a Redis outage loses nothing; step 2 hands pending deliveries to BullMQ with the delivery's
 // webhook-id as job id, so a repeated hand-over cannot enqueue twice.
-import type { Queue } from "bullmq";
+import type { JobsOptions, Queue } from "bullmq";
+import type { MailMessage } from "../workers/queues.ts";
 import type { Redis } from "ioredis";
 import type { Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
@@ -19,6 +20,8 @@ interface RelayRow extends OutboxRow {
 export interface RelayDeps {
   db: Db;
   queue: Queue<{ webhookId: string }>;
+  /** Mail outbox rows go to this queue with these job options (src/workers/queues.ts). */
+  mail: { queue: Queue<MailMessage>; jobOptions: JobsOptions };
   publisher: Redis;
   prefix: string;
   logger: Logger;
@@ -29,7 +32,7 @@ const audienceMatches = (m: Message, e: { buyerCompanyId: number | null; supplie
   "buyerCompanyId" in m.to ? e.buyerCompanyId === m.to.buyerCompanyId : e.supplierFacilityId === m.to.supplierFacilityId;
 
 /** Step 1: up to `batch` outbox rows → deliveries; returns the messages for live subscribers. */
-export async function relayOutbox(deps: RelayDeps, batch = 200): Promise<{ events: number; messages: (Message & { eventId: string })[] }> {
+export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 200): Promise<{ events: number; messages: (Message & { eventId: string })[] }> {
   return deps.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<RelayRow[]>`
       SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
@@ -85,7 +88,18 @@ export async function enqueuePending(deps: RelayDeps, batch = 500): Promise<numb
   return pending.length;
 }
 
-/** Runs both steps until stopped; polls every `intervalMs` while there is nothing to do. */
+/** Mail outbox rows → the mail queue, under their job id (a repeated hand-over is not sent twice). */
+export async function enqueuePendingMail(deps: RelayDeps, batch = 200): Promise<number> {
+  const pending = await deps.db.mailOutbox.findMany({ where: { enqueuedAt: null }, orderBy: { id: "asc" }, take: batch });
+  if (pending.length === 0) return 0;
+  await deps.mail.queue.addBulk(
+    pending.map((m) => ({ name: "send", data: m.message as unknown as MailMessage, opts: { ...deps.mail.jobOptions, jobId: m.jobId } })),
+  );
+  await deps.db.mailOutbox.updateMany({ where: { id: { in: pending.map((m) => m.id) } }, data: { enqueuedAt: deps.now() } });
+  return pending.length;
+}
+
+/** Runs every step until stopped; polls every `intervalMs` while there is nothing to do. */
 export function startRelay(deps: RelayDeps, intervalMs: number) {
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -102,6 +116,7 @@ export function startRelay(deps: RelayDeps, intervalMs: number) {
           await pipeline.exec().catch((err) => deps.logger.warn({ err: err.message }, "subscription publish failed"));
         }
         busy = (await enqueuePending(deps, 2000)) > 0 || busy;
+        busy = (await enqueuePendingMail(deps)) > 0 || busy;
       } catch (err) {
         deps.logger.warn({ err: (err as Error).message }, "outbox relay round failed; will retry");
       }

@@ -3,15 +3,12 @@ import type { Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
 import type { Viewer } from "./identity/viewer.ts";
 import type { Interface } from "./common/interfaces.ts";
-import type { MailSender } from "../workers/queues.ts";
 
 export interface Services {
   db: Db;
   logger: Logger;
   now: () => Date;
-  // Provisioning (src/schema/provisioning): the mail queue producer and the portal's base URL for links
-  // in invite mails. Optional so code that builds Services without them keeps compiling.
-  mail?: MailSender;
+  /** The portal's base URL, for links in mail (PORTAL_URL). */
   portalUrl?: string;
 }
 

@@ -5,7 +5,7 @@ import type { Redis } from "ioredis";
 import type { Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
 import { deliverOnce, deliveryStore } from "../events/delivery.ts";
-import { startRelay } from "../events/relay.ts";
+import { startRelay, type RelayDeps } from "../events/relay.ts";
 import { retryDelayMs } from "../schema/webhooks/rules.ts";
 
 export const WEBHOOK_QUEUE = "webhooks";
@@ -32,6 +32,7 @@ export interface WebhookRoleOptions {
   retryScale: number;
   relayIntervalMs: number;
   concurrency: number;
+  mail: RelayDeps["mail"];
 }
 
 export function startWebhookRole(o: WebhookRoleOptions) {
@@ -52,7 +53,7 @@ export function startWebhookRole(o: WebhookRoleOptions) {
     },
   );
   worker.on("error", (err) => o.logger.warn({ err: err.message }, "webhook worker error"));
-  const relay = startRelay({ db: o.db, queue, publisher: o.publisher, prefix: o.prefix, logger: o.logger, now: o.now }, o.relayIntervalMs);
+  const relay = startRelay({ db: o.db, queue, mail: o.mail, publisher: o.publisher, prefix: o.prefix, logger: o.logger, now: o.now }, o.relayIntervalMs);
   return {
     queue,
     async close() {

@@ -78,7 +78,7 @@ describe("outbox durability", () => {
     const queue = webhookQueue(redis, t.config.redisPrefix);
     try {
       // The relay's step 1 as a dying worker ran it: deliveries written and the outbox marked relayed…
-      const step1 = await relayOutbox({ db: t.db, queue, publisher: redis, prefix: t.config.redisPrefix, logger: silentLogger(), now: () => new Date() });
+      const step1 = await relayOutbox({ db: t.db, now: () => new Date() });
       expect(step1.events).toBe(8);
       const pending = await t.db.webhookDelivery.findMany({ where: { webhookId: { notIn: [...before] } }, orderBy: { id: "asc" } });
       expect(pending).toHaveLength(expected);

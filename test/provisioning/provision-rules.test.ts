@@ -1,21 +1,18 @@
 // POST /v1/buyer/user/provision (and GraphQL provisionUser): the body, the six rules and the response.
-// Mail delivery itself is in invite-mail.test.ts; here the worker role is off, so invites wait in the queue.
+// Mail delivery itself is in invite-mail.test.ts; here the worker role is off, so invites wait in the
+// mail outbox.
 import crypto from "node:crypto";
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
-import { MAIL_QUEUE } from "../../src/workers/queues.ts";
 
 const PATH = "/v1/buyer/user/provision";
 let t: TestApp;
 let refs: Record<string, number>;
-let redis: Redis;
-let queue: Queue;
 let n = 0;
 /** A fresh, valid body. */
 const body = (extra: Record<string, unknown> = {}) => ({ email: `user${++n}@acme.example`, nameGiven: "Nina", nameFamily: "New", roles: ["technician"], ...extra });
-const queued = async () => (await queue.getJobs(["waiting", "delayed", "active", "completed", "failed"])).length;
+const queued = () => t.db.mailOutbox.count();
+const invite = (contactId: number) => t.db.mailOutbox.findUnique({ where: { jobId: `invite-contact-${contactId}` } });
 
 beforeAll(async () => {
   // Plus a contact whose roles only read, with a key of its own.
@@ -24,12 +21,8 @@ beforeAll(async () => {
   fixture.apiKeys.push({ ref: "viewer-key", kind: "buyer", contact: "vera", rateLimit: { requests: 1000, windowSeconds: 20 } });
   t = await startTestApp({ fixture, configure: (c) => (c.portalUrl = "https://portal.test") });
   refs = t.fixture.refs;
-  redis = new Redis(t.config.redisUrl, { maxRetriesPerRequest: null });
-  queue = new Queue(MAIL_QUEUE, { connection: redis, prefix: t.config.redisPrefix });
 });
 afterAll(async () => {
-  await queue?.close();
-  redis?.disconnect();
   await t?.close();
 });
 
@@ -52,10 +45,10 @@ describe("provisioning a buyer contact", () => {
     const stored = await t.db.contact.findUniqueOrThrow({ where: { id: reply.body.data.id } });
     expect(stored).toMatchObject({ email: "nina.new@acme.example", passwordHash: null, buyerFacilityId: refs["acme-hq"] });
     expect(stored.invitedAt).toBeInstanceOf(Date);
-    // The invite is queued under a job id derived from the contact id.
-    const job = await queue.getJob(`invite-contact-${stored.id}`);
-    expect(job?.data).toMatchObject({ to: "nina.new@acme.example", subject: "You're invited to Acme Foods" });
-    expect(job?.opts).toMatchObject({ attempts: 5, backoff: { type: "exponential" } });
+    // The invite is committed with the contact, under a job id derived from the contact id.
+    const job = await invite(stored.id);
+    expect(job?.message).toMatchObject({ to: "nina.new@acme.example", subject: "You're invited to Acme Foods" });
+    expect(job?.enqueuedAt).toBeNull();
   });
 
   it("accepts an own facility and own locations; listed locations default to no access to all", async () => {
@@ -86,8 +79,8 @@ describe("provisioning a buyer contact", () => {
     const otherHash = (await t.db.contact.findUniqueOrThrow({ where: { id: other.body.data.id } })).passwordHash!;
     expect(otherHash.split("$")[4]).not.toBe(salt);
     expect(JSON.stringify(t.logs)).not.toContain(password);
-    const job = await queue.getJob(`invite-contact-${stored.id}`);
-    expect(JSON.stringify(job?.data)).not.toContain(password);
+    const job = await invite(stored.id);
+    expect(JSON.stringify(job?.message)).not.toContain(password);
   });
 
   it("is the same root mutation over GraphQL", async () => {

@@ -2,7 +2,7 @@
 import { builder } from "../builder.ts";
 import { can, rolesFor } from "../identity/permissions.ts";
 import { restRoute } from "../common/interfaces.ts";
-import { ApiError, badInput, forbidden } from "../common/errors.ts";
+import { badInput, forbidden } from "../common/errors.ts";
 import { Prisma } from "../../db.ts";
 import {
   assertNoReservedRoles, conflictMessage, EPA_CERTIFICATION_TYPES, hashPassword, inviteJobId, inviteMail, LIMITS, normalise,
@@ -78,8 +78,7 @@ builder.mutationField("provisionUser", (t) =>
         throw badInput(`provisioning users needs one of the roles ${rolesFor("user.provision").join(", ")}`);
       }
       const v = normalise(input);
-      const { mail, portalUrl } = ctx;
-      if (!mail || !portalUrl) throw new Error("mail is not configured (Services.mail, Services.portalUrl)");
+      const portalUrl = ctx.portalUrl ?? "";
 
       const facilityId = input.facilityId ?? viewer.buyerFacilityId!;
       const facility = await db.buyerFacility.findUnique({ where: { id: facilityId }, include: { buyerCompany: true } });
@@ -97,33 +96,26 @@ builder.mutationField("provisionUser", (t) =>
       }
 
       const { password, ...fields } = v;
-      let contact: ProvisionedContact;
-      try {
-        contact = await db.contact.create({
-          data: { ...fields, buyerFacilityId: facility.id, passwordHash: password ? await hashPassword(password) : null, invitedAt: ctx.now() },
-        });
-      } catch (e) {
-        if (isUniqueViolation(e)) throw badInput(conflictMessage(v.email)); // lost the race to a concurrent request
-        throw e;
-      }
-
-      // The invite is enqueued after the commit, so no mail goes out for a contact that does not exist.
-      // If the enqueue fails (Redis down), the contact is removed again and the request fails with 500:
-      // the caller can simply retry, and no contact is left without its invite. The job id is derived
-      // from the contact id, so the same invite is never queued twice.
       const message = inviteMail({
         email: v.email, nameGiven: v.nameGiven, companyName: facility.buyerCompany.name, invitedBy: viewer.displayName,
         withPassword: password !== null, passwordResetRequired: v.passwordResetRequired, portalUrl,
       });
+      const passwordHash = password ? await hashPassword(password) : null;
+      // The contact and its invite commit together (mail outbox): no invite for a contact that does not
+      // exist, and no contact without its invite; the worker's relay queues it under a job id derived
+      // from the contact id, so it is sent once.
+      let contact: ProvisionedContact;
       try {
-        await mail.send(message, { jobId: inviteJobId(contact.id) });
+        contact = await db.$transaction(async (tx) => {
+          const created = await tx.contact.create({
+            data: { ...fields, buyerFacilityId: facility.id, passwordHash, invitedAt: ctx.now() },
+          });
+          await tx.mailOutbox.create({ data: { jobId: inviteJobId(created.id), message: message as object } });
+          return created;
+        });
       } catch (e) {
-        ctx.logger.error({ err: (e as Error).message, contactId: contact.id }, "invite could not be queued; removing the new contact");
-        // If even the removal fails, the contact stays without invite: logged as an error for the operator.
-        await db.contact.delete({ where: { id: contact.id } }).catch((err: Error) =>
-          ctx.logger.error({ err: err.message, contactId: contact.id }, "contact left without invite: removal failed"),
-        );
-        throw new ApiError(500, "InternalServerError", "the invite could not be queued; please retry");
+        if (isUniqueViolation(e)) throw badInput(conflictMessage(v.email)); // lost the race to a concurrent request
+        throw e;
       }
       return contact;
     },
