@@ -130,3 +130,50 @@ describe("webhook delivery", () => {
     expect(received.filter((r) => r.headers["webhook-id"] === delivery.webhookId)).toHaveLength(0);
   });
 });
+
+describe("secret rotation and URL rules at delivery", () => {
+  it("signs with both the new and the previous secret for 24 hours after a rotation", async () => {
+    received = [];
+    const { rotateEndpointSecret } = await import("../../src/operator/webhooks.ts");
+    const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
+    const rotated = await rotateEndpointSecret(t.db, endpoint.id);
+    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
+    const got = await waitFor(() => received[0]);
+    const headers = got.headers as Record<string, string>;
+    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(headers["x-signature-256"].split(", ")).toHaveLength(2);
+    // A receiver holding either secret verifies the same delivery.
+    expect(new Webhook(rotated.secret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
+    expect(new Webhook(endpoint.secret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
+    // Once the overlap has passed, only the new secret signs.
+    await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1000) } });
+    received = [];
+    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
+    const later = await waitFor(() => received[0]);
+    expect((later.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
+    expect(() => new Webhook(endpoint.secret).verify(later.body, later.headers as Record<string, string>)).toThrow();
+  });
+});
+
+describe("endpoint URL rules", () => {
+  it("refuses plain http and private addresses unless insecure URLs are allowed", async () => {
+    const { deliverOnce, deliveryStore } = await import("../../src/events/delivery.ts");
+    const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
+    const delivery = await t.db.webhookDelivery.create({
+      data: { eventId: 999_999n, endpointId: endpoint.id, webhookId: "msg_rules_test", eventType: "workorder.status_update", body: "{}", eventAt: new Date() },
+    });
+    const strict = { db: t.db, now: () => new Date(), allowInsecureUrls: false, store: deliveryStore(t.db) };
+    expect(await deliverOnce(strict, delivery.webhookId)).toBe("retry");
+    const attempt = await t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id } });
+    expect(attempt.error).toContain("https");
+    expect(attempt.statusCode).toBeNull();
+    await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: "https://127.0.0.1:1/hook" } });
+    try {
+      expect(await deliverOnce(strict, delivery.webhookId)).toBe("retry");
+      const second = await t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: 2 } });
+      expect(second.error).toContain("private");
+    } finally {
+      await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiverUrl } });
+    }
+  });
+});
