@@ -12,7 +12,6 @@ import { filterWhere, listArgs, pageOf, pageQuery, type FilterKind, type ListArg
 import type { Context } from "../context.ts";
 import type { Viewer } from "../identity/viewer.ts";
 import { workOrderScope } from "./rules.ts";
-import { tenantLexeme } from "./search.ts";
 import { STATUSES } from "./state-machine.ts";
 import { WorkOrderPage } from "./types.ts";
 
@@ -132,11 +131,11 @@ const prefixQuery = (config: "english" | "simple", word: string) =>
   sql`regexp_replace(to_tsquery(${Prisma.raw(`'${config}'`)}, ${`'${word}':*`})::text, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
 
 /**
- * The search as one tsquery: every word must match, by prefix of its English stem or of the word
- * itself (the vector holds English stems for text and simple tokens for reference numbers); every
- * phrase must match as a phrase under either configuration. Null when the text has nothing to search for.
+ * The search condition: every word must match, by prefix of its English stem or of the word itself
+ * (the vector holds English stems for text and simple tokens for reference numbers); every phrase
+ * must match as a phrase under either configuration. Null when the text has nothing to search for.
  */
-function searchQuery(text: string | null | undefined): Sql | null {
+function searchSql(text: string | null | undefined): Sql | null {
   if (!text?.trim()) return null;
   if (text.length > MAX_SEARCH_LENGTH) throw badInput(`search is limited to ${MAX_SEARCH_LENGTH} characters`);
   const { words, phrases } = parseSearch(text);
@@ -147,7 +146,7 @@ function searchQuery(text: string | null | undefined): Sql | null {
     ...words.map((word) => either(prefixQuery("english", word), prefixQuery("simple", word))),
     ...phrases.map((phrase) => either(sql`phraseto_tsquery('english', ${phrase})`, sql`phraseto_tsquery('simple', ${phrase})`)),
   ];
-  return parts.length ? sql`(${Prisma.join(parts, " && ")})` : null;
+  return parts.length ? sql`w."searchVector" @@ (${Prisma.join(parts, " && ")})` : null;
 }
 
 export interface WorkOrderQueryArgs extends ListArgs {
@@ -157,25 +156,12 @@ export interface WorkOrderQueryArgs extends ListArgs {
 /**
  * The one WHERE of list, total and count_by: tenant scope AND filters AND search. `narrowed` tells
  * whether anything beyond the scope applies.
- *
- * A buyer's search without filters is written as ONE GIN condition, the tenant being a lexeme of the
- * vector (search.ts tenantLexeme) ANDed to the query: `searchVector @@ (query && 'Buyer 7')`. Then
- * `count(*)` needs no column, and the Bitmap Heap Scan skips the heap for every all-visible page
- * (PostgreSQL 11+; the GIN match is exact unless the query has a phrase, which needs a recheck on the
- * row). Checking `buyerCompanyId =` as well would be a filter on the row and bring back one heap visit
- * per match, so it is left out: the lexeme is the scope (a work order never changes company, and no
- * text can produce the lexeme), and the page's findMany re-applies workOrderScope regardless.
- * `search` is the query (for the page's index walk, which needs it apart from the index).
  */
-export function workOrderWhere(viewer: Viewer, args: WorkOrderQueryArgs): { where: Sql; narrowed: boolean; search: Sql | null; indexOnly: boolean } {
+export function workOrderWhere(viewer: Viewer, args: WorkOrderQueryArgs): { where: Sql; narrowed: boolean } {
   const conditions = [...filterSql(args.filter)];
-  const search = searchQuery(args.search);
-  if (search && !conditions.length && viewer.kind === "buyer") {
-    const tenant = sql`${`'${tenantLexeme(viewer.buyerCompanyId ?? -1)}'`}::tsquery`;
-    return { where: sql`w."searchVector" @@ (${search} && ${tenant})`, narrowed: true, search, indexOnly: true };
-  }
-  if (search) conditions.push(sql`w."searchVector" @@ ${search}`);
-  return { where: Prisma.join([scopeSql(viewer), ...conditions], " AND "), narrowed: conditions.length > 0, search, indexOnly: false };
+  const search = searchSql(args.search);
+  if (search) conditions.push(search);
+  return { where: Prisma.join([scopeSql(viewer), ...conditions], " AND "), narrowed: conditions.length > 0 };
 }
 
 /** sort_by → ORDER BY; unknown or absent sorts by createdAt descending (no 400, List and filter rules 3). */
@@ -205,25 +191,9 @@ function windowPage(args: ListArgs) {
 }
 
 /**
- * With an index-only count (see workOrderWhere), the page walks the (buyerCompanyId, createdAt) index
- * when the matches are at least this many times the rows the page needs: the walk then reads about
- * (offset + limit) × company size / matches rows, a few hundred for a common word, where the bitmap
- * would read and sort every match. Rarer searches take the bitmap.
- */
-const WALK_MATCHES_PER_PAGE_ROW = 500;
-
-/**
- * The statements of one list request (exported for the bench's EXPLAIN). `page(matches)` answers
- * {ids, count}; `countFirst` says that `count` runs first and its answer is passed to `page`, whose
- * count is then null.
+ * The statements of one list request (exported for the bench's EXPLAIN). `page` answers {ids, count}.
  *
- * A buyer's search without filters (workOrderWhere `indexOnly`): the exact count comes from the GIN
- * index alone (all-visible pages are not read), and the number of matches picks the page's plan: a
- * walk of the createdAt index for common words in createdAt order (the search condition written as
- * ts_match_vq, the function behind @@, which the planner cannot use as an index condition, so it
- * cannot switch to the bitmap), otherwise the matches materialized from the bitmap and sorted.
- *
- * Other searches and filters: one pass over the matching rows gives both the page and the total: the
+ * With a search or filters, one pass over the matching rows gives both the page and the total: the
  * matches are materialized once, then counted and sorted. Left to itself the planner would often
  * walk the createdAt index and filter row by row until the page is full, which is fast for common
  * words but scans the whole company (seconds at 1M rows) when the estimate is wrong, e.g. for a rare
@@ -232,47 +202,27 @@ const WALK_MATCHES_PER_PAGE_ROW = 500;
  */
 export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs) {
   const { skip, take } = windowPage(args);
-  const { where, narrowed, search, indexOnly } = workOrderWhere(viewer, args);
+  const { where, narrowed } = workOrderWhere(viewer, args);
   const order = orderSql(args);
   const count = sql`SELECT count(*)::int AS count FROM "WorkOrder" w WHERE ${where}`;
-  const byCreatedAt = !["locationName", "woPriority", "lastServiceCallServiceScheduledAt"].includes(args.sort_by ?? "");
-  const page = (matches?: number): Sql => {
-    if (indexOnly && search && byCreatedAt && matches !== undefined && matches >= WALK_MATCHES_PER_PAGE_ROW * (skip + take)) {
-      return sql`SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${scopeSql(viewer)} AND ts_match_vq(w."searchVector", ${search})
-                               ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, NULL::int AS count`;
-    }
-    if (indexOnly) {
-      return sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where})
-                 SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, NULL::int AS count`;
-    }
-    return narrowed
-      ? sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where})
-            SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, (SELECT count(*) FROM m)::int AS count`
-      : sql`SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, NULL::int AS count`;
-  };
-  return { page, count, countFirst: indexOnly, pageCounts: narrowed && !indexOnly };
+  const page = narrowed
+    ? sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where})
+          SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, (SELECT count(*) FROM m)::int AS count`
+    : sql`SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, NULL::int AS count`;
+  return { page, count, pageCounts: narrowed };
 }
 
 export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, info: GraphQLResolveInfo) {
-  const { page, count, countFirst, pageCounts } = workOrderStatements(ctx.viewer, args);
-  let ids: number[];
-  let total: number;
-  if (countFirst) {
-    total = (await ctx.db.$queryRaw<{ count: number }[]>(count))[0].count;
-    ids = total ? (await ctx.db.$queryRaw<{ ids: number[] }[]>(page(total)))[0].ids : [];
-  } else {
-    const [[paged], separate] = await Promise.all([
-      ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>(page()),
-      pageCounts ? undefined : ctx.db.$queryRaw<{ count: number }[]>(count),
-    ]);
-    ids = paged.ids;
-    total = paged.count ?? separate![0].count;
-  }
+  const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args);
+  const [[{ ids, count: counted }], separate] = await Promise.all([
+    ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>(page),
+    pageCounts ? undefined : ctx.db.$queryRaw<{ count: number }[]>(count),
+  ]);
   const rows = ids.length
     ? await ctx.db.workOrder.findMany({ ...pageQuery(ctx, info), where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] } })
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { data: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), count: total };
+  return { data: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), count: counted ?? separate![0].count };
 }
 
 export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { group_by?: string | null }) {
