@@ -11,7 +11,6 @@
 // Settings: BENCH_ROUNDS (3), BENCH_DURATION and BENCH_WARMUP (8 s and 2 s per run), BENCH_CONNECTIONS
 // (10). The summary is printed and written as JSON to the OS temp directory. Exit code 1 when a
 // list's statement count grows with the page size or the service logged a warning; 2 on failure.
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -28,6 +27,7 @@ import { createCountingDb } from "./counting-pool.ts";
 import { createBenchDatabase, dropBenchDatabase, SEED, seed } from "./database.ts";
 import { medians, runLoad, type LoadMedians, type LoadSample, type LoadSettings, type LoadTarget } from "./load.ts";
 import { countStatements, statementTexts, type StatementProbe, type StatementReport } from "./statements.ts";
+import { abort, cleanUp, gitRevision, onCleanUp } from "./common.ts";
 
 const settings: LoadSettings & { rounds: number } = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
@@ -67,15 +67,6 @@ interface Summary {
 const started = Date.now();
 const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 
-// Cleanup steps, run last-in first-out on success, failure, interrupt or watchdog.
-const cleanups: (() => Promise<unknown>)[] = [];
-async function cleanUp() {
-  while (cleanups.length) await cleanups.pop()!().catch((error) => console.error("bench: cleanup step failed:", error));
-}
-function abort(reason: string) {
-  console.error(`bench: ${reason}; cleaning up`);
-  void cleanUp().finally(() => process.exit(2));
-}
 
 async function main() {
   setTimeout(() => abort(`still running after ${WATCHDOG_SECONDS} s`), WATCHDOG_SECONDS * 1000).unref();
@@ -83,9 +74,9 @@ async function main() {
 
   log("creating and migrating wo_bench");
   const databaseUrl = await createBenchDatabase();
-  cleanups.push(() => dropBenchDatabase());
+  onCleanUp(() => dropBenchDatabase());
   const database = createCountingDb(databaseUrl, 10);
-  cleanups.push(() => database.close());
+  onCleanUp(() => database.close());
   log(`seeding (base fixture + ${SEED.locations} locations, ${SEED.regions} regions, ${SEED.assetTypes} asset types)`);
   const seeded = await seed(database.db);
 
@@ -93,12 +84,12 @@ async function main() {
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ROLES: "api", REDIS_PREFIX: redisPrefix, NODE_ENV: "production" });
   const warnings = warningCounter();
   const app = await startApp(config, { db: database.db, logger: warnings.logger });
-  cleanups.push(() => app.close());
+  onCleanUp(() => app.close());
   // The rate limiter fails open without Redis, which would flatter the service: wait until it is there.
   await redisReady(app.redis);
-  cleanups.push(() => deleteKeys(app.redis, `${redisPrefix}:*`));
+  onCleanUp(() => deleteKeys(app.redis, `${redisPrefix}:*`));
   const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId);
-  cleanups.push(() => baseline.close());
+  onCleanUp(() => baseline.close());
   const serviceUrl = `http://127.0.0.1:${app.port}`;
 
   // 2 first: it takes a second and checks every list's responses, so a broken route fails early.
@@ -285,15 +276,6 @@ function loadAverage(): number[] {
   return os.loadavg().map((l) => Number(l.toFixed(2)));
 }
 
-function gitRevision(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
-    return dirty ? `${head} + uncommitted changes` : head;
-  } catch {
-    return "unknown";
-  }
-}
 
 main()
   .catch((error) => {

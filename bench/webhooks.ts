@@ -21,7 +21,7 @@
 // BENCH_PROFILE=<dir> (V8 CPU profiles of the service processes). Summary printed; JSON in
 // <tmpdir>/wo-bench/webhooks.json. Exit code 1 below the 2,000 deliveries/s target, 2 on failure.
 // Bounded: a watchdog ends everything (and cleans up) after 170 s.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -36,6 +36,7 @@ import WebSocket from "ws";
 import { createDb, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase, urlOf } from "./database.ts";
+import { abort, cleanUp, gitRevision, onCleanUp } from "./common.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
@@ -93,14 +94,6 @@ async function baselineClient(url: string, requests: number, concurrency: number
 // ---------------------------------------------------------------- infrastructure
 
 
-const cleanups: (() => Promise<unknown>)[] = [];
-async function cleanUp() {
-  while (cleanups.length) await cleanups.pop()!().catch((error) => console.error("bench: cleanup step failed:", error));
-}
-function abort(reason: string) {
-  console.error(`bench: ${reason}; cleaning up`);
-  void cleanUp().finally(() => process.exit(2));
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -212,12 +205,12 @@ async function main() {
 
   log(`creating and migrating ${DATABASE}`);
   await recreateDatabase(DATABASE);
-  cleanups.push(() => onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
+  onCleanUp(() => onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
   const db = createDb(urlOf(DATABASE), { max: 4 });
-  cleanups.push(() => db.$disconnect());
+  onCleanUp(() => db.$disconnect());
 
   const receiver = await startReceiver();
-  cleanups.push(() => receiver.close());
+  onCleanUp(() => receiver.close());
   const fixture = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures/base.json"), "utf8"));
   fixture.apiKeys.push({ ref: "bench-key", kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } });
   for (const hook of fixture.webhookEndpoints) hook.url = `${receiver.base}/${hook.ref}`;
@@ -232,7 +225,7 @@ async function main() {
 
   const redisPrefix = `wobench-webhooks:${crypto.randomBytes(4).toString("hex")}`;
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-  cleanups.push(async () => {
+  onCleanUp(async () => {
     let cursor = "0";
     do {
       const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}:*`, "COUNT", 1000);
@@ -248,17 +241,17 @@ async function main() {
   };
   log(`service: api on port ${port}; ${WORKERS} worker process(es), WEBHOOK_CONCURRENCY=${CONCURRENCY}, RELAY_INTERVAL_MS=${process.env.RELAY_INTERVAL_MS ?? "100 (default)"}`);
   const service = await startService({ ...serviceEnv, ROLES: "api" }, port);
-  cleanups.push(() => stopService(service));
+  onCleanUp(() => stopService(service));
   for (let i = 0; i < WORKERS; i++) {
     // Worker-role processes have no HTTP server; started like the API and checked through it.
     const worker = await startService({ ...serviceEnv, ROLES: "worker", PORT: "0" }, port);
-    cleanups.push(() => stopService(worker));
+    onCleanUp(() => stopService(worker));
   }
 
   // The subscriber: acme's buyer key receives one message per event.
   const subscription = new Map<number, number>();
   const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, retryAttempts: 0 });
-  cleanups.push(() => client.dispose() as Promise<void>);
+  onCleanUp(() => client.dispose() as Promise<void>);
   client.subscribe<{ workOrderEvents: { workOrderId: number } }>(
     { query: "subscription { workOrderEvents { workOrderId eventType data } }" },
     {
@@ -369,15 +362,6 @@ Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, l
   if (!summary.throughput.met) process.exitCode = 1;
 }
 
-function gitRevision(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
-    return dirty ? `${head} + uncommitted changes` : head;
-  } catch {
-    return "unknown";
-  }
-}
 
 if (process.argv[2] === "--baseline") {
   baselineClient(process.argv[3], Number(process.argv[4]), Number(process.argv[5])).catch((error) => {

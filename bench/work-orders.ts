@@ -14,7 +14,6 @@
 // Settings: BENCH_ROWS (1000000), BENCH_ITERATIONS (200), BENCH_KEEP=1 keeps the database (and reuses
 // it on the next run when it has BENCH_ROWS rows). Summary printed; JSON in <tmpdir>/wo-bench/work-orders.json.
 // Exit code 1 when a search case misses the p95 target, 2 on failure.
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,6 +29,7 @@ import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work
 import { refreshSearchVector } from "../src/schema/work-orders/search.ts";
 import { STATUSES } from "../src/schema/work-orders/state-machine.ts";
 import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
+import { gitRevision } from "./common.ts";
 
 const DATABASE = "wo_bench_wo";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -439,15 +439,6 @@ function printSummary(s: { rows: number; cpus: number; node: string; commit: str
   console.log("=====================================================================");
 }
 
-function gitRevision(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
-    return dirty ? `${head} + uncommitted changes` : head;
-  } catch {
-    return "unknown";
-  }
-}
 
 main().catch((error) => {
   console.error(error);
