@@ -11,7 +11,7 @@ import { restRoute } from "../common/interfaces.ts";
 import { filterWhere, listArgs, pageOf, pageQuery, type FilterKind, type ListArgs } from "../common/list.ts";
 import type { Context } from "../context.ts";
 import type { Viewer } from "../identity/viewer.ts";
-import { workOrderScope } from "./rules.ts";
+import { workOrderScope, workOrderScopeSql } from "./rules.ts";
 import { STATUSES } from "./state-machine.ts";
 import { WorkOrderPage } from "./types.ts";
 
@@ -39,17 +39,6 @@ const GROUPABLE = ["status", "locationId", "problemTypeId", "supplierFacilityId"
 
 const col = (name: string) => Prisma.raw(`w."${name}"`);
 const anyOf = (v: unknown) => (v !== null && typeof v === "object" && "in" in v ? (v as { in: unknown[] }).in : [v]);
-
-/**
- * The tenant scope as SQL: the same rule as rules.ts workOrderScope (buyer: own company; supplier:
- * assigned to its facility unless pending the buyer's approval, or on the visibility list).
- */
-function scopeSql(viewer: Viewer): Sql {
-  if (viewer.kind === "buyer") return sql`w."buyerCompanyId" = ${viewer.buyerCompanyId ?? -1}`;
-  const facility = viewer.supplierFacilityId ?? -1;
-  return sql`((w."supplierFacilityId" = ${facility} AND w.status <> 'PendingApproval')
-    OR EXISTS (SELECT 1 FROM "WorkOrderVisibility" v WHERE v."workOrderId" = w.id AND v."supplierFacilityId" = ${facility}))`;
-}
 
 function timestamp(name: string, text: string): Date {
   const date = new Date(text);
@@ -161,7 +150,7 @@ export function workOrderWhere(viewer: Viewer, args: WorkOrderQueryArgs): { wher
   const conditions = [...filterSql(args.filter)];
   const search = searchSql(args.search);
   if (search) conditions.push(search);
-  return { where: Prisma.join([scopeSql(viewer), ...conditions], " AND "), narrowed: conditions.length > 0 };
+  return { where: Prisma.join([workOrderScopeSql(viewer), ...conditions], " AND "), narrowed: conditions.length > 0 };
 }
 
 /** sort_by → ORDER BY; unknown or absent sorts by createdAt descending (no 400, List and filter rules 3). */

@@ -1,6 +1,6 @@
 // Work orders: who sees what (one scope for every read and write), and the status change that every
 // action goes through.
-import type { Prisma } from "../../generated/prisma/client.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import type { Viewer } from "../identity/viewer.ts";
 import { badInput, outOfScope } from "../common/errors.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../events/outbox.ts";
@@ -20,6 +20,14 @@ export function workOrderScope(viewer: Viewer): Prisma.WorkOrderWhereInput {
       { visibleTo: { some: { supplierFacilityId: facility } } },
     ],
   };
+}
+
+/** The same scope as SQL over `"WorkOrder" w`, for the full-text list (list.ts); keep the two together. */
+export function workOrderScopeSql(viewer: Viewer): Prisma.Sql {
+  if (viewer.kind === "buyer") return Prisma.sql`w."buyerCompanyId" = ${viewer.buyerCompanyId ?? -1}`;
+  const facility = viewer.supplierFacilityId ?? -1;
+  return Prisma.sql`((w."supplierFacilityId" = ${facility} AND w.status <> 'PendingApproval')
+    OR EXISTS (SELECT 1 FROM "WorkOrderVisibility" v WHERE v."workOrderId" = w.id AND v."supplierFacilityId" = ${facility}))`;
 }
 
 export interface Actor {
