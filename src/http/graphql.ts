@@ -2,6 +2,7 @@
 // same path. The same key headers authenticate (for websockets: the connection's connectionParams).
 import type { Server } from "node:http";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import type { GraphQLSchema } from "graphql";
@@ -11,6 +12,9 @@ import type { Context, Services } from "../schema/context.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimiter } from "./rate-limit.ts";
 import { requestScope, traceIdFrom } from "./request-scope.ts";
 import type { EventServices } from "../schema/webhooks/subscriptions.ts"; // events wiring: live events + replay queue
+
+/** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
+export const MAX_QUERY_DEPTH = 10;
 
 type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
 
@@ -31,6 +35,8 @@ export function createGraphql(schema: GraphQLSchema, services: Services, limiter
     graphiql: development,
     landingPage: false,
     logging: false,
+    // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
+    plugins: [maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true })],
     context: async (initial): Promise<Context> => {
       const traceId = initial.traceId ?? requestScope.getStore()?.traceId ?? traceIdFrom({});
       let viewer = initial.viewer;

@@ -75,3 +75,19 @@ describe("GraphQL over websockets", () => {
     await ws.dispose();
   });
 });
+
+describe("query depth", () => {
+  it("refuses queries nested deeper than the limit", async () => {
+    const nest = (levels: number) => {
+      let selection = "id";
+      // From the outside in: region(id) { locations { region { locations { … id } } } }
+      for (let i = levels - 1; i >= 0; i--) selection = i % 2 ? `region { ${selection} }` : `locations { ${selection} }`;
+      return `{ region(id: ${refs.west}) { ${selection} } }`;
+    };
+    const shallow = await t.graphql("acme-key", nest(4));
+    expect(shallow.body.errors).toBeUndefined();
+    const deep = await t.graphql("acme-key", nest(12));
+    expect(deep.body.data).toBeUndefined();
+    expect(deep.body.errors[0].message).toMatch(/depth/i);
+  });
+});
