@@ -17,7 +17,7 @@
 //   Every delivery must arrive exactly once (by webhook-id) and every row end `delivered`.
 //
 // Settings: BENCH_EVENTS (5000), BENCH_BATCH (500), BENCH_LATENCY_EVENTS (500), BENCH_BASELINE_REQUESTS
-// (10000), BENCH_WORKERS (1), WEBHOOK_CONCURRENCY (50) and RELAY_INTERVAL_MS (passed to the service),
+// (10000), BENCH_WORKERS (1), WEBHOOK_CONCURRENCY (200, the service default) and RELAY_INTERVAL_MS (passed to the service),
 // BENCH_PROFILE=<dir> (V8 CPU profiles of the service processes). Summary printed; JSON in
 // <tmpdir>/wo-bench/webhooks.json. Exit code 1 below the 2,000 deliveries/s target, 2 on failure.
 // Bounded: a watchdog ends everything (and cleans up) after 170 s.
@@ -45,7 +45,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 500);
 const BASELINE_REQUESTS = Number(process.env.BENCH_BASELINE_REQUESTS ?? 10_000);
-const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 50);
+const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 200);
 /** Worker-role processes next to the API process (BullMQ and the relay scale out across them). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const TARGET_PER_SECOND = 2_000;
