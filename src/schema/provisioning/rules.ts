@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { promisify } from "node:util";
 import { badInput, forbidden } from "../common/errors.ts";
 import type { MailMessage } from "../../workers/queues.ts";
+import { isEmail } from "../common/email.ts";
 
 /** EPA Section 608 technician certification types; matched case-insensitively, stored in this form. */
 export const EPA_CERTIFICATION_TYPES = ["type_i", "type_ii", "type_iii", "universal"] as const;
@@ -33,13 +34,12 @@ export function assertNoReservedRoles(roles: string[]): void {
   if (reserved.length) throw forbidden(`roles ${reserved.join(", ")} cannot be provisioned through the API`);
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /** The body's own checks (no database): returns the normalised values to store. */
 export function normalise(input: ProvisionInput) {
   const problems: string[] = [];
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > LIMITS.email) problems.push("email must be a valid email address");
+  if (!isEmail(email)) problems.push("email must be a valid email address");
   const nameGiven = input.nameGiven.trim();
   const nameFamily = input.nameFamily.trim();
   if (!nameGiven || nameGiven.length > LIMITS.name) problems.push(`nameGiven must be 1 to ${LIMITS.name} characters`);

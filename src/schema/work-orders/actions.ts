@@ -14,7 +14,8 @@ import { BUYER_ACTIONS, SUPPLIER_ACTIONS, transitionFor, TransitionRefused, TRAN
 import { actorOf, changeStatus, FOR_CHANGE, lockForChange, workOrderScope, type Actor, type WorkOrderForChange } from "./rules.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "./search.ts";
-import { currencyData, dispatchableSupplier, emailOf } from "./create.ts";
+import { currencyData, dispatchableSupplier } from "./create.ts";
+import { emailOf } from "../common/email.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -67,7 +68,7 @@ builder.mutationField("updateWorkOrder", (t) =>
           const actor = actorOf(ctx.viewer);
           refuseUnless("reassign", actor.kind, wo.status);
           const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
-          const contact = input.supplierPrimaryContactEmail == null ? null : emailOf("supplierPrimaryContactEmail", input.supplierPrimaryContactEmail);
+          const contact = input.supplierPrimaryContactEmail == null ? null : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
           const now = ctx.now();
           await changeStatus(tx, wo, {
             action: "reassign", actor, now, facts: factsOf(wo),
@@ -181,7 +182,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   },
 
   assign_tech: async ({ tx, wo, input }) => {
-    await updateOpenCall(tx, wo.id, { technicianEmail: emailOf("technicianEmail", required(input.technicianEmail, "technicianEmail is required")) });
+    await updateOpenCall(tx, wo.id, { technicianEmail: emailOf(required(input.technicianEmail, "technicianEmail is required"), "technicianEmail") });
     return {};
   },
 
@@ -189,7 +190,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   reschedule: schedule,
 
   check_in: async ({ tx, wo, input, now }) => {
-    const given = input.technicianEmail == null ? null : emailOf("technicianEmail", input.technicianEmail);
+    const given = input.technicianEmail == null ? null : emailOf(input.technicianEmail, "technicianEmail");
     const technicianEmail = required(given ?? (await openCall(tx, wo.id))?.technicianEmail, "technicianEmail is required: no technician is assigned");
     await updateOpenCall(tx, wo.id, { technicianEmail, checkInAt: now, checkInNote: input.note?.text ?? null });
     return { serviceCallNote: true };

@@ -15,17 +15,9 @@ import { WorkOrderRef, WorkOrderStatusEnum } from "./types.ts";
 import { initialStatus, type Status } from "./state-machine.ts";
 import { actorOf, eventContext, FOR_CHANGE, workOrderScope, type Actor } from "./rules.ts";
 import { refreshSearchVector } from "./search.ts";
+import { emailOf } from "../common/email.ts";
 
 type Tx = Prisma.TransactionClient;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** A trimmed, lowercased email, or a 400 naming the field. */
-export function emailOf(field: string, value: string): string {
-  const email = value.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw badInput(`${field} must be an email address, got ${JSON.stringify(value)}`);
-  return email;
-}
 
 /** A supplier facility the company may dispatch to: a live relationship, or the company's own in-house team. */
 export async function dispatchableSupplier(tx: Tx, buyerCompanyId: number, supplierFacilityId: number) {
@@ -192,7 +184,7 @@ builder.mutationField("createWorkOrder", (t) =>
       if (input.status != null && !REQUESTABLE.includes(input.status)) {
         throw badInput(`status ${input.status} cannot be requested on create; allowed: ${REQUESTABLE.join(", ")}`);
       }
-      const createdBy = emailOf("createdBy", input.createdBy);
+      const createdBy = emailOf(input.createdBy, "createdBy");
       const now = ctx.now();
       return ctx.db.$transaction(async (tx) => {
         const stored =

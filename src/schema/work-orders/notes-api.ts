@@ -9,6 +9,7 @@ import type { Context } from "../context.ts";
 import { can } from "../identity/permissions.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { actorOf, lockForChange, workOrderScope } from "./rules.ts";
+import { emailOf } from "../common/email.ts";
 
 export const MAX_TAGGED_USERS = 25;
 export const MAX_BULK_NOTES = 25;
@@ -33,16 +34,8 @@ export const WorkOrderNotePage = pageType("WorkOrderNote", WorkOrderNoteRef);
 
 // ---------------------------------------------------------------- reading the body
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MEDIA = ["photo", "video", "audio", "otherFile"] as const;
 const given = (value: unknown) => value !== undefined && value !== null;
-
-/** Trimmed and lowercased, or a 400 naming the field. */
-function emailOf(value: unknown, what: string): string {
-  const email = typeof value === "string" ? value.trim().toLowerCase() : "";
-  if (email.length > 254 || !EMAIL.test(email)) throw badInput(`${what} must be an email address, got ${JSON.stringify(value)}`);
-  return email;
-}
 
 function objectOf(value: unknown, what: string): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw badInput(`${what} must be an object`);
