@@ -81,10 +81,9 @@ export class RestAdapter {
     }
 
     let body: unknown;
-    let text = "";
     if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
       try {
-        text = await readBody(req, MAX_JSON_BODY_BYTES);
+        const text = await readBody(req, MAX_JSON_BODY_BYTES);
         body = text.trim() ? JSON.parse(text) : undefined;
       } catch (error) {
         return fail(error instanceof ApiError ? error : badInput("the body is not valid JSON"), limitHeaders);
@@ -96,7 +95,9 @@ export class RestAdapter {
       body,
       query: url.searchParams,
     };
-    const request = new Request(url, { method: req.method, headers: { "content-type": "application/json" }, body: text || undefined });
+    // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
+    // SOFA only needs the path and query string.
+    const request = new Request(url, { method: req.method });
     const response = await server.router.fetch(request, { rest });
     const headers: Record<string, string> = { ...limitHeaders };
     response.headers.forEach((value, key) => (headers[key] = value));
