@@ -4,8 +4,9 @@
 //   1. Database wo_bench_webhooks (dropped, created, `prisma migrate deploy`, dropped again at the end),
 //      the base fixture with its two webhook endpoints (acme's buyer endpoint, coolco-pdx's supplier
 //      endpoint) pointed at a local node:http receiver (2xx), and a bench key without a rate limit.
-//   2. Baseline: a child process POSTs a delivery-sized JSON body to the receiver with fetch, at the
-//      worker's concurrency (WEBHOOK_CONCURRENCY), BENCH_BASELINE_REQUESTS times: requests/s, p50, p99.
+//   2. Baseline: a child process POSTs a delivery-sized JSON body to the receiver with undici's
+//      `request` (the client the service delivers with), at the worker's concurrency
+//      (WEBHOOK_CONCURRENCY), BENCH_BASELINE_REQUESTS times: requests/s, p50, p99.
 //   3. The service (`src/main.ts`) in child processes with their own Redis prefix: one API process and
 //      BENCH_WORKERS worker-role processes (relay + delivery worker); a graphql-ws subscriber (the bench
 //      key, acme) in this process.
@@ -32,6 +33,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { createClient } from "graphql-ws";
+import { Agent, request } from "undici";
 import WebSocket from "ws";
 import { createDb, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
@@ -75,15 +77,16 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 /** `tsx bench/webhooks.ts --baseline <url> <requests> <concurrency>`: prints {requestsPerSecond, p50, p99}. */
 async function baselineClient(url: string, requests: number, concurrency: number) {
   const latencies: number[] = [];
+  const agent = new Agent();
   let next = 0;
   const begin = performance.now();
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < requests) {
       next++;
       const t0 = performance.now();
-      const response = await fetch(url, { method: "POST", body: SAMPLE_BODY, headers: { "content-type": "application/json", "webhook-id": `baseline_${next}` } });
-      await response.body?.cancel();
-      if (!response.ok) throw new Error(`baseline POST answered ${response.status}`);
+      const response = await request(url, { method: "POST", dispatcher: agent, body: SAMPLE_BODY, headers: { "content-type": "application/json", "webhook-id": `baseline_${next}` } });
+      await response.body.dump();
+      if (response.statusCode >= 300) throw new Error(`baseline POST answered ${response.statusCode}`);
       latencies.push(performance.now() - t0);
     }
   }));

@@ -7,7 +7,7 @@ import type { Status } from "../schema/work-orders/state-machine.ts";
 export type Audience = { buyerCompanyId: number } | { supplierFacilityId: number };
 
 export interface OutboxRow {
-  id: bigint | number;
+  id: bigint | number | string;
   eventType: string;
   payload: unknown;
 }

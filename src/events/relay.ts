@@ -5,16 +5,24 @@
 import type { JobsOptions, Queue } from "bullmq";
 import type { MailMessage } from "../workers/queues.ts";
 import type { Redis } from "ioredis";
-import type { Db } from "../db.ts";
+import { sqlPool, sqlTransaction, type Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
 import { messagesFor, type Message, type OutboxRow } from "./recipients.ts";
 
 export const SUBSCRIPTION_CHANNEL = "work-order-events";
 
 interface RelayRow extends OutboxRow {
-  id: bigint;
+  /** bigint, as pg returns it: text. */
+  id: string;
   buyerCompanyId: number;
   createdAt: Date;
+}
+
+interface EndpointRow {
+  id: number;
+  buyerCompanyId: number | null;
+  supplierFacilityId: number | null;
+  events: string[];
 }
 
 export interface RelayDeps {
@@ -28,32 +36,37 @@ export interface RelayDeps {
   now: () => Date;
 }
 
-const audienceMatches = (m: Message, e: { buyerCompanyId: number | null; supplierFacilityId: number | null }) =>
+const audienceMatches = (m: Message, e: EndpointRow) =>
   "buyerCompanyId" in m.to ? e.buyerCompanyId === m.to.buyerCompanyId : e.supplierFacilityId === m.to.supplierFacilityId;
 
-/** Step 1: up to `batch` outbox rows → deliveries; returns the messages for live subscribers. */
+/**
+ * Step 1: up to `batch` outbox rows → deliveries; returns the messages for live subscribers.
+ * Plain SQL on Prisma's pool: this runs for every event, and an ORM call per step costs more than the SQL.
+ */
 export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 200): Promise<{ events: number; messages: (Message & { eventId: string })[] }> {
-  return deps.db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<RelayRow[]>`
-      SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
-       WHERE "relayedAt" IS NULL ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
+  return sqlTransaction(deps.db, async (sql) => {
+    const { rows } = await sql.query<RelayRow>(
+      `SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
+        WHERE "relayedAt" IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batch],
+    );
     if (rows.length === 0) return { events: 0, messages: [] };
-    const companies = new Map(
-      (await tx.buyerCompany.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.buyerCompanyId))] } }, select: { id: true, visibilityWebhooks: true } }))
-        .map((c) => [c.id, c]),
+    const { rows: companies } = await sql.query<{ id: number; visibilityWebhooks: boolean }>(
+      `SELECT id, "visibilityWebhooks" FROM "BuyerCompany" WHERE id = ANY($1::int[])`,
+      [[...new Set(rows.map((r) => r.buyerCompanyId))]],
     );
+    const companyById = new Map(companies.map((c) => [c.id, c]));
     const messages = rows.flatMap((row) =>
-      messagesFor(row, companies.get(row.buyerCompanyId) ?? { visibilityWebhooks: false }).map((m) => ({ ...m, eventId: row.id.toString(), row })),
+      messagesFor(row, companyById.get(row.buyerCompanyId) ?? { visibilityWebhooks: false }).map((m) => ({ ...m, eventId: row.id, row })),
     );
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: {
-        disabledAt: null,
-        OR: [
-          { buyerCompanyId: { in: messages.flatMap((m) => ("buyerCompanyId" in m.to ? [m.to.buyerCompanyId] : [])) } },
-          { supplierFacilityId: { in: messages.flatMap((m) => ("supplierFacilityId" in m.to ? [m.to.supplierFacilityId] : [])) } },
-        ],
-      },
-    });
+    const { rows: endpoints } = await sql.query<EndpointRow>(
+      `SELECT id, "buyerCompanyId", "supplierFacilityId", events FROM "WebhookEndpoint"
+        WHERE "disabledAt" IS NULL AND ("buyerCompanyId" = ANY($1::int[]) OR "supplierFacilityId" = ANY($2::int[]))`,
+      [
+        messages.flatMap((m) => ("buyerCompanyId" in m.to ? [m.to.buyerCompanyId] : [])),
+        messages.flatMap((m) => ("supplierFacilityId" in m.to ? [m.to.supplierFacilityId] : [])),
+      ],
+    );
     const sequence = new Map<string, number>();
     const deliveries = messages.flatMap((m) =>
       endpoints
@@ -63,28 +76,34 @@ export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 2
           const n = sequence.get(key) ?? 0;
           sequence.set(key, n + 1);
           return {
-            eventId: m.row.id, endpointId: e.id, sequence: n, webhookId: `msg_${key}_${n}`, eventType: m.event_type,
+            eventId: m.eventId, endpointId: e.id, sequence: n, webhookId: `msg_${key}_${n}`, eventType: m.event_type,
             body: JSON.stringify({ event_type: m.event_type, data: m.data }), eventAt: m.row.createdAt,
           };
         }),
     );
-    await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-    await tx.outboxEvent.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { relayedAt: deps.now() } });
+    const column = <K extends keyof (typeof deliveries)[number]>(key: K) => deliveries.map((d) => d[key]);
+    // A delivery already written for (event, endpoint, sequence) is kept as it is.
+    await sql.query(
+      `INSERT INTO "WebhookDelivery" ("eventId", "endpointId", sequence, "webhookId", "eventType", body, "eventAt")
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+       ON CONFLICT DO NOTHING`,
+      [column("eventId"), column("endpointId"), column("sequence"), column("webhookId"), column("eventType"), column("body"), column("eventAt")],
+    );
+    await sql.query(`UPDATE "OutboxEvent" SET "relayedAt" = $1 WHERE id = ANY($2::bigint[])`, [deps.now(), rows.map((r) => r.id)]);
     return { events: rows.length, messages: messages.map(({ row: _row, ...m }) => m) };
   });
 }
 
 /** Step 2: every pending delivery not yet handed to BullMQ. */
 export async function enqueuePending(deps: RelayDeps, batch = 500): Promise<number> {
-  const pending = await deps.db.webhookDelivery.findMany({
-    where: { status: "pending", enqueuedAt: null },
-    select: { id: true, webhookId: true },
-    orderBy: { id: "asc" },
-    take: batch,
-  });
+  const pool = sqlPool(deps.db);
+  const { rows: pending } = await pool.query<{ id: number; webhookId: string }>(
+    `SELECT id, "webhookId" FROM "WebhookDelivery" WHERE status = 'pending' AND "enqueuedAt" IS NULL ORDER BY id LIMIT $1`,
+    [batch],
+  );
   if (pending.length === 0) return 0;
   await deps.queue.addBulk(pending.map((d) => ({ name: "deliver", data: { webhookId: d.webhookId }, opts: { jobId: d.webhookId } })));
-  await deps.db.webhookDelivery.updateMany({ where: { id: { in: pending.map((d) => d.id) } }, data: { enqueuedAt: deps.now() } });
+  await pool.query(`UPDATE "WebhookDelivery" SET "enqueuedAt" = $1 WHERE id = ANY($2::int[])`, [deps.now(), pending.map((d) => d.id)]);
   return pending.length;
 }
 

@@ -4,7 +4,7 @@ import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
-import { deliverOnce, deliveryStore } from "../events/delivery.ts";
+import { createDeliverer } from "../events/delivery.ts";
 import { startRelay, type RelayDeps } from "../events/relay.ts";
 import { retryDelayMs } from "../schema/webhooks/rules.ts";
 
@@ -37,11 +37,11 @@ export interface WebhookRoleOptions {
 
 export function startWebhookRole(o: WebhookRoleOptions) {
   const queue = webhookQueue(o.connection, o.prefix);
-  const deps = { db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls, store: deliveryStore(o.db) };
+  const deliverer = createDeliverer({ db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls });
   const worker = new Worker<{ webhookId: string }>(
     WEBHOOK_QUEUE,
     async (job) => {
-      const outcome = await deliverOnce(deps, job.data.webhookId);
+      const outcome = await deliverer.deliver(job.data.webhookId);
       if (outcome === "retry") throw new Error("delivery failed; retrying");
       if (outcome === "expired") throw new UnrecoverableError("delivery window of three hours has passed");
     },
@@ -59,6 +59,7 @@ export function startWebhookRole(o: WebhookRoleOptions) {
     async close() {
       await relay.close();
       await worker.close();
+      await deliverer.close();
       await queue.close();
     },
   };

@@ -155,26 +155,88 @@ describe("secret rotation and URL rules at delivery", () => {
   });
 });
 
-describe("endpoint URL rules", () => {
-  it("refuses plain http and private addresses unless insecure URLs are allowed", async () => {
-    const { deliverOnce, deliveryStore } = await import("../../src/events/delivery.ts");
+describe("endpoint URL rules and the attempt timeout", () => {
+  let eventId = 999_000n;
+  /** A delivery marked as handed over already, so this file's running worker leaves it to the test. */
+  async function ownDelivery(webhookId: string) {
+    eventId++;
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const delivery = await t.db.webhookDelivery.create({
-      // Marked as handed over already, so this file's running worker leaves it to the test.
-      data: { eventId: 999_999n, endpointId: endpoint.id, webhookId: "msg_rules_test", eventType: "workorder.status_update", body: "{}", eventAt: new Date(), enqueuedAt: new Date() },
+      data: { eventId, endpointId: endpoint.id, webhookId, eventType: "workorder.status_update", body: "{}", eventAt: new Date(), enqueuedAt: new Date() },
     });
-    const strict = { db: t.db, now: () => new Date(), allowInsecureUrls: false, store: deliveryStore(t.db) };
-    expect(await deliverOnce(strict, delivery.webhookId)).toBe("retry");
-    const attempt = await t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: 1 } });
-    expect(attempt.error).toContain("https");
-    expect(attempt.statusCode).toBeNull();
-    await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: "https://127.0.0.1:1/hook" } });
+    const attempt = (n: number) => t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: n } });
+    return { endpoint, attempt };
+  }
+  async function withEndpointUrl(endpointId: number, url: string, body: () => Promise<void>) {
+    await t.db.webhookEndpoint.update({ where: { id: endpointId }, data: { url } });
     try {
-      expect(await deliverOnce(strict, delivery.webhookId)).toBe("retry");
-      const second = await t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: 2 } });
-      expect(second.error).toContain("private");
+      await body();
     } finally {
-      await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiverUrl } });
+      await t.db.webhookEndpoint.update({ where: { id: endpointId }, data: { url: receiverUrl } });
+    }
+  }
+
+  it("refuses plain http and private addresses unless insecure URLs are allowed", async () => {
+    const { createDeliverer } = await import("../../src/events/delivery.ts");
+    const { endpoint, attempt } = await ownDelivery("msg_rules_test");
+    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false });
+    try {
+      expect(await strict.deliver("msg_rules_test")).toBe("retry");
+      expect((await attempt(1)).error).toContain("https");
+      expect((await attempt(1)).statusCode).toBeNull();
+      await withEndpointUrl(endpoint.id, "https://127.0.0.1:1/hook", async () => {
+        expect(await strict.deliver("msg_rules_test")).toBe("retry");
+        expect((await attempt(2)).error).toContain("private");
+      });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("refuses a host name that resolves to a private address, checked when connecting", async () => {
+    const { createDeliverer } = await import("../../src/events/delivery.ts");
+    const { endpoint, attempt } = await ownDelivery("msg_dns_test");
+    const resolved: string[] = [];
+    // hooks.example.com looks public; its DNS answer points inside the network.
+    const lookup = ((hostname: string, _options: unknown, callback: (e: null, a: { address: string; family: number }[]) => void) => {
+      resolved.push(hostname);
+      callback(null, [{ address: "10.1.2.3", family: 4 }]);
+    }) as unknown as typeof import("node:dns").lookup;
+    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false, lookup });
+    try {
+      await withEndpointUrl(endpoint.id, "https://hooks.example.com/hook", async () => {
+        expect(await strict.deliver("msg_dns_test")).toBe("retry");
+        const failed = await attempt(1);
+        expect(failed.error).toContain("private address");
+        expect(failed.statusCode).toBeNull();
+        expect(resolved).toEqual(["hooks.example.com"]);
+      });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("gives up an attempt that gets no answer within the timeout and records it", async () => {
+    const { createDeliverer } = await import("../../src/events/delivery.ts");
+    const { endpoint, attempt } = await ownDelivery("msg_timeout_test");
+    // Accepts the request and never answers.
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const deliverer = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: true, timeoutMs: 300 });
+    try {
+      await withEndpointUrl(endpoint.id, `http://127.0.0.1:${(silent.address() as { port: number }).port}/hook`, async () => {
+        const started = Date.now();
+        expect(await deliverer.deliver("msg_timeout_test")).toBe("retry");
+        expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+        const timedOut = await attempt(1);
+        expect(timedOut.error).toBe("timed out after 0.3 s");
+        expect(timedOut.statusCode).toBeNull();
+        expect(timedOut.latencyMs).toBeGreaterThanOrEqual(290);
+      });
+    } finally {
+      await deliverer.close();
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 });
