@@ -9,7 +9,13 @@ import { sqlPool, sqlTransaction, type Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
 import { messagesFor, type Message, type OutboxRow } from "./recipients.ts";
 
+/**
+ * The Redis channel of live messages (`<prefix>:work-order-events`). Each Redis message is a JSON
+ * array of messages: one publish per relay round (in chunks), not one per event, so neither Redis nor
+ * the API instances pay a round of their own for every event.
+ */
 export const SUBSCRIPTION_CHANNEL = "work-order-events";
+const LIVE_CHUNK = 500;
 
 interface RelayRow extends OutboxRow {
   /** bigint, as pg returns it: text. */
@@ -131,7 +137,9 @@ export function startRelay(deps: RelayDeps, intervalMs: number) {
         if (messages.length) {
           // One round trip for the whole batch (subscriptions are live-only: a failure is logged, not retried).
           const pipeline = deps.publisher.pipeline();
-          for (const m of messages) pipeline.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(m));
+          for (let i = 0; i < messages.length; i += LIVE_CHUNK) {
+            pipeline.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(messages.slice(i, i + LIVE_CHUNK)));
+          }
           await pipeline.exec().catch((err) => deps.logger.warn({ err: err.message }, "subscription publish failed"));
         }
         busy = (await enqueuePending(deps, 2000)) > 0 || busy;

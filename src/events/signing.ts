@@ -4,9 +4,17 @@
 // the previous secret sign: two space-separated v1 signatures, and two comma-separated sha256 values.
 import crypto from "node:crypto";
 
-/** The key bytes of a secret: `whsec_<base64>` as in Standard Webhooks, otherwise the text itself. */
+const keys = new Map<string, Buffer>();
+
+/** The key bytes of a secret: `whsec_<base64>` as in Standard Webhooks, otherwise the text itself (decoded once per secret). */
 function keyOf(secret: string): Buffer {
-  return secret.startsWith("whsec_") ? Buffer.from(secret.slice("whsec_".length), "base64") : Buffer.from(secret, "utf8");
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size > 10_000) keys.clear(); // endpoints are few; a bound against unbounded growth all the same
+    key = secret.startsWith("whsec_") ? Buffer.from(secret.slice("whsec_".length), "base64") : Buffer.from(secret, "utf8");
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 export function signatureHeaders(

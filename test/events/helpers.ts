@@ -157,7 +157,7 @@ export async function prime(
   const message = { to, event_type: options.eventType ?? "workorder.create", data: { workOrderId: options.workOrderId ?? PROBE, probe: marker }, eventId: "probe" };
   try {
     await waitFor(async () => {
-      await redis.publish(`${t.config.redisPrefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(message));
+      await redis.publish(`${t.config.redisPrefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify([message]));
       await sleep(50);
       return sub.events.some((e) => e.data.probe === marker);
     }, ms, "the subscription to be live");

@@ -1,12 +1,12 @@
 // Live work order events over GraphQL subscriptions (graphql-ws and SSE on /graphql).
 //
 // The relay (src/events/relay.ts, worker role) publishes every message it builds, recipients rules
-// already applied, as JSON on the Redis channel `${prefix}:work-order-events`. Every API instance keeps
-// ONE subscriber connection on that channel while at least one of its clients is subscribed, and fans
-// each message out in-process to the subscribers whose tenant it is addressed to: a buyer key gets the
-// messages for its buyer company, a supplier key those for its supplier facility, exactly the messages
-// a webhook endpoint of the same company or facility gets. So any API instance can serve any
-// subscriber, whichever instance's worker relayed the event.
+// already applied, on the Redis channel `${prefix}:work-order-events` (JSON arrays, one per relay
+// round). Every API instance keeps ONE subscriber connection on that channel while at least one of
+// its clients is subscribed, and fans each message out in-process to the subscribers whose tenant it
+// is addressed to: a buyer key gets the messages for its buyer company, a supplier key those for its
+// supplier facility, exactly the messages a webhook endpoint of the same company or facility gets.
+// So any API instance can serve any subscriber, whichever instance's worker relayed the event.
 //
 // (Written here rather than with @graphql-yoga/redis-event-target: that package's peer range is
 // ioredis 5, this service runs ioredis 6, and the fan-out is twenty lines.)
@@ -72,14 +72,15 @@ export function createLiveEvents(redis: Redis, prefix: string, logger: Logger): 
       subscriber.on("error", (err) => logger.warn({ err: err.message }, "subscription redis error"));
       subscriber.on("message", (from: string, text: string) => {
         if (from !== channel) return;
-        let message: LiveMessage;
+        let messages: LiveMessage[];
         try {
-          message = JSON.parse(text) as LiveMessage;
+          messages = JSON.parse(text) as LiveMessage[];
+          if (!Array.isArray(messages)) throw new Error("not an array");
         } catch {
           logger.warn({ channel }, "unreadable subscription message dropped");
           return;
         }
-        for (const listener of listeners) listener(message);
+        for (const message of messages) for (const listener of listeners) listener(message);
       });
     }
     return subscriber;
