@@ -53,11 +53,10 @@ interface AttemptRecord {
 /**
  * A worker runs many deliveries at once; each needs its row and then records its attempt. DataLoader
  * turns the concurrent ones into one SELECT and one INSERT+UPDATE statement, instead of two round
- * trips (and a commit) per delivery. Answers arrive one at a time, each in its own tick, so a batch
- * collects for a few milliseconds rather than for one tick.
+ * trips (and a commit) per delivery. Answers arrive each in its own tick, so a batch collects until
+ * the event loop has handled everything it read in this turn (setImmediate), not for one tick only.
  */
-const BATCH_WINDOW_MS = 5;
-const batching = { cache: false, maxBatchSize: 1000, batchScheduleFn: (run: () => void) => setTimeout(run, BATCH_WINDOW_MS) };
+const batching = { cache: false, maxBatchSize: 1000, batchScheduleFn: (run: () => void) => setImmediate(run) };
 
 function deliveryStore(db: Db) {
   const pool = sqlPool(db);

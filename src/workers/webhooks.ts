@@ -36,7 +36,10 @@ export interface WebhookRoleOptions {
 }
 
 export function startWebhookRole(o: WebhookRoleOptions) {
-  const queue = webhookQueue(o.connection, o.prefix);
+  // The relay hands thousands of jobs over in one pipeline. On the worker's connection every job's
+  // completion would wait behind that pipeline, so the relay's queue gets a connection of its own.
+  const producer = o.connection.duplicate();
+  const queue = webhookQueue(producer, o.prefix);
   const deliverer = createDeliverer({ db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls });
   const worker = new Worker<{ webhookId: string }>(
     WEBHOOK_QUEUE,
@@ -61,6 +64,7 @@ export function startWebhookRole(o: WebhookRoleOptions) {
       await worker.close();
       await deliverer.close();
       await queue.close();
+      producer.disconnect();
     },
   };
 }
