@@ -95,6 +95,24 @@ describe("search", () => {
     expect(await search("flicker")).toEqual([wo.lights]);
   });
 
+  it("matches the stem exactly and only the word as typed as a prefix", async () => {
+    // "leakage" shares the letters of leak's stem but is not a form of "leaking".
+    const leakage = await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], createdBy: "alice@acme.example", title: "Slow leakage behind the ice bin",
+        locationId: refs["store-2"], problemTypeId: refs.hvac, status: "Unassigned", createdAt: day(8), statusChangedAt: day(8),
+      },
+    });
+    try {
+      await refreshSearchVector(t.db, leakage.id);
+      expect(sorted(await search("leak"))).toEqual(sorted([wo.cooler, wo.door, leakage.id]));
+      expect(sorted(await search("leaking"))).toEqual(sorted([wo.cooler, wo.door]));
+      expect(await search("leakag")).toEqual([leakage.id]);
+    } finally {
+      await t.db.workOrder.delete({ where: { id: leakage.id } });
+    }
+  });
+
   it("matches words of one or two characters exactly, not as prefixes", async () => {
     expect(await search("fl")).toEqual([]);
     expect(await search("fli")).toEqual([wo.lights]);

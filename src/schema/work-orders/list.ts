@@ -120,19 +120,31 @@ const prefixQuery = (config: "english" | "simple", word: string) =>
   sql`regexp_replace(to_tsquery(${Prisma.raw(`'${config}'`)}, ${`'${word}':*`})::text, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
 
 /**
- * The search condition: every word must match, by prefix of its English stem or of the word itself
- * (the vector holds English stems for text and simple tokens for reference numbers); every phrase
- * must match as a phrase under either configuration. Null when the text has nothing to search for.
+ * One word: its English stem exactly (`leaking` finds leak, leaks, leaked) or the word as typed as a
+ * prefix (`compres` finds compressor; reference numbers are simple tokens). When stemming changes
+ * nothing (numbers, codes, words that are their own stem) the prefix alone says both. The stem is not
+ * a prefix itself: `leak:*` would also match leakage and, worse, make the GIN index expand every
+ * lexeme starting with a common stem before it can intersect the words (50 ms instead of 19 ms for
+ * "ice machine leaking" at 1M rows).
+ */
+function wordQuery(word: string): Sql {
+  const typed = prefixQuery("simple", word);
+  return sql`(CASE WHEN ${prefixQuery("english", word)} = ${typed} THEN ${typed} ELSE to_tsquery('english', ${`'${word}'`}) || ${typed} END)`;
+}
+
+/**
+ * The search condition: every word must match (wordQuery; the vector holds English stems for text and
+ * simple tokens for reference numbers); every phrase must match as a phrase under either
+ * configuration. Null when the text has nothing to search for.
  */
 function searchSql(text: string | null | undefined): Sql | null {
   if (!text?.trim()) return null;
   if (text.length > MAX_SEARCH_LENGTH) throw badInput(`search is limited to ${MAX_SEARCH_LENGTH} characters`);
   const { words, phrases } = parseSearch(text);
-  // Both configurations, but only once when they agree (numbers, codes, words that are their own
-  // stem): every operand is one more scan of the GIN index.
+  // Both configurations, but only once when they agree: every operand is one more scan of the GIN index.
   const either = (english: Sql, simple: Sql) => sql`(CASE WHEN ${english} = ${simple} THEN ${english} ELSE ${english} || ${simple} END)`;
   const parts = [
-    ...words.map((word) => either(prefixQuery("english", word), prefixQuery("simple", word))),
+    ...words.map(wordQuery),
     ...phrases.map((phrase) => either(sql`phraseto_tsquery('english', ${phrase})`, sql`phraseto_tsquery('simple', ${phrase})`)),
   ];
   return parts.length ? sql`w."searchVector" @@ (${Prisma.join(parts, " && ")})` : null;
