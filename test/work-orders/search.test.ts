@@ -121,6 +121,19 @@ describe("search", () => {
     expect(await search("po-771")).toEqual([wo.cooler]);
   });
 
+  it("matches a hyphenated word as one word, by prefix", async () => {
+    expect(await search("walk-in")).toEqual([wo.cooler]);
+    expect(await search("Walk-I")).toEqual([wo.cooler]);
+    expect(await search("walk-out")).toEqual([]);
+  });
+
+  it("drops English stop words from the words, as they are not indexed", async () => {
+    expect(await search("cooler not leaking")).toEqual([wo.cooler]);
+    expect(await search("walk in")).toEqual([wo.cooler]);
+    // Nothing but stop words: nothing to match (not every work order).
+    expect(await search("not")).toEqual([]);
+  });
+
   it("requires every word", async () => {
     expect(await search("leak water")).toEqual([wo.cooler]);
     expect(await search("leak zebra")).toEqual([]);

@@ -120,16 +120,32 @@ const prefixQuery = (config: "english" | "simple", word: string) =>
   sql`regexp_replace(to_tsquery(${Prisma.raw(`'${config}'`)}, ${`'${word}':*`})::text, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
 
 /**
- * One word: its English stem exactly (`leaking` finds leak, leaks, leaked) or the word as typed as a
- * prefix (`compres` finds compressor; reference numbers are simple tokens). When stemming changes
- * nothing (numbers, codes, words that are their own stem) the prefix alone says both. The stem is not
- * a prefix itself: `leak:*` would also match leakage and, worse, make the GIN index expand every
- * lexeme starting with a common stem before it can intersect the words (50 ms instead of 19 ms for
- * "ice machine leaking" at 1M rows).
+ * A word the parser keeps whole (plain words, hyphenated words such as walk-in, e-mails): its English
+ * stem exactly (`leaking` finds leak, leaks, leaked) or the word as typed as a prefix (`compres` finds
+ * compressor), one lexeme each; only the prefix when stemming changes nothing. The stem is not a prefix
+ * itself: `leak:*` would also match leakage and, worse, make the GIN index expand every lexeme starting
+ * with a common stem before it can intersect the words (50 ms instead of 19 ms for "ice machine
+ * leaking" at 1M rows). A hyphenated word is its whole lexeme only: to_tsquery would add its parts as a
+ * phrase, and the index would expand 'walk':* (130,000 rows at 1M) to confirm what 'walk-in' decides.
+ * An English stop word (`not`) is in no vector, so it drops out: its query is empty, which && ignores.
+ */
+function wholeWordQuery(word: string): Sql {
+  const lexeme = sql`lower(${word})`;
+  const stem = sql`(ts_lexize('english_stem', lower(${word})))[1]`;
+  const typed = sql`(quote_literal(${lexeme}) || CASE WHEN length(${lexeme}) > 2 THEN ':*' ELSE '' END)::tsquery`;
+  return sql`(CASE WHEN ${stem} IS NULL THEN to_tsquery('english', ${`'${word}'`})
+                   WHEN ${stem} = ${lexeme} THEN ${typed}
+                   ELSE quote_literal(${stem})::tsquery || ${typed} END)`;
+}
+
+/**
+ * One word. Words the parser splits (reference numbers: PO-100042 → po, -100042) keep the parsed query:
+ * the English reading exactly or the simple one as a prefix, only the prefix when they agree.
  */
 function wordQuery(word: string): Sql {
   const typed = prefixQuery("simple", word);
-  return sql`(CASE WHEN ${prefixQuery("english", word)} = ${typed} THEN ${typed} ELSE to_tsquery('english', ${`'${word}'`}) || ${typed} END)`;
+  const split = sql`(CASE WHEN ${prefixQuery("english", word)} = ${typed} THEN ${typed} ELSE to_tsquery('english', ${`'${word}'`}) || ${typed} END)`;
+  return sql`(CASE WHEN lower(${word}) = ANY(tsvector_to_array(to_tsvector('simple', ${word}))) THEN ${wholeWordQuery(word)} ELSE ${split} END)`;
 }
 
 /**
