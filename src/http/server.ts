@@ -1,5 +1,6 @@
 // The HTTP process: one node:http server for REST (/v1/...), GraphQL (/graphql, with websockets),
 // health (/healthz, /readyz), metrics (/metrics) and the docs index (/docs).
+import { once } from "node:events";
 import http from "node:http";
 import type { Redis } from "ioredis";
 import type { Services } from "../schema/context.ts";
@@ -69,7 +70,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (url.pathname === "/readyz") {
       const [database, redis] = await Promise.all([
         probe(services.db.$queryRaw`SELECT 1`),
-        probe(options.redis.ping()),
+        probe(redisPing(options.redis)),
       ]);
       return json(res, database === "ok" && redis === "ok" ? 200 : 503, { database, redis });
     }
@@ -133,10 +134,23 @@ export function createApiServer(services: Services, options: ApiOptions) {
 }
 
 /** "ok" when the check answers within a second; a dependency that hangs is as down as one that fails. */
+/** How long a readiness check may take before its service counts as down. */
+const PROBE_TIMEOUT_MS = 1000;
+
 function probe(check: PromiseLike<unknown>): Promise<"ok" | "down"> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"down">((resolve) => (timer = setTimeout(() => resolve("down"), 1000)));
+  const timeout = new Promise<"down">((resolve) => (timer = setTimeout(() => resolve("down"), PROBE_TIMEOUT_MS)));
   return Promise.race([Promise.resolve(check).then(() => "ok" as const, () => "down" as const), timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * PING once the client is connected. The client has no offline queue (a request fails at once while
+ * Redis is away), so a probe during start-up waits for the connection, within the probe's time,
+ * instead of reporting a Redis that is just being connected to as down.
+ */
+async function redisPing(redis: Redis): Promise<unknown> {
+  if (redis.status !== "ready") await once(redis, "ready", { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  return redis.ping();
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown) {

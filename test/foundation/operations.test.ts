@@ -17,6 +17,17 @@ describe("operations endpoints", () => {
     expect(await ready.json()).toEqual({ database: "ok", redis: "ok" });
   });
 
+  it("is ready as soon as it listens: a probe during the Redis connection waits for it", async () => {
+    const app = await startApp({ ...t.config, port: 0 }, { db: t.db, logger: pino({ level: "silent" }) });
+    try {
+      const ready = await fetch(`http://127.0.0.1:${app.port}/readyz`);
+      expect(await ready.json()).toEqual({ database: "ok", redis: "ok" });
+      expect(ready.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("is not ready when Redis is unreachable", async () => {
     const config = { ...t.config, port: 0, redisUrl: "redis://127.0.0.1:1" };
     const app = await startApp(config, { db: t.db, logger: pino({ level: "silent" }) });
