@@ -133,10 +133,10 @@ export function createApiServer(services: Services, options: ApiOptions) {
   };
 }
 
-/** "ok" when the check answers within a second; a dependency that hangs is as down as one that fails. */
 /** How long a readiness check may take before its service counts as down. */
 const PROBE_TIMEOUT_MS = 1000;
 
+/** "ok" when the check answers within a second; a dependency that hangs is as down as one that fails. */
 function probe(check: PromiseLike<unknown>): Promise<"ok" | "down"> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"down">((resolve) => (timer = setTimeout(() => resolve("down"), PROBE_TIMEOUT_MS)));

@@ -111,13 +111,16 @@ export function parseSearch(text: string): { words: string[]; phrases: string[] 
   return { words: clean(rest).split(/\s+/).filter(meaningful), phrases: phrases.filter(meaningful) };
 }
 
+/** tsquery text → tsquery, with the `:*` of one- and two-character lexemes removed. */
+const shortLexemesExact = (tsqueryText: Sql) => sql`regexp_replace(${tsqueryText}, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
+
 /**
  * One word as a prefix query under one configuration (the parser splits codes such as PO-100042 into
  * several lexemes). Lexemes of one or two characters match exactly: as prefixes they would expand to
  * a large part of the index ('po':* is half of it once PO numbers are indexed) for no useful match.
  */
 const prefixQuery = (config: "english" | "simple", word: string) =>
-  sql`regexp_replace(to_tsquery(${Prisma.raw(`'${config}'`)}, ${`'${word}':*`})::text, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
+  shortLexemesExact(sql`to_tsquery(${Prisma.raw(`'${config}'`)}, ${`'${word}':*`})::text`);
 
 /**
  * A word the parser keeps whole (plain words, hyphenated words such as walk-in, e-mails): its English
@@ -131,8 +134,8 @@ const prefixQuery = (config: "english" | "simple", word: string) =>
  */
 function wholeWordQuery(word: string): Sql {
   const lexeme = sql`lower(${word})`;
-  const stem = sql`(ts_lexize('english_stem', lower(${word})))[1]`;
-  const typed = sql`(quote_literal(${lexeme}) || CASE WHEN length(${lexeme}) > 2 THEN ':*' ELSE '' END)::tsquery`;
+  const stem = sql`(ts_lexize('english_stem', ${lexeme}))[1]`;
+  const typed = shortLexemesExact(sql`quote_literal(${lexeme}) || ':*'`);
   return sql`(CASE WHEN ${stem} IS NULL THEN to_tsquery('english', ${`'${word}'`})
                    WHEN ${stem} = ${lexeme} THEN ${typed}
                    ELSE quote_literal(${stem})::tsquery || ${typed} END)`;
