@@ -24,10 +24,10 @@ import pino from "pino";
 import { startApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createDb, Prisma, type Db } from "../src/db.ts";
-import type { Viewer } from "../src/schema/identity/viewer.ts";
-import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/list.ts";
-import { refreshSearchVector } from "../src/schema/work-orders/search.ts";
-import { STATUSES } from "../src/schema/work-orders/state-machine.ts";
+import type { Viewer } from "../src/schema/core/viewer.ts";
+import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list.ts";
+import { refreshSearchVector } from "../src/schema/work-orders/rules/search.ts";
+import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
 import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { gitRevision } from "./common.ts";
 

@@ -3,8 +3,12 @@ import { Redis } from "ioredis";
 import type { Config } from "./config.ts";
 import { createDb } from "./db.ts";
 import { createLogger } from "./logger.ts";
-import type { Services } from "./schema/context.ts";
+import type { Services } from "./schema/core/context.ts";
+import { buildSchemas } from "./schema/index.ts";
 import { createApiServer } from "./http/server.ts";
+import { RequestPipeline } from "./http/pipeline.ts";
+import { RateLimiter } from "./http/rate-limit.ts";
+import { RestAdapter } from "./rest/adapter.ts";
 import { startWorkers } from "./workers/index.ts";
 
 export interface App {
@@ -31,7 +35,12 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     closers.push(() => workers.close());
   }
   if (config.roles.api) {
+    const schemas = buildSchemas();
+    const pipeline = new RequestPipeline(services, new RateLimiter(redis, config.redisPrefix, logger));
     const api = createApiServer(services, {
+      graphqlSchema: schemas.graphql,
+      pipeline,
+      rest: new RestAdapter(schemas.rest, services, pipeline),
       redis,
       redisPrefix: config.redisPrefix,
       development: config.development,

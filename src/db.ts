@@ -3,9 +3,11 @@
 // thousands of rows a second) can run plain SQL on the same connections: `sqlPool(db)`.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "./generated/prisma/client.ts";
+import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
 export type Db = PrismaClient;
+/** A transaction client (the plain client works too where a function takes one). */
+export type Tx = Prisma.TransactionClient;
 
 const pools = new WeakMap<Db, pg.Pool>();
 
@@ -40,4 +42,4 @@ export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) =>
   }
 }
 
-export { Prisma } from "./generated/prisma/client.ts";
+export { Prisma };

@@ -1,19 +1,16 @@
 // Bull Board at /admin/queues: the mail and webhooks queues, for the operator. Behind OPERATOR_TOKEN
-// (`Authorization: Bearer <token>`, or Basic with the token as password for browsers; else 401); not mounted at all (404) when OPERATOR_TOKEN is unset.
-// Bull Board's Express adapter is an Express app; it is called for this one path of the node:http server.
-//
-// The delivery log and replays are not here: a webhook job is only a hand-over of a delivery row
-// (src/events/replay.ts); retrying a given-up job from the board would be skipped by the worker, so
-// retries are switched off for that queue (use `operator webhooks redeliver`).
+// (`Authorization: Bearer <token>`, or Basic with the token as password for browsers; else 401); not
+// mounted at all (404) when OPERATOR_TOKEN is unset. Retries are off for the webhooks queue: a webhook
+// job only hands a delivery row over (use `operator webhooks redeliver`; docs/events.md).
 import crypto from "node:crypto";
 import type http from "node:http";
 import type { Redis } from "ioredis";
 import type { Logger } from "../logger.ts";
+import { mailQueue } from "../schema/mail/public.ts";
+import { webhookQueue } from "../schema/webhooks/public.ts";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import { mailQueue } from "../workers/queues.ts";
-import { webhookQueue } from "../workers/webhooks.ts";
 
 export const BULL_BOARD_PATH = "/admin/queues";
 

@@ -2,7 +2,7 @@
 // Known errors keep their status; input the GraphQL layer rejects (wrong types, missing fields) is a
 // 400; anything unexpected is logged and answered as a 500 without internals.
 import { GraphQLError } from "graphql";
-import { ApiError, badInput, conflict, notFound } from "../schema/common/errors.ts";
+import { ApiError, badInput, conflict, notFound } from "../schema/core/errors.ts";
 import type { Logger } from "../logger.ts";
 
 function fromPrisma(error: { code?: string; name?: string }): ApiError | undefined {

@@ -1,34 +1,25 @@
 // GraphQL for dashboards and live UIs: yoga over HTTP (GraphiQL in development) and graphql-ws on the
-// same path. The same key headers authenticate (for websockets: the connection's connectionParams).
+// same path. Both go through the request pipeline (pipeline.ts): the same key headers authenticate
+// (for websockets: the connection's connectionParams) and every operation counts against the rate limit.
 import type { Server } from "node:http";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import type { GraphQLSchema } from "graphql";
-import { ApiError, unauthorized } from "../schema/common/errors.ts";
-import { authenticate, type Viewer } from "../schema/identity/viewer.ts";
-import type { Context, Services } from "../schema/context.ts";
-import { DEFAULT_RATE_LIMIT, type RateLimiter } from "./rate-limit.ts";
+import type { Viewer } from "../schema/core/viewer.ts";
+import type { Context, Services } from "../schema/core/context.ts";
+import type { EventServices } from "../schema/webhooks/public.ts";
+import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
 import { requestScope, traceIdFrom } from "./request-scope.ts";
-import type { EventServices } from "../schema/webhooks/subscriptions.ts"; // events wiring: live events + replay queue
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
 export const MAX_QUERY_DEPTH = 10;
 
 type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
 
-function headerOf(source: Record<string, unknown> | Headers | undefined, name: string): string {
-  if (!source) return "";
-  // Request headers (yoga's own Headers class, so no instanceof) or websocket connectionParams.
-  if (typeof source.get === "function") return (source as Headers).get(name) ?? "";
-  const hit = Object.entries(source).find(([k]) => k.toLowerCase() === name);
-  return typeof hit?.[1] === "string" ? hit[1] : "";
-}
-
-// `events` (events wiring): the Redis-backed live events for subscriptions (graphql-ws and SSE) and the
-// webhook queue for replays; put on every GraphQL context.
-export function createGraphql(schema: GraphQLSchema, services: Services, limiter: RateLimiter, development: boolean, events?: EventServices) {
+/** `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL context. */
+export function createGraphql(schema: GraphQLSchema, services: Services, pipeline: RequestPipeline, development: boolean, events?: EventServices) {
   const yoga: YogaServerInstance<Initial, Context> = createYoga<Initial, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -38,20 +29,10 @@ export function createGraphql(schema: GraphQLSchema, services: Services, limiter
     // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
     plugins: [maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true })],
     context: async (initial): Promise<Context> => {
-      const traceId = initial.traceId ?? requestScope.getStore()?.traceId ?? traceIdFrom({});
-      let viewer = initial.viewer;
-      if (!viewer) {
-        const headers = initial.request?.headers;
-        const found = await authenticate(services.db, headerOf(headers, "x-api-key"), headerOf(headers, "svc-key"), services.now());
-        if (!found) throw unauthorized();
-        viewer = found;
-      }
-      const limit = await limiter.hit(viewer.keyId, viewer.rateLimit ?? DEFAULT_RATE_LIMIT);
-      if (!limit.allowed) {
-        throw new ApiError(429, "TooManyRequestsException", `rate limit of ${limit.limit} requests exceeded`, {
-          "Retry-After": String(limit.resetSeconds),
-        });
-      }
+      const scope = requestScope.getStore();
+      const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
+      const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.request?.headers)));
+      scope?.setHeaders(await pipeline.admit(viewer));
       return { ...services, viewer, traceId, channel: "graphql", events };
     },
   });
@@ -59,13 +40,12 @@ export function createGraphql(schema: GraphQLSchema, services: Services, limiter
 }
 
 /** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
-export function attachWebsockets(server: Server, yoga: ReturnType<typeof createGraphql>, services: Services) {
+export function attachWebsockets(server: Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {
   const wss = new WebSocketServer({ server, path: "/graphql" });
   const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer }>(
     {
       onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const viewer = await authenticate(services.db, headerOf(params, "x-api-key"), headerOf(params, "svc-key"), services.now());
+        const viewer = await pipeline.identify(credentialsFrom(ctx.connectionParams));
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
         return true;

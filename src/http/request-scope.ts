@@ -1,4 +1,5 @@
-// Per-request values that code without a context argument needs (SOFA's error handler, the logger).
+// Per-request values that code without a context argument needs (SOFA's error handler, the logger, the
+// GraphQL context factory that adds the rate-limit headers).
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import type { Logger } from "../logger.ts";
@@ -8,6 +9,8 @@ export interface RequestScope {
   logger: Logger;
   /** Metrics label of the matched route. */
   route: string;
+  /** Adds headers to the response (before it is written). */
+  setHeaders(headers: Record<string, string>): void;
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();

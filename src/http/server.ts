@@ -3,22 +3,28 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { Redis } from "ioredis";
-import type { Services } from "../schema/context.ts";
-import { buildSchemas } from "../schema/index.ts";
-import { errorBody, notFound } from "../schema/common/errors.ts";
-import { RestAdapter } from "../rest/adapter.ts";
+import type { GraphQLSchema } from "graphql";
+import type { Services } from "../schema/core/context.ts";
+import { errorBody, notFound } from "../schema/core/errors.ts";
+import { asyncApiJson, createLiveEvents, webhookQueue } from "../schema/webhooks/public.ts";
 import { toApiError } from "./errors.ts";
-import { RateLimiter } from "./rate-limit.ts";
 import { Metrics } from "./metrics.ts";
+import type { RequestPipeline } from "./pipeline.ts";
 import { requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
 import { attachWebsockets, createGraphql } from "./graphql.ts";
-// Events wiring: live events for subscriptions, the webhook queue for replays, AsyncAPI, Bull Board.
-import { createLiveEvents } from "../schema/webhooks/subscriptions.ts";
-import { webhookQueue } from "../workers/webhooks.ts";
-import { asyncApiJson } from "./asyncapi.ts";
 import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
 
+/** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
+export interface PathHandler {
+  /** The interface a path belongs to, or undefined when it is not one of this handler's paths. */
+  interfaceOf(path: string): string | undefined;
+  handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, iface: string): Promise<void>;
+}
+
 export interface ApiOptions {
+  graphqlSchema: GraphQLSchema;
+  pipeline: RequestPipeline;
+  rest: PathHandler;
   redis: Redis;
   redisPrefix: string;
   development: boolean;
@@ -36,16 +42,14 @@ const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work
 <li><a href="/asyncapi.json">Webhook events</a> (AsyncAPI)</li></ul></body></html>`;
 
 export function createApiServer(services: Services, options: ApiOptions) {
-  const schemas = buildSchemas();
-  const limiter = new RateLimiter(options.redis, options.redisPrefix, services.logger);
+  const { rest, pipeline } = options;
   const metrics = new Metrics();
-  const rest = new RestAdapter(schemas.rest, services, limiter);
-  // Events wiring: subscriptions fan out from the relay's Redis channel; replays remove old jobs by id.
+  // Subscriptions fan out from the relay's Redis channel; replays remove old jobs by id.
   const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
   const replayQueue = webhookQueue(options.redis, options.redisPrefix);
   replayQueue.on("error", (err) => services.logger.warn({ err: err.message }, "webhook queue error"));
   const board = options.operatorToken ? createQueueBoard(options.redis, options.redisPrefix, options.operatorToken, services.logger) : undefined;
-  const yoga = createGraphql(schemas.graphql, services, limiter, options.development, { live: liveEvents, webhookQueue: replayQueue });
+  const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents, webhookQueue: replayQueue });
   let inFlight = 0;
   let draining: (() => void) | undefined;
 
@@ -56,7 +60,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
       scope.route = "/graphql";
       return yoga.requestListener(req, res);
     }
-    // Events wiring: the board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
+    // The operator's queue board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
     if (board?.owns(url.pathname)) {
       scope.route = BULL_BOARD_PATH;
       return board.handle(req, res);
@@ -89,7 +93,15 @@ export function createApiServer(services: Services, options: ApiOptions) {
   const server = http.createServer((req, res) => {
     const started = process.hrtime.bigint();
     const traceId = traceIdFrom(req.headers);
-    const scope: RequestScope = { traceId, logger: services.logger.child({ traceId }), route: "unmatched" };
+    const scope: RequestScope = {
+      traceId,
+      logger: services.logger.child({ traceId }),
+      route: "unmatched",
+      setHeaders: (headers) => {
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      },
+    };
+    res.setHeader("x-trace-id", traceId);
     inFlight++;
     res.on("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -109,7 +121,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     });
   });
   server.keepAliveTimeout = 5_000;
-  const websockets = attachWebsockets(server, yoga, services);
+  const websockets = attachWebsockets(server, yoga, pipeline);
 
   return {
     server,
@@ -118,7 +130,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     async close(): Promise<void> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await liveEvents.close(); // events wiring: ends live subscriptions (SSE responses) so they drain
+      await liveEvents.close(); // ends live subscriptions (SSE responses) so they drain
       if (inFlight > 0) {
         await Promise.race([
           new Promise<void>((resolve) => (draining = resolve)),
@@ -127,7 +139,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
       }
       server.closeAllConnections();
       await websockets.close();
-      await Promise.all([replayQueue.close(), board?.close()]); // events wiring
+      await Promise.all([replayQueue.close(), board?.close()]);
       await closed;
     },
   };

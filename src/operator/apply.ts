@@ -3,8 +3,8 @@
 import type { Db } from "../db.ts";
 import { Prisma } from "../db.ts";
 import { fixtureSchema, type Fixture } from "./fixture.ts";
-import { hashSecret, newApiKey, newSecret } from "../schema/identity/keys.ts";
-import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/rules.ts";
+import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
+import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/public.ts";
 
 export interface ApplyResult {
   refs: Record<string, number>;

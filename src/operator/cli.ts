@@ -6,12 +6,11 @@ import { loadConfig } from "../config.ts";
 import { createDb } from "../db.ts";
 import { applyFixture, FixtureError } from "./apply.ts";
 import { issueKey, revokeKey } from "./keys.ts";
-import { addEndpoint, listEndpoints, rotateEndpointSecret } from "./webhooks.ts";
-// Delivery log and replay subcommands (src/events/replay.ts); replays need the webhook queue in Redis.
 import { Redis } from "ioredis";
-import { endpointDeliveries, redeliver, redeliverEndpointFailures } from "./webhooks.ts";
-import { webhookQueue } from "../workers/webhooks.ts";
-import { DELIVERY_STATUSES, type DeliveryStatus } from "../events/replay.ts";
+import {
+  addEndpoint, DELIVERY_STATUSES, endpointDeliveries, listEndpoints, redeliver, redeliverEndpointFailures, rotateEndpointSecret,
+  webhookQueue, type DeliveryStatus,
+} from "../schema/webhooks/public.ts";
 
 const USAGE = `usage:
   operator apply <fixture.json>

@@ -1,7 +1,7 @@
 // The format of `operator apply <file.json>` (see docs/operator.md and
 // ../shared/spec/operator-fixture.example.json), as a zod schema.
 import { z } from "zod";
-import { WEBHOOK_EVENTS } from "../schema/webhooks/rules.ts";
+import { EVENT_TYPES } from "../schema/work-orders/public.ts";
 
 const ref = z.string().min(1).max(100);
 const currency = z.string().regex(/^[A-Z]{3}$/, "a three-letter currency code");
@@ -106,7 +106,7 @@ export const fixtureSchema = z
       .array(
         z.object({
           ref, buyerCompany: ref.optional(), supplierFacility: ref.optional(), url: z.string(),
-          events: z.array(z.enum(WEBHOOK_EVENTS)).min(1), mode: z.enum(["test", "production"]).default("production"),
+          events: z.array(z.enum(EVENT_TYPES)).min(1), mode: z.enum(["test", "production"]).default("production"),
           secret: z.string().min(16).optional(),
         }).strict()
           .refine((w) => !!w.buyerCompany !== !!w.supplierFacility, "an endpoint belongs to exactly one of buyerCompany or supplierFacility"),

@@ -1,6 +1,6 @@
 // `operator keys issue|revoke`: API keys are issued by the operator, never by the API.
 import type { Db } from "../db.ts";
-import { hashSecret, newApiKey, newSecret } from "../schema/identity/keys.ts";
+import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
 
 export async function issueKey(
   db: Db,

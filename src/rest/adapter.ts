@@ -3,11 +3,11 @@
 // Auth and rate limiting run here, in front of SOFA, so a bad key gets 401 before any body is read.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GraphQLSchema } from "graphql";
-import { INTERFACES, type Interface } from "../schema/common/interfaces.ts";
-import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/common/errors.ts";
-import { authenticate, INTERFACE_OF_KIND } from "../schema/identity/viewer.ts";
-import type { Services } from "../schema/context.ts";
-import { rateLimitHeaders, DEFAULT_RATE_LIMIT, type RateLimiter } from "../http/rate-limit.ts";
+import { INTERFACES, type Interface } from "../schema/core/interfaces.ts";
+import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/core/errors.ts";
+import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
+import type { Services } from "../schema/core/context.ts";
+import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { requestScope } from "../http/request-scope.ts";
 import { matchRoute, routeTable, type RouteEntry } from "./routes.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
@@ -24,7 +24,7 @@ interface InterfaceServer {
 export class RestAdapter {
   private readonly interfaces: Record<Interface, InterfaceServer>;
 
-  constructor(schemas: Record<Interface, GraphQLSchema>, private readonly services: Services, private readonly limiter: RateLimiter) {
+  constructor(schemas: Record<Interface, GraphQLSchema>, private readonly services: Services, private readonly pipeline: RequestPipeline) {
     this.interfaces = Object.fromEntries(
       INTERFACES.map((iface) => {
         const table = routeTable(schemas[iface]);
@@ -48,7 +48,7 @@ export class RestAdapter {
     const path = url.pathname.slice(base.length) || "/";
     const server = this.interfaces[iface];
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "content-type": "application/json; charset=utf-8", "x-trace-id": scope.traceId, ...headers });
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
     const fail = (error: ApiError, headers: Record<string, string> = {}) =>
@@ -61,7 +61,7 @@ export class RestAdapter {
       return void res.end(docsPage(iface));
     }
 
-    const viewer = await authenticate(this.services.db, header(req, "x-api-key"), header(req, "svc-key"), this.services.now());
+    const viewer = await this.pipeline.identify(credentialsFrom(req.headers));
     if (!viewer || INTERFACE_OF_KIND[viewer.kind] !== iface) {
       // A valid key of another interface is as good as no key here.
       return fail(unauthorized(viewer ? `this key is not valid on ${base}` : undefined));
@@ -73,10 +73,10 @@ export class RestAdapter {
 
     let limitHeaders: Record<string, string> = {};
     if (entry.route.rateLimited !== false) {
-      const result = await this.limiter.hit(viewer.keyId, viewer.rateLimit ?? DEFAULT_RATE_LIMIT);
-      limitHeaders = rateLimitHeaders(result);
-      if (!result.allowed) {
-        return fail(new ApiError(429, "TooManyRequestsException", `rate limit of ${result.limit} requests exceeded; retry after ${result.resetSeconds} s`), limitHeaders);
+      try {
+        limitHeaders = await this.pipeline.admit(viewer);
+      } catch (error) {
+        return fail(error as ApiError);
       }
     }
 
@@ -103,11 +103,6 @@ export class RestAdapter {
     response.headers.forEach((value, key) => (headers[key] = value));
     send(response.status, await response.text(), headers);
   }
-}
-
-function header(req: IncomingMessage, name: string): string {
-  const value = req.headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? "";
 }
 
 /** Reads a body up to `limit` bytes; a larger one is drained (so the 400 can still be sent) and refused. */

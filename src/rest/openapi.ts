@@ -1,6 +1,6 @@
 // The OpenAPI document of an interface: SOFA's generated document, corrected to what the wire carries
 // (envelopes, the error body, the JSON body instead of SOFA's `input` wrapper, only contract routes).
-import type { Interface } from "../schema/common/interfaces.ts";
+import type { Interface } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
 
 const ERROR_BODY = {

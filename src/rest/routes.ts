@@ -2,7 +2,7 @@
 // uses it before SOFA runs: unknown paths (and SOFA's own extra routes) never reach SOFA, and the
 // rate-limit exemption and metrics label are known up front.
 import type { GraphQLSchema } from "graphql";
-import type { HttpMethod, RestRoute } from "../schema/common/interfaces.ts";
+import type { HttpMethod, RestRoute } from "../schema/core/interfaces.ts";
 
 export interface RouteEntry {
   operation: "query" | "mutation";

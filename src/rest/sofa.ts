@@ -15,11 +15,10 @@ import {
 } from "graphql";
 import { Response } from "fets";
 import { useSofa } from "sofa-api";
-import type { Interface } from "../schema/common/interfaces.ts";
-import { badInput } from "../schema/common/errors.ts";
-import { errorBody } from "../schema/common/errors.ts";
+import type { Interface } from "../schema/core/interfaces.ts";
+import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
-import type { Context } from "../schema/context.ts";
+import type { Context } from "../schema/core/context.ts";
 import { requestScope } from "../http/request-scope.ts";
 import { toApiError } from "../http/errors.ts";
 import { sofaRoutes, type RouteEntry } from "./routes.ts";

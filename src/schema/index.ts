@@ -1,35 +1,35 @@
 // Assembles the one schema: every domain registers its types and root fields on the builder; this file
 // builds the full GraphQL schema and the per-interface cuts that SOFA serves as REST.
 import { assertValidSchema, defaultFieldResolver, GraphQLSchema } from "graphql";
-import { builder } from "./builder.ts";
-import { INTERFACES, type Interface, type RestRoute } from "./common/interfaces.ts";
-import { applyMasking } from "./common/masking.ts";
-import { forbidden } from "./common/errors.ts";
-import { INTERFACE_OF_KIND } from "./identity/viewer.ts";
-import type { Context } from "./context.ts";
+import { builder } from "./core/builder.ts";
+import { INTERFACES, type Interface, type RestRoute } from "./core/interfaces.ts";
+import { applyMasking } from "./core/masking.ts";
+import { applyPermissions } from "./core/permissions.ts";
+import { forbidden } from "./core/errors.ts";
+import { INTERFACE_OF_KIND } from "./core/viewer.ts";
+import type { Context } from "./core/context.ts";
 
+// Every feature's root fields (types come with them).
 import "./identity/queries.ts";
 import "./locations/queries.ts";
 import "./locations/mutations.ts";
+import "./companies/queries.ts";
+import "./asset-types/queries.ts";
+import "./asset-types/mutations.ts";
 import "./assets/queries.ts";
 import "./assets/mutations.ts";
-import "./companies/queries.ts";
-import "./assets/assets.ts";
-import "./assets/models.ts";
+import "./asset-models/queries.ts";
+import "./asset-models/mutations.ts";
 import "./meters/queries.ts";
 import "./meters/mutations.ts";
 import "./labels/queries.ts";
 import "./labels/mutations.ts";
 import "./provisioning/mutations.ts";
 import "./currency/queries.ts";
-import "./work-orders/read.ts";
-import "./work-orders/create.ts";
-import "./work-orders/actions.ts";
-import "./work-orders/list.ts";
-import "./work-orders/notes-api.ts";
-import "./work-orders/labels.ts";
-// Events: webhook delivery log + replay, and the workOrderEvents subscription (GraphQL only).
+import "./work-orders/queries.ts";
+import "./work-orders/mutations.ts";
 import "./webhooks/queries.ts";
+import "./webhooks/mutations.ts";
 import "./webhooks/subscriptions.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
@@ -73,12 +73,14 @@ export function buildSchemas(): Schemas {
   const graphql = builder.toSchema({ sortSchema: false });
   assertValidSchema(graphql);
   applyMasking(graphql, true);
+  applyPermissions(graphql);
   guardInterfaces(graphql);
   const rest = Object.fromEntries(
     INTERFACES.map((iface) => {
       const cut = withoutEmptyRoots(builder.toSchema({ subGraph: iface, sortSchema: false }));
       assertValidSchema(cut);
       applyMasking(cut, false);
+      applyPermissions(cut);
       return [iface, cut];
     }),
   ) as Record<Interface, GraphQLSchema>;

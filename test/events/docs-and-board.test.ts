@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp } from "../../src/app.ts";
-import { messagesFor } from "../../src/events/recipients.ts";
+import { messagesFor } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { silentLogger } from "./helpers.ts";
 

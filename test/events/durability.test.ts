@@ -4,9 +4,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
-import { writeEvent } from "../../src/events/outbox.ts";
-import { relayOutbox } from "../../src/events/relay.ts";
-import { webhookQueue } from "../../src/workers/webhooks.ts";
+import { writeEvent } from "../../src/schema/work-orders/events.ts";
+import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
+import { webhookQueue } from "../../src/schema/webhooks/jobs/start.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder, confirmed, context, note, silentLogger, sleep, startReceiver, waitFor } from "./helpers.ts";
 

@@ -6,9 +6,9 @@ import { Redis } from "ioredis";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import pino from "pino";
-import { SUBSCRIPTION_CHANNEL } from "../../src/events/relay.ts";
-import type { WorkOrderEventContext } from "../../src/events/outbox.ts";
-import type { Audience } from "../../src/events/recipients.ts";
+import { SUBSCRIPTION_CHANNEL } from "../../src/schema/webhooks/jobs/relay.ts";
+import type { WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
+import type { Audience } from "../../src/schema/work-orders/events.ts";
 import type { TestApp } from "../support/app.ts";
 
 export const silentLogger = () => pino({ level: "silent" });

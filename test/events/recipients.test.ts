@@ -1,7 +1,7 @@
 // The Events tables of the specification as a pure function: who hears what.
 import { describe, expect, it } from "vitest";
-import { messagesFor, type Message } from "../../src/events/recipients.ts";
-import type { Status } from "../../src/schema/work-orders/state-machine.ts";
+import { messagesFor, type Message } from "../../src/schema/work-orders/events.ts";
+import type { Status } from "../../src/schema/work-orders/rules/state-machine.ts";
 
 const BUYER = 7;
 const SUPPLIER = 70;

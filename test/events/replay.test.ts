@@ -5,8 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeEvent } from "../../src/events/outbox.ts";
-import { webhookQueue } from "../../src/workers/webhooks.ts";
+import { writeEvent } from "../../src/schema/work-orders/events.ts";
+import { webhookQueue } from "../../src/schema/webhooks/jobs/start.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder, confirmed, context, note, sleep, startReceiver, waitFor } from "./helpers.ts";
 

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { startApp } from "../../src/app.ts";
-import { writeEvent, type NoteEventData, type StatusEventData, type EventType } from "../../src/events/outbox.ts";
-import { messagesFor } from "../../src/events/recipients.ts";
-import { SUBSCRIPTION_CHANNEL } from "../../src/events/relay.ts";
+import { writeEvent, type NoteEventData, type StatusEventData, type EventType } from "../../src/schema/work-orders/events.ts";
+import { messagesFor } from "../../src/schema/work-orders/events.ts";
+import { SUBSCRIPTION_CHANNEL } from "../../src/schema/webhooks/jobs/relay.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder, confirmed, context, note, prime, silentLogger, sleep, sseSubscriber, waitFor, wsSubscriber } from "./helpers.ts";
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import crypto from "node:crypto";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { writeEvent, type WorkOrderEventContext } from "../../src/events/outbox.ts";
+import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 
 interface Received { headers: http.IncomingHttpHeaders; body: string }
 
@@ -134,7 +134,7 @@ describe("webhook delivery", () => {
 describe("secret rotation and URL rules at delivery", () => {
   it("signs with both the new and the previous secret for 24 hours after a rotation", async () => {
     received = [];
-    const { rotateEndpointSecret } = await import("../../src/operator/webhooks.ts");
+    const { rotateEndpointSecret } = await import("../../src/schema/webhooks/rules/endpoints.ts");
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const rotated = await rotateEndpointSecret(t.db, endpoint.id);
     await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
@@ -177,7 +177,7 @@ describe("endpoint URL rules and the attempt timeout", () => {
   }
 
   it("refuses plain http and private addresses unless insecure URLs are allowed", async () => {
-    const { createDeliverer } = await import("../../src/events/delivery.ts");
+    const { createDeliverer } = await import("../../src/schema/webhooks/jobs/delivery.ts");
     const { endpoint, attempt } = await ownDelivery("msg_rules_test");
     const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false });
     try {
@@ -194,7 +194,7 @@ describe("endpoint URL rules and the attempt timeout", () => {
   });
 
   it("refuses a host name that resolves to a private address, checked when connecting", async () => {
-    const { createDeliverer } = await import("../../src/events/delivery.ts");
+    const { createDeliverer } = await import("../../src/schema/webhooks/jobs/delivery.ts");
     const { endpoint, attempt } = await ownDelivery("msg_dns_test");
     const resolved: string[] = [];
     // hooks.example.com looks public; its DNS answer points inside the network.
@@ -217,7 +217,7 @@ describe("endpoint URL rules and the attempt timeout", () => {
   });
 
   it("gives up an attempt that gets no answer within the timeout and records it", async () => {
-    const { createDeliverer } = await import("../../src/events/delivery.ts");
+    const { createDeliverer } = await import("../../src/schema/webhooks/jobs/delivery.ts");
     const { endpoint, attempt } = await ownDelivery("msg_timeout_test");
     // Accepts the request and never answers.
     const silent = http.createServer(() => undefined);

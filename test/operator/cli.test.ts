@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashSecret } from "../../src/schema/identity/keys.ts";
+import { hashSecret } from "../../src/schema/core/keys.ts";
 import { createTestDatabase } from "../support/databases.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import pino from "pino";
 import { startApp } from "../../src/app.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { MAIL_QUEUE } from "../../src/workers/queues.ts";
+import { MAIL_QUEUE } from "../../src/schema/mail/rules.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 const PATH = "/v1/buyer/user/provision";

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { TRANSITIONS } from "../../src/schema/work-orders/state-machine.ts";
+import { TRANSITIONS } from "../../src/schema/work-orders/rules/state-machine.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import {
   initialStatus, STATUSES, TRANSITIONS, transitionFor, TransitionRefused, type ActorKind, type Status, type TransitionFacts,
-} from "../../src/schema/work-orders/state-machine.ts";
+} from "../../src/schema/work-orders/rules/state-machine.ts";
 
 /** mulberry32: a small seeded PRNG, so a failure replays exactly. */
 function prng(seed: number) {

@@ -1,11 +1,22 @@
-import { readRoutes } from "../common/read-routes.ts";
-import { AssetTypePage, AssetTypeRef } from "./types.ts";
-import { ASSET_TYPE_LIST, assetTypeScope } from "./rules.ts";
-
-const BOTH = ["buyer", "supplier"] as const;
+import { builder } from "../core/builder.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { listArgs, pageQuery } from "../core/list.ts";
+import { readRoutes } from "../core/read-routes.ts";
+import { AssetLitePage, AssetPage, AssetWithMeterRef } from "./types.ts";
+import { ASSET_LIST, assetLitePage, assetScope } from "./rules.ts";
 
 readRoutes({
-  interfaces: BOTH, path: "/asset/asset_types", type: "AssetType",
-  fields: { list: "assetTypes", one: "assetType" },
-  page: AssetTypePage, item: AssetTypeRef, table: (ctx) => ctx.db.assetType, scope: assetTypeScope, spec: ASSET_TYPE_LIST,
+  interfaces: ["buyer", "supplier"], path: "/asset/assets", type: "Asset", itemType: "ApiAssetWithMeter",
+  fields: { list: "assets", one: "asset" },
+  page: AssetPage, item: AssetWithMeterRef, table: (ctx) => ctx.db.asset, scope: assetScope, spec: ASSET_LIST,
 });
+
+builder.queryField("assetsLite", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/asset/assets/asset_lite", type: "AssetLite", list: true }),
+    description: "The lite projection. Without offset and limit: the whole set, and count equals the items returned.",
+    type: AssetLitePage,
+    args: listArgs,
+    resolve: (_root, args, ctx, info) => assetLitePage(ctx, args, pageQuery(ctx, info)),
+  }),
+);

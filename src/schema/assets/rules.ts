@@ -1,48 +1,10 @@
-// Asset types (and, with the assets issue, assets): scope and write rules.
-import type { Viewer } from "../identity/viewer.ts";
-import { buyerOwnedScope } from "../common/tenancy.ts";
-import { badInput } from "../common/errors.ts";
-import type { ListSpec } from "../common/list.ts";
-import type { Prisma } from "../../db.ts";
-
-export const assetTypeScope = (viewer: Viewer) => buyerOwnedScope(viewer);
-
-export const ASSET_TYPE_LIST: ListSpec = {
-  filters: { id: "int", name: "string", usesRefrigerant: "boolean", refrigerantTypeCode: "string", applianceCategory: "string", buyerCompanyId: "int" },
-  sortable: ["id", "name", "createdAt"],
-  defaultSort: { field: "id", order: "asc" },
-};
-
-export interface AssetTypeInput {
-  id?: number | null;
-  name: string;
-  usesRefrigerant?: boolean | null;
-  refrigerantTypeCode?: string | null;
-  fullChargeLb?: number | null;
-  applianceCategory?: string | null;
-}
-
-/**
- * The columns an asset type write sets. A key that is absent keeps the stored value (on create: the
- * column default); an explicit null clears the nullable fields. buyerCompanyId is never read from input.
- */
-export function assetTypeData(input: AssetTypeInput) {
-  if (!input.name.trim()) throw badInput("name must not be blank");
-  if (input.fullChargeLb !== undefined && input.fullChargeLb !== null && !(input.fullChargeLb > 0)) {
-    throw badInput("fullChargeLb must be positive");
-  }
-  const data: Record<string, unknown> = { name: input.name };
-  if (input.usesRefrigerant !== undefined && input.usesRefrigerant !== null) data.usesRefrigerant = input.usesRefrigerant;
-  for (const key of ["refrigerantTypeCode", "fullChargeLb", "applianceCategory"] as const) {
-    if (input[key] !== undefined) data[key] = input[key];
-  }
-  return data;
-}
-
-// ---- Assets ----
-
-/** A transaction client (the plain client works too). */
-export type Tx = Prisma.TransactionClient;
+// Assets: who sees them, what an upsert writes and checks, and the sub-asset tree.
+import type { Viewer } from "../core/viewer.ts";
+import type { Context } from "../core/context.ts";
+import { buyerOwnedScope, findWritable } from "../core/tenancy.ts";
+import { badInput } from "../core/errors.ts";
+import { findPage, pageOf, type ListArgs, type ListSpec } from "../core/list.ts";
+import type { Prisma, Tx } from "../../db.ts";
 
 export const assetScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
@@ -174,4 +136,37 @@ export async function checkAssetReferences(tx: Tx, companyId: number, data: Asse
     }
   }
   if (problems.length) throw badInput(problems.join("; "));
+}
+
+/**
+ * Creates an asset of the key's company, or updates one it may write (`id`). A location change moves
+ * the sub-assets with their parent (a child is always at its parent's location) and the meters of all
+ * of them, which carry the asset's location.
+ */
+export async function upsertAsset(ctx: Context, input: AssetInput, query: object) {
+  const companyId = ctx.viewer.buyerCompanyId!;
+  const data = assetData(input);
+  return ctx.db.$transaction(async (tx) => {
+    const stored =
+      input.id == null
+        ? null
+        : await findWritable<StoredAsset>(tx.asset, "asset", input.id, assetScope(ctx.viewer), { select: { id: true, parentId: true, locationId: true } });
+    await checkAssetReferences(tx, companyId, data, stored);
+    if (!stored) return tx.asset.create({ ...query, data: { ...data, buyerCompanyId: companyId } });
+    if (stored.locationId !== data.locationId) {
+      const tree = await subtreeIds(tx, stored.id);
+      await tx.asset.updateMany({ where: { id: { in: tree } }, data: { locationId: data.locationId } });
+      await tx.meter.updateMany({ where: { assetId: { in: tree } }, data: { locationId: data.locationId } });
+    }
+    return tx.asset.update({ ...query, where: { id: stored.id }, data });
+  });
+}
+
+/** The lite projection: a page when offset or limit is given, else the whole set (filters and sorting apply). */
+export async function assetLitePage(ctx: Context, args: ListArgs, query: object) {
+  const scope = assetScope(ctx.viewer);
+  if (args.offset != null || args.limit != null) return findPage(ctx.db.asset, scope, args, ASSET_LIST, query);
+  const { where, orderBy } = pageOf(args, ASSET_LIST);
+  const data = await ctx.db.asset.findMany({ ...query, where: { AND: [scope, where] }, orderBy });
+  return { data, count: data.length };
 }

@@ -1,22 +1,7 @@
-import { builder } from "../builder.ts";
-import { pageType } from "../common/list.ts";
-import { MeterRef } from "../meters/types.ts";
-import { LabelRef } from "../labels/types.ts";
-
-export const AssetTypeRef = builder.prismaObject("AssetType", {
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    usesRefrigerant: t.exposeBoolean("usesRefrigerant"),
-    refrigerantTypeCode: t.exposeString("refrigerantTypeCode", { nullable: true }),
-    fullChargeLb: t.exposeFloat("fullChargeLb", { nullable: true }),
-    applianceCategory: t.exposeString("applianceCategory", { nullable: true }),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-  }),
-});
-
-export const AssetTypePage = pageType("AssetType", AssetTypeRef);
+import { builder } from "../core/builder.ts";
+import { pageType } from "../core/list.ts";
+import { MeterRef } from "../meters/public.ts";
+import { LabelRef } from "../labels/public.ts";
 
 /** Fields shared by the asset's variants (the list shape and the single read with meters). */
 const assetFields = (t: any) => ({
@@ -98,17 +83,29 @@ export const AssetLiteRef = builder.prismaObject("Asset", {
   }),
 });
 
-export const AssetModelRef = builder.prismaObject("AssetModel", {
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    modelName: t.exposeString("modelName"),
-    assetTypeId: t.exposeInt("assetTypeId"),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    manuals: t.expose("manuals", { type: "JSON" }),
-    specs: t.expose("specs", { type: "JSON" }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-  }),
-});
-
 export const AssetPage = pageType("Asset", AssetRef);
 export const AssetLitePage = pageType("AssetLite", AssetLiteRef);
+
+// buyerCompanyId and buyerFacilityId are deliberately not declared: the REST body binding drops
+// undeclared keys, so they can never be read from the body.
+export const AssetInput = builder.inputType("AssetInput", {
+  fields: (t) => ({
+    id: t.int({ description: "Updates this existing asset (upsert)" }),
+    name: t.string({ required: true }),
+    assetTypeId: t.int({ required: true }),
+    locationId: t.int({ required: true }),
+    isActive: t.boolean({ required: true }),
+    isLeased: t.boolean({ required: true }),
+    serialNumber: t.string(),
+    manufacturer: t.string(),
+    assetModelId: t.int({ description: "A model of the same asset type" }),
+    installDate: t.field({ type: "Date" }),
+    parentId: t.int({ description: "Makes the asset a sub-asset (company setting); must be at the parent's location; null detaches" }),
+    warranties: t.field({ type: "JSON", description: "Array of objects, e.g. {provider, description, startsAt, endsAt}" }),
+    refrigerantTypeCode: t.string({ description: "Override; omitted keeps, null or blank inherits the type's" }),
+    fullChargeLb: t.field({ type: "JSON", description: "Override, a positive number; omitted keeps, null or blank inherits the type's" }),
+    applianceCategory: t.string({ description: "Override; omitted keeps, null or blank inherits the type's" }),
+    refrigerantRequiresProcessShutdown: t.field({ type: "JSON", description: "Override, a boolean; omitted keeps, null or blank clears" }),
+    isRefrigerantTracked: t.boolean({ description: "Omitted or null keeps; only false turns tracking off" }),
+  }),
+});

@@ -1,5 +1,6 @@
-import { builder } from "../builder.ts";
-import { masked } from "../common/masking.ts";
+import { builder } from "../core/builder.ts";
+import { masked } from "../core/masking.ts";
+import { pageType } from "../core/list.ts";
 
 const BuyerCompanySettingsRef = builder.objectRef<{
   subAssetsEnabled: boolean;
@@ -30,3 +31,5 @@ export const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
     buyerCompanySettings: t.field({ type: BuyerCompanySettingsRef, nullable: true, subGraphs: ["graphql"], resolve: (c) => c }),
   }),
 });
+
+export const BuyerCompanyPage = pageType("BuyerCompany", BuyerCompanyRef);

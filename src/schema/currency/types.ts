@@ -1,4 +1,4 @@
-import { builder } from "../builder.ts";
+import { builder } from "../core/builder.ts";
 
 export interface ExchangeRate {
   baseCurrency: string;

@@ -1,17 +1,11 @@
-import { builder } from "../builder.ts";
-import { restRoute, type Interface } from "../common/interfaces.ts";
-import { findWritable } from "../common/tenancy.ts";
-import { can, type Permission } from "../identity/permissions.ts";
-import type { Context } from "../context.ts";
-import { LabelPage } from "./types.ts";
-import { ASSET_LABEL_LINKS, NOTHING, labelCompanyOf, replaceLabels, type LabelLinks } from "./rules.ts";
-
-const LabelIdsInput = builder.inputType("LabelIdsInput", {
-  fields: (t) => ({
-    // JSON rather than [Int!]: the contract's rules (and messages) for bad ids are ours, not GraphQL's.
-    ids: t.field({ type: "JSON", description: "Every label id to apply (whole numbers); the full set, [] clears all" }),
-  }),
-});
+// PUT …/labels: the one replace-labels route, for any kind of labelled record.
+import { builder } from "../core/builder.ts";
+import { restRoute, type Interface } from "../core/interfaces.ts";
+import { findWritable, NOTHING } from "../core/tenancy.ts";
+import { requires, type Permission } from "../core/permissions.ts";
+import type { Context } from "../core/context.ts";
+import { LabelIdsInput, LabelPage } from "./types.ts";
+import { ASSET_LABEL_LINKS, labelCompanyOf, replaceLabels, type LabelLinks } from "./rules.ts";
 
 export interface LabelsRoute {
   field: string;
@@ -21,30 +15,32 @@ export interface LabelsRoute {
   param: string;
   links: LabelLinks;
   permission: Permission;
-  /** The record's owner, for a key that may write it; else findWritable's 400 (same for unknown ids). */
-  writable: (ctx: Context, id: number, scope: Record<string, unknown>) => Promise<{ buyerCompanyId: number }>;
+  /** The labelled records: what they are called in a refusal, their table, and the key's scope over them. */
+  noun: string;
+  table: (ctx: Context) => { findFirst(args: any): Promise<any>; count(args: any): Promise<number> };
+  scope: (ctx: Context) => Record<string, unknown>;
 }
 
 /**
- * PUT …/labels for one kind of record. The write needs `permission` and a key with a catalog of its
- * own (labelCompanyOf): without either, the scope matches nothing, so the answer is the same 400 as
- * for an unknown or foreign record. Another kind of record is one LabelLinks value and one call, e.g.
- *   labelsField({ field: "putWorkOrderLabels", interfaces: ["buyer"], path: "/work_order/work_orders/:woId/labels",
- *     param: "woId", links: WORK_ORDER_LABEL_LINKS, permission: "workOrder.write",
- *     writable: (ctx, id, scope) => findWritable(ctx.db.workOrder, id, scope, { select: { buyerCompanyId: true } }) });
+ * PUT …/labels for one kind of record (work orders: work-orders/mutations.ts). The write needs
+ * `permission`, and a key with a catalog of its own (labelCompanyOf): without one the scope matches
+ * nothing, so the answer is the same 400 as for an unknown or foreign record.
  */
 export function labelsField(route: LabelsRoute) {
   builder.mutationField(route.field, (t) =>
     t.field({
-      ...restRoute({ interfaces: route.interfaces, method: "PUT", path: route.path, type: "Label", list: true, bodyArg: "input" }),
+      ...restRoute(
+        { interfaces: route.interfaces, method: "PUT", path: route.path, type: "Label", list: true, bodyArg: "input" },
+        requires(route.permission, { noun: route.noun, id: (args) => args[route.param] }),
+      ),
       description: `Replaces the ${route.links.kind} labels of the record; returns the labels now active.`,
       type: LabelPage,
       args: { [route.param]: t.arg.int({ required: true }), input: t.arg({ type: LabelIdsInput, required: true }) },
       resolve: async (_root, args, ctx) => {
         const company = labelCompanyOf(ctx.viewer);
-        const mayWrite = company !== null && can(ctx.viewer, route.permission);
         const id = args[route.param] as number;
-        const record = await route.writable(ctx, id, mayWrite ? { buyerCompanyId: company } : NOTHING);
+        const scope = { AND: [company === null ? NOTHING : { buyerCompanyId: company }, route.scope(ctx)] };
+        const record = await findWritable<{ buyerCompanyId: number }>(route.table(ctx), route.noun, id, scope, { select: { buyerCompanyId: true } });
         return replaceLabels(ctx.db, route.links, id, record.buyerCompanyId, (args.input as { ids?: unknown }).ids);
       },
     }),
@@ -58,5 +54,7 @@ labelsField({
   param: "assetId",
   links: ASSET_LABEL_LINKS,
   permission: "asset.write",
-  writable: (ctx, id, scope) => findWritable(ctx.db.asset, id, scope, { select: { buyerCompanyId: true } }),
+  noun: "asset",
+  table: (ctx) => ctx.db.asset,
+  scope: () => ({}),
 });

@@ -1,7 +1,7 @@
-import { builder } from "../builder.ts";
-import { restRoute, type Interface } from "../common/interfaces.ts";
-import { listArgs, pageQuery } from "../common/list.ts";
-import { findInScope } from "../common/tenancy.ts";
+import { builder } from "../core/builder.ts";
+import { restRoute, type Interface } from "../core/interfaces.ts";
+import { listArgs, pageQuery } from "../core/list.ts";
+import { findInScope } from "../core/tenancy.ts";
 import type { LabelKind } from "../../generated/prisma/client.ts";
 import { LabelPage, LabelRef } from "./types.ts";
 import { catalog, labelPage, labelScope } from "./rules.ts";

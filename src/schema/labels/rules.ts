@@ -1,13 +1,11 @@
 // Label catalogs (asset and work order labels) and the "PUT …/labels" replacement, written once for
 // both kinds: a kind selects the catalog, a LabelLinks value selects the link table.
-import type { Db } from "../../db.ts";
-import type { LabelKind, Prisma } from "../../generated/prisma/client.ts";
-import type { Viewer } from "../identity/viewer.ts";
-import { badInput } from "../common/errors.ts";
-import { findPage, pageOf, type ListArgs, type ListSpec } from "../common/list.ts";
-
-/** A `where` that matches no row (Prisma: `in` over an empty list). */
-export const NOTHING = { id: { in: [] as number[] } };
+import type { Db, Tx } from "../../db.ts";
+import type { LabelKind } from "../../generated/prisma/client.ts";
+import type { Viewer } from "../core/viewer.ts";
+import { badInput } from "../core/errors.ts";
+import { NOTHING } from "../core/tenancy.ts";
+import { findPage, pageOf, type ListArgs, type ListSpec } from "../core/list.ts";
 
 export const LABEL_LIST: ListSpec = {
   filters: { id: "int", name: "string", color: "string", buyerCompanyId: "int" },
@@ -88,12 +86,10 @@ export interface LabelLinks {
   kind: LabelKind;
   /** The link table's column holding the labelled record's id. */
   owner: string;
-  table: (tx: Prisma.TransactionClient) => LinkDelegate;
+  table: (tx: Tx) => LinkDelegate;
 }
 
 export const ASSET_LABEL_LINKS: LabelLinks = { kind: "asset", owner: "assetId", table: (tx) => tx.assetLabelLink };
-// Work orders (work-orders/labels.ts) are one such value and one labelsField call (labels/mutations.ts):
-//   export const WORK_ORDER_LABEL_LINKS: LabelLinks = { kind: "work_order", owner: "workOrderId", table: (tx) => tx.workOrderLabelLink };
 
 /**
  * Full replacement of the labels on one record, in one transaction: every id must be a live label of

@@ -1,5 +1,5 @@
-import { builder } from "../builder.ts";
-import { pageType } from "../common/list.ts";
+import { builder } from "../core/builder.ts";
+import { pageType } from "../core/list.ts";
 
 /** A catalog label (asset or work order); created and edited only in the service's own app. */
 export const LabelRef = builder.prismaObject("Label", {
@@ -12,3 +12,10 @@ export const LabelRef = builder.prismaObject("Label", {
 });
 
 export const LabelPage = pageType("Label", LabelRef);
+
+export const LabelIdsInput = builder.inputType("LabelIdsInput", {
+  fields: (t) => ({
+    // JSON rather than [Int!]: the contract's rules (and messages) for bad ids are ours, not GraphQL's.
+    ids: t.field({ type: "JSON", description: "Every label id to apply (whole numbers); the full set, [] clears all" }),
+  }),
+});

@@ -1,7 +1,7 @@
-import { builder } from "../builder.ts";
-import { restRoute } from "../common/interfaces.ts";
-import { pageQuery } from "../common/list.ts";
-import { readRoutes } from "../common/read-routes.ts";
+import { builder } from "../core/builder.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { pageQuery } from "../core/list.ts";
+import { readRoutes } from "../core/read-routes.ts";
 import { LocationPage, LocationRef, RegionPage, RegionRef } from "./types.ts";
 import { LOCATION_LIST, REGION_LIST, locationScope, regionScope } from "./rules.ts";
 

@@ -1,8 +1,9 @@
 // Locations and regions: who sees what, and what may be written.
-import type { Viewer } from "../identity/viewer.ts";
-import { buyerOwnedScope } from "../common/tenancy.ts";
-import { badInput } from "../common/errors.ts";
-import type { ListSpec } from "../common/list.ts";
+import type { Viewer } from "../core/viewer.ts";
+import type { Context } from "../core/context.ts";
+import { buyerOwnedScope, findWritable } from "../core/tenancy.ts";
+import { badInput } from "../core/errors.ts";
+import type { ListSpec } from "../core/list.ts";
 
 /** Locations and regions belong to a buyer company; suppliers see those of related buyers. */
 export const locationScope = (viewer: Viewer) => buyerOwnedScope(viewer);
@@ -52,4 +53,18 @@ export function mergeLocationTypeDetails(
   }
   if (problems.length) throw badInput(`invalid locationTypeDetails: ${problems.join("; ")}`);
   return merged;
+}
+
+/** PATCH of a location the key may write: only locationTypeDetails is read (merged, checked against its type). */
+export async function patchLocationTypeDetails(ctx: Context, id: number, patch: unknown, query: object) {
+  if (patch === undefined) throw badInput("locationTypeDetails is required");
+  const location = await findWritable<{ locationTypeDetails: unknown; locationType: { fields: unknown } | null }>(
+    ctx.db.location, "location", id, locationScope(ctx.viewer), { include: { locationType: true } },
+  );
+  const details = mergeLocationTypeDetails(
+    (location.locationTypeDetails ?? {}) as Record<string, unknown>,
+    patch,
+    (location.locationType?.fields as LocationTypeField[] | undefined) ?? null,
+  );
+  return ctx.db.location.update({ ...query, where: { id }, data: { locationTypeDetails: details as object } });
 }

@@ -1,6 +1,6 @@
-import { builder } from "../builder.ts";
-import { masked } from "../common/masking.ts";
-import { pageType } from "../common/list.ts";
+import { builder } from "../core/builder.ts";
+import { masked } from "../core/masking.ts";
+import { pageType } from "../core/list.ts";
 
 export const LocationRef = builder.prismaObject("Location", {
   // Buyer-private for third-party supplier keys (decisions.md §6).
@@ -31,3 +31,10 @@ export const RegionRef = builder.prismaObject("Region", {
 
 export const LocationPage = pageType("Location", LocationRef);
 export const RegionPage = pageType("Region", RegionRef);
+
+export const LocationPatchInput = builder.inputType("LocationPatchInput", {
+  description: "Only locationTypeDetails is read; other fields are ignored.",
+  fields: (t) => ({
+    locationTypeDetails: t.field({ type: "JSON", description: "Custom field values of the location's type; null removes one" }),
+  }),
+});

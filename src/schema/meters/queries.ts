@@ -1,5 +1,5 @@
 // Meters and meter readings: lists, count_by and single reads (buyer interface).
-import { readRoutes } from "../common/read-routes.ts";
+import { readRoutes } from "../core/read-routes.ts";
 import { MeterPage, MeterReadingPage, MeterReadingRef, MeterRef } from "./types.ts";
 import { METER_LIST, READING_LIST, checkMeterFilter, meterScope, readingScope } from "./rules.ts";
 

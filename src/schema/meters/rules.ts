@@ -1,11 +1,10 @@
 // Meters and meter readings: scope, list specs, write rules and the batched lastBaselineValue.
 import DataLoader from "dataloader";
-import type { Viewer } from "../identity/viewer.ts";
-import type { Context } from "../context.ts";
-import { can } from "../identity/permissions.ts";
-import { buyerOwnedScope } from "../common/tenancy.ts";
-import { badInput, outOfScope } from "../common/errors.ts";
-import type { ListSpec } from "../common/list.ts";
+import type { Viewer } from "../core/viewer.ts";
+import type { Context } from "../core/context.ts";
+import { buyerOwnedScope, findWritable } from "../core/tenancy.ts";
+import { badInput } from "../core/errors.ts";
+import type { ListSpec } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 
 export const meterScope = (viewer: Viewer) => buyerOwnedScope(viewer);
@@ -35,15 +34,71 @@ export function checkMeterFilter(filter: unknown): unknown {
   return filter;
 }
 
-/** Meters and readings are asset data: writing them needs the asset write permission. */
-export function assertCanWrite(viewer: Viewer): void {
-  if (!can(viewer, "asset.write")) throw outOfScope("this key may not write meters or meter readings");
-}
-
-export const requireName = (name: string) => {
+const requireName = (name: string) => {
   if (!name.trim()) throw badInput("name must not be blank");
   return name;
 };
+
+export interface MeterInput {
+  name: string;
+  assetId: number;
+  meterTypeId: number;
+  readingMode?: (typeof READING_MODES)[number] | null;
+}
+
+/** A meter on an asset of the key's company; value type, unit and location come from the meter type and asset. */
+export async function createMeter(ctx: Context, input: MeterInput, query: object) {
+  const buyerCompanyId = ctx.viewer.buyerCompanyId!;
+  const [asset, meterType] = await Promise.all([
+    ctx.db.asset.findFirst({ where: { id: input.assetId, buyerCompanyId }, select: { locationId: true } }),
+    ctx.db.meterType.findFirst({ where: { id: input.meterTypeId, buyerCompanyId }, select: { valueType: true, valueUnit: true } }),
+  ]);
+  const problems = [
+    asset ? null : `assetId ${input.assetId} is not an asset of this company`,
+    meterType ? null : `meterTypeId ${input.meterTypeId} is not a meter type of this company`,
+  ].filter(Boolean);
+  if (problems.length) throw badInput(problems.join("; "));
+  return ctx.db.meter.create({
+    ...query,
+    data: {
+      name: requireName(input.name),
+      assetId: input.assetId,
+      meterTypeId: input.meterTypeId,
+      readingMode: input.readingMode ?? "direct_reading",
+      valueType: meterType!.valueType,
+      valueUnit: meterType!.valueUnit,
+      locationId: asset!.locationId,
+      buyerCompanyId,
+    },
+  });
+}
+
+export interface MeterReadingInput {
+  meterId: number;
+  value: string;
+  expectedValue?: string | null;
+  recordedAt: Date;
+  recordedBy?: string | null;
+  isBaseline?: boolean | null;
+}
+
+export async function createMeterReading(ctx: Context, input: MeterReadingInput, query: object) {
+  const value = readingValue(input.value);
+  // Unknown and foreign meters get the same 400.
+  await findWritable(ctx.db.meter, "meter", input.meterId, meterScope(ctx.viewer), { select: { id: true } });
+  return ctx.db.meterReading.create({
+    ...query,
+    data: {
+      meterId: input.meterId,
+      value,
+      expectedValue: input.expectedValue ?? null,
+      recordedAt: input.recordedAt,
+      recordedBy: input.recordedBy ?? null,
+      isBaseline: input.isBaseline ?? false,
+      buyerCompanyId: ctx.viewer.buyerCompanyId!,
+    },
+  });
+}
 
 /** Decimal(20, 6): up to 14 integer digits and 6 decimal places, as plain text (no exponent). */
 export function readingValue(text: string, field = "value"): string {

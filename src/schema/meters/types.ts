@@ -1,6 +1,6 @@
-import { builder } from "../builder.ts";
-import { pageType } from "../common/list.ts";
-import { lastBaselineValue } from "./rules.ts";
+import { builder } from "../core/builder.ts";
+import { pageType } from "../core/list.ts";
+import { lastBaselineValue, READING_MODES } from "./rules.ts";
 
 export const MeterRef = builder.prismaObject("Meter", {
   fields: (t) => ({
@@ -41,3 +41,26 @@ export const MeterReadingRef = builder.prismaObject("MeterReading", {
 });
 
 export const MeterReadingPage = pageType("MeterReading", MeterReadingRef);
+
+const ReadingMode = builder.enumType("ReadingMode", { values: READING_MODES });
+
+// valueType, valueUnit and locationId are derived, so they are not declared (the body's are ignored).
+export const MeterInput = builder.inputType("MeterInput", {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    assetId: t.int({ required: true }),
+    meterTypeId: t.int({ required: true }),
+    readingMode: t.field({ type: ReadingMode, description: "Default direct_reading" }),
+  }),
+});
+
+export const MeterReadingInput = builder.inputType("MeterReadingInput", {
+  fields: (t) => ({
+    meterId: t.int({ required: true }),
+    value: t.string({ required: true, description: 'Numeric text, e.g. "12.5"' }),
+    expectedValue: t.string(),
+    recordedAt: t.field({ type: "DateTime", required: true }),
+    recordedBy: t.string({ description: "Contact identifier of the recorder" }),
+    isBaseline: t.boolean({ description: "Default false" }),
+  }),
+});

@@ -1,9 +1,11 @@
 // Buyer user provisioning (POST /v1/buyer/user/provision): input rules, password hashing, invite mail.
 import crypto from "node:crypto";
 import { promisify } from "node:util";
-import { badInput, forbidden } from "../common/errors.ts";
-import type { MailMessage } from "../../workers/queues.ts";
-import { isEmail } from "../common/email.ts";
+import { Prisma } from "../../db.ts";
+import type { Context } from "../core/context.ts";
+import { badInput, forbidden } from "../core/errors.ts";
+import { isEmail } from "../core/email.ts";
+import { queueMail, type MailMessage } from "../mail/public.ts";
 
 /** EPA Section 608 technician certification types; matched case-insensitively, stored in this form. */
 export const EPA_CERTIFICATION_TYPES = ["type_i", "type_ii", "type_iii", "universal"] as const;
@@ -33,7 +35,6 @@ export function assertNoReservedRoles(roles: string[]): void {
   const reserved = roles.filter((role) => RESERVED_ROLES.has(role.toLowerCase().replace(/[\s_-]/g, "")));
   if (reserved.length) throw forbidden(`roles ${reserved.join(", ")} cannot be provisioned through the API`);
 }
-
 
 /** The body's own checks (no database): returns the normalised values to store. */
 export function normalise(input: ProvisionInput) {
@@ -91,14 +92,6 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, N, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !hash) return false;
-  const expected = Buffer.from(hash, "base64url");
-  const actual = await scrypt(password, Buffer.from(salt, "base64url"), expected.length, { N: Number(N), r: Number(r), p: Number(p) });
-  return crypto.timingSafeEqual(actual, expected);
-}
-
 /** One invite per contact: BullMQ ignores a second job with the same id (no ":" allowed in custom ids). */
 export const inviteJobId = (contactId: number) => `invite-contact-${contactId}`;
 
@@ -123,4 +116,70 @@ export function inviteMail(f: InviteFacts): MailMessage {
     lines.push("To accept the invitation, sign up here:", `${portal}/signup?email=${encodeURIComponent(f.email)}`);
   }
   return { to: f.email, subject: `You're invited to ${f.companyName}`, text: `${lines.join("\n")}\n` };
+}
+
+export interface ProvisionedContact {
+  id: number;
+  email: string;
+  nameGiven: string;
+  nameFamily: string;
+  roles: string[];
+  buyerFacilityId: number | null;
+  hasAccessToAllLocations: boolean;
+  locationIds: number[];
+  brandIds: number[];
+  epaCertificationType: string | null;
+  epaCertificationNumber: string | null;
+  passwordResetRequired: boolean;
+  passwordHash: string | null;
+}
+
+const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+
+/**
+ * Rules 1-6 of provisioning: the contact and its invite mail commit together (mail outbox), so there is
+ * no invite for a contact that does not exist and no contact without its invite.
+ */
+export async function provisionUser(ctx: Context, input: ProvisionInput): Promise<ProvisionedContact> {
+  const { db, viewer } = ctx;
+  assertNoReservedRoles(input.roles);
+  const v = normalise(input);
+  const portalUrl = ctx.portalUrl ?? "";
+
+  const facilityId = input.facilityId ?? viewer.buyerFacilityId!;
+  const facility = await db.buyerFacility.findUnique({ where: { id: facilityId }, include: { buyerCompany: true } });
+  if (!facility) throw badInput(`facilityId ${facilityId} is not a buyer facility`);
+  if (facility.buyerCompanyId !== viewer.buyerCompanyId) throw forbidden(`facility ${facilityId} belongs to another buyer company`);
+  if (v.locationIds.length) {
+    const own = await db.location.findMany({ where: { id: { in: v.locationIds }, buyerCompanyId: viewer.buyerCompanyId! }, select: { id: true } });
+    const missing = v.locationIds.filter((id) => !own.some((l) => l.id === id));
+    // Unknown and foreign ids get the same answer, so other tenants' ids cannot be probed.
+    if (missing.length) throw badInput(`locationIds ${missing.join(", ")} are not locations of this company`);
+  }
+  // Rows written before emails were lowercased may differ in case only: compare without case.
+  if (await db.contact.findFirst({ where: { email: { equals: v.email, mode: "insensitive" } }, select: { id: true } })) {
+    throw badInput(conflictMessage(v.email));
+  }
+
+  const { password, ...fields } = v;
+  const message = inviteMail({
+    email: v.email, nameGiven: v.nameGiven, companyName: facility.buyerCompany.name, invitedBy: viewer.displayName,
+    withPassword: password !== null, passwordResetRequired: v.passwordResetRequired, portalUrl,
+  });
+  const passwordHash = password ? await hashPassword(password) : null;
+  // The invite's job id derives from the contact id, so it is sent once.
+  let contact: ProvisionedContact;
+  try {
+    contact = await db.$transaction(async (tx) => {
+      const created = await tx.contact.create({
+        data: { ...fields, buyerFacilityId: facility.id, passwordHash, invitedAt: ctx.now() },
+      });
+      await queueMail(tx, inviteJobId(created.id), message);
+      return created;
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw badInput(conflictMessage(v.email)); // lost the race to a concurrent request
+    throw e;
+  }
+  return contact;
 }

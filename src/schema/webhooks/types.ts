@@ -1,21 +1,7 @@
 // GraphQL types of the event side: the live work order event (subscriptions) and the webhook delivery
-// log with its attempts (queries.ts). GraphQL only: none of this is in the REST cuts.
-import { builder } from "../builder.ts";
-import { forbidden } from "../common/errors.ts";
-import type { Viewer } from "../identity/viewer.ts";
-import type { Audience } from "../../events/recipients.ts";
-import { DELIVERY_STATUSES, windowClosesAt } from "../../events/replay.ts";
-
-/**
- * Whose events a key hears and whose deliveries it sees, exactly as for webhook endpoints: a buyer key
- * its buyer company's, a supplier key (internal team or third party) its supplier facility's. The
- * specification shows no events for the internal teams interface, so partner keys get none.
- */
-export function audienceOf(viewer: Viewer): Audience {
-  if (viewer.kind === "buyer" && viewer.buyerCompanyId !== null) return { buyerCompanyId: viewer.buyerCompanyId };
-  if (viewer.kind === "supplier" && viewer.supplierFacilityId !== null) return { supplierFacilityId: viewer.supplierFacilityId };
-  throw forbidden("work order events and webhook deliveries are for buyer and supplier keys");
-}
+// log with its attempts. GraphQL only: none of this is in the REST cuts.
+import { builder } from "../core/builder.ts";
+import { DELIVERY_STATUSES, windowClosesAt } from "./rules/replay.ts";
 
 const GRAPHQL_ONLY = { subGraphs: ["graphql" as const] };
 

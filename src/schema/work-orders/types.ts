@@ -1,7 +1,10 @@
-import { builder } from "../builder.ts";
-import { masked } from "../common/masking.ts";
-import { pageType } from "../common/list.ts";
-import { STATUSES } from "./state-machine.ts";
+// The work order's GraphQL types: the work order (masked for third-party suppliers), its notes, status
+// history and service calls, problem types, the published transition table, and the write bodies.
+import { builder } from "../core/builder.ts";
+import { masked } from "../core/masking.ts";
+import { pageType } from "../core/list.ts";
+import { STATUSES, type TransitionRow } from "./rules/state-machine.ts";
+import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
 
 export const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
 
@@ -86,3 +89,135 @@ export const WorkOrderRef = builder.prismaObject("WorkOrder", {
 });
 
 export const WorkOrderPage = pageType("WorkOrder", WorkOrderRef);
+
+export const WorkOrderNoteRef = builder.prismaObject("WorkOrderNote", {
+  description: "A note of a work order's root buyer-supplier thread",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    workOrderId: t.exposeInt("workOrderId"),
+    text: t.exposeString("text"),
+    noteAddedBy: t.exposeString("noteAddedBy"),
+    noteAddedAt: t.expose("noteAddedAt", { type: "DateTime", description: "Set by the server clock" }),
+    photo: t.exposeString("photo", { nullable: true }),
+    video: t.exposeString("video", { nullable: true }),
+    audio: t.exposeString("audio", { nullable: true }),
+    otherFile: t.exposeString("otherFile", { nullable: true }),
+    elements: t.expose("elements", { type: "JSON", description: 'Structured elements; a tagged user is {"type": "user", "email": …}' }),
+  }),
+});
+
+export const WorkOrderNotePage = pageType("WorkOrderNote", WorkOrderNoteRef);
+
+export const ProblemTypeRef = builder.prismaObject("ProblemType", {
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    buyerCompanyId: t.exposeInt("buyerCompanyId"),
+  }),
+});
+
+export const ProblemTypePage = pageType("ProblemType", ProblemTypeRef);
+
+export const TransitionRowRef = builder.objectRef<TransitionRow>("WorkOrderTransition").implement({
+  subGraphs: ["graphql"],
+  description: "One row of the work order lifecycle: the action, who may take it, from which statuses, and where it can lead.",
+  fields: (t) => ({
+    action: t.exposeString("action"),
+    actor: t.exposeString("actor"),
+    from: t.field({ type: [WorkOrderStatusEnum], description: "Empty for create", resolve: (r) => [...r.from] }),
+    to: t.field({ type: [WorkOrderStatusEnum], resolve: (r) => [...r.to] }),
+  }),
+});
+
+// ---- write bodies
+
+// buyerCompanyId and buyerFacilityId are required by the contract on this endpoint and checked against
+// the key; every other company-owned field is derived or checked the same way.
+export const WorkOrderInput = builder.inputType("WorkOrderInput", {
+  fields: (t) => ({
+    id: t.int({ description: "Updates this existing work order (upsert); never changes its status or supplier" }),
+    title: t.string({ required: true }),
+    locationId: t.int({ required: true }),
+    problemTypeId: t.int({ required: true }),
+    buyerFacilityId: t.int({ required: true, description: "A facility of the key's company" }),
+    buyerCompanyId: t.int({ required: true, description: "Must be the key's company" }),
+    createdBy: t.string({ required: true, description: "Email of the creator" }),
+    status: t.field({ type: WorkOrderStatusEnum, description: "Unassigned, PendingApproval or PendingConfirmationByServiceProvider; resolved against company configuration" }),
+    supplierFacilityId: t.int({ description: "A supplier with a live relationship to the company" }),
+    assetId: t.int({ description: "An asset at the location" }),
+    subAssetIds: t.intList({ description: "Sub-assets of assetId" }),
+    needApproval: t.boolean({ description: "Overrides the company's serviceRequestsNeedApproval (response field: needsApproval)" }),
+    walkThroughId: t.int({ description: "Together with siteSurveyTaskTitleId" }),
+    siteSurveyTaskTitleId: t.int({ description: "A task of the walkthrough's survey" }),
+    includeWalkthroughTaskList: t.boolean({ description: "On create: appends the walkthrough's tasks and answers to the description" }),
+    isPM: t.boolean({ description: "Defaults to true when plannedMaintenanceScheduleId is given" }),
+    plannedMaintenanceScheduleId: t.int(),
+    description: t.string(),
+    poNumber: t.string(),
+    woPriority: t.int({ description: "Expected resolution time in hours" }),
+  }),
+});
+
+export const SupplierWorkOrderInput = builder.inputType("SupplierWorkOrderInput", {
+  description: "A work order opened by a supplier at a location of a related buyer; the buyer approves it.",
+  fields: (t) => ({
+    title: t.string({ required: true }),
+    locationId: t.int({ required: true, description: "A location of a buyer related to the key's facility" }),
+    problemTypeId: t.int({ required: true }),
+    description: t.string(),
+    assetId: t.int(),
+    subAssetIds: t.intList(),
+    poNumber: t.string(),
+    woPriority: t.int({ description: "Expected resolution time in hours" }),
+  }),
+});
+
+export const WorkOrderPatchInput = builder.inputType("WorkOrderPatchInput", {
+  description: "Only supplierFacilityId and supplierPrimaryContactEmail are read; other fields are ignored.",
+  fields: (t) => ({
+    supplierFacilityId: t.int({ description: "A new supplier reassigns the work order; the current one is a no-op" }),
+    supplierPrimaryContactEmail: t.string({ description: "Applies only together with a supplier change" }),
+  }),
+});
+
+export const ActionNoteInput = builder.inputType("WorkOrderActionNoteInput", {
+  description: "A note for the root buyer-supplier thread (check_in / check_out: the service call's note)",
+  fields: (t) => ({
+    text: t.string({ required: true }),
+    noteAddedBy: t.string({ required: true }),
+  }),
+});
+
+export const BuyerActionInput = builder.inputType("WorkOrderBuyerActionInput", {
+  fields: (t) => ({
+    id: t.int({ required: true, description: "The work order" }),
+    note: t.field({ type: ActionNoteInput }),
+  }),
+});
+
+export const SupplierActionInput = builder.inputType("WorkOrderSupplierActionInput", {
+  fields: (t) => ({
+    id: t.int({ required: true, description: "The work order" }),
+    note: t.field({ type: ActionNoteInput }),
+    technicianEmail: t.string({ description: "assign_tech (required); check_in (required unless a technician is assigned)" }),
+    scheduledAt: t.field({ type: "DateTime", description: "schedule, reschedule (required)" }),
+    outcome: t.string({ description: "check_out (required): completed or incomplete" }),
+    reason: t.string({ description: "check_out (required when incomplete)" }),
+  }),
+});
+
+export const AppendNoteInput = builder.inputType("WorkOrderAppendNoteInput", {
+  fields: (t) => ({
+    id: t.int({ required: true, description: "The work order" }),
+    // JSON rather than input types: unknown keys of a note are ignored and the messages are the contract's.
+    note: t.field({ type: "JSON", description: "{text, noteAddedBy (email), photo?, video?, audio?, otherFile?, elements?}; noteAddedAt is the server's" }),
+    taggedUsers: t.field({ type: "JSON", description: `Emails (at most ${MAX_TAGGED_USERS}) to tag in the note and subscribe` }),
+  }),
+});
+
+export const AppendPhotoNotesInput = builder.inputType("WorkOrderAppendPhotoNotesInput", {
+  fields: (t) => ({
+    id: t.int({ required: true, description: "The work order" }),
+    notes: t.field({ type: "JSON", description: `1 to ${MAX_BULK_NOTES} notes of one photo URL each ({photo, noteAddedBy?})` }),
+  }),
+});

@@ -1,0 +1,14 @@
+import { builder } from "../core/builder.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { requires } from "../core/permissions.ts";
+import { AssetTypeInput, AssetTypeRef } from "./types.ts";
+import { upsertAssetType } from "./rules.ts";
+
+builder.mutationField("upsertAssetType", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/asset/asset_types", type: "AssetType", bodyArg: "input" }, requires("asset.write")),
+    type: AssetTypeRef,
+    args: { input: t.arg({ type: AssetTypeInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => upsertAssetType(ctx, input, query),
+  }),
+);

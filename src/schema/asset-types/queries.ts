@@ -1,0 +1,9 @@
+import { readRoutes } from "../core/read-routes.ts";
+import { AssetTypePage, AssetTypeRef } from "./types.ts";
+import { ASSET_TYPE_LIST, assetTypeScope } from "./rules.ts";
+
+readRoutes({
+  interfaces: ["buyer", "supplier"], path: "/asset/asset_types", type: "AssetType",
+  fields: { list: "assetTypes", one: "assetType" },
+  page: AssetTypePage, item: AssetTypeRef, table: (ctx) => ctx.db.assetType, scope: assetTypeScope, spec: ASSET_TYPE_LIST,
+});

@@ -1,0 +1,2 @@
+// What other features may use of assets.
+export { subtreeIds } from "./rules.ts";

@@ -1,0 +1,95 @@
+// The one SchemaBuilder: plugins, the context type and the scalars every domain shares.
+import SchemaBuilder from "@pothos/core";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import SubGraphPlugin from "@pothos/plugin-sub-graph";
+import { GraphQLScalarType, Kind } from "graphql";
+import type PrismaTypes from "../../generated/pothos-types.ts";
+import { getDatamodel } from "../../generated/pothos-types.ts";
+import type { Context } from "./context.ts";
+import type { SubGraph } from "./interfaces.ts";
+import { badInput } from "./errors.ts";
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: Context;
+  SubGraphs: SubGraph;
+  DefaultFieldNullability: false;
+  Scalars: {
+    JSON: { Input: unknown; Output: unknown };
+    DateTime: { Input: Date; Output: Date | string };
+    Date: { Input: Date; Output: Date | string };
+    IdList: { Input: number[]; Output: number[] };
+  };
+}>({
+  plugins: [PrismaPlugin, SubGraphPlugin],
+  defaultFieldNullability: false,
+  // The client is taken from the context, so each test database or instance brings its own.
+  prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), filterConnectionTotalCount: true },
+  subGraphs: { defaultForTypes: ["buyer", "supplier", "partners", "graphql"], fieldsInheritFromTypes: true },
+});
+
+builder.queryType({});
+builder.mutationType({});
+// Live events (src/schema/webhooks/subscriptions.ts): GraphQL only, never in the REST cuts.
+builder.subscriptionType({ subGraphs: ["graphql"] });
+
+builder.addScalarType(
+  "JSON",
+  new GraphQLScalarType({
+    name: "JSON",
+    description: "Any JSON value",
+    serialize: (v) => v,
+    parseValue: (v) => v,
+    parseLiteral: function parse(ast): unknown {
+      switch (ast.kind) {
+        case Kind.STRING:
+        case Kind.BOOLEAN:
+          return ast.value;
+        case Kind.INT:
+        case Kind.FLOAT:
+          return Number(ast.value);
+        case Kind.NULL:
+          return null;
+        case Kind.LIST:
+          return ast.values.map(parse);
+        case Kind.OBJECT:
+          return Object.fromEntries(ast.fields.map((f) => [f.name.value, parse(f.value)]));
+        default:
+          return undefined;
+      }
+    },
+  }),
+);
+
+function parseTimestamp(value: unknown, dateOnly: boolean): Date {
+  const pattern = dateOnly ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+  if (typeof value !== "string" || !pattern.test(value) || Number.isNaN(Date.parse(value))) {
+    throw badInput(dateOnly ? `expected a calendar date (YYYY-MM-DD), got ${JSON.stringify(value)}` : `expected an ISO 8601 timestamp with offset, got ${JSON.stringify(value)}`);
+  }
+  return new Date(dateOnly ? `${value}T00:00:00Z` : value);
+}
+
+builder.scalarType("DateTime", {
+  description: "ISO 8601 timestamp with a UTC offset",
+  serialize: (v) => (v instanceof Date ? v.toISOString() : String(v)),
+  parseValue: (v) => parseTimestamp(v, false),
+});
+
+builder.scalarType("Date", {
+  description: "Calendar date, YYYY-MM-DD",
+  serialize: (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v)),
+  parseValue: (v) => parseTimestamp(v, true),
+});
+
+builder.scalarType("IdList", {
+  description: "Comma-separated integer ids (in a path), or a list of integers",
+  serialize: (v) => v,
+  parseValue: (v) => {
+    const parts = Array.isArray(v) ? v : String(v).split(",");
+    return parts.map((p) => {
+      const text = String(p).trim();
+      if (!/^\d{1,9}$/.test(text)) throw badInput(`ids must be whole numbers, got ${JSON.stringify(p)}`);
+      return Number(text);
+    });
+  },
+});

@@ -1,0 +1,41 @@
+// The one error type of the service. Its `type` and status become the contract's error body
+// `{message, type, status: "error", traceId}` on REST and the error's extensions on GraphQL.
+import { GraphQLError } from "graphql";
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 429 | 500;
+
+export class ApiError extends GraphQLError {
+  readonly status: ErrorStatus;
+  readonly type: string;
+
+  constructor(status: ErrorStatus, type: string, message: string, headers?: Record<string, string>) {
+    super(message, { extensions: { code: type, http: { status, ...(headers ? { headers } : {}) } } });
+    this.status = status;
+    this.type = type;
+  }
+}
+
+export const badInput = (message: string) => new ApiError(400, "invalidInputDataException", message);
+export const outOfScope = (message = "record is outside the scope of this key") =>
+  new ApiError(400, "invalidInputDataException", message);
+/** A write to a record the key may not change: unknown, deleted, foreign and denied alike (the contract's rule). */
+export const notWritable = (noun: string, id: unknown) => outOfScope(`no ${noun} ${id} that this key may change`);
+export const unauthorized = (message = "missing or invalid X-API-KEY / SVC-KEY") =>
+  new ApiError(401, "UnauthorizedException", message);
+export const forbidden = (message: string) => new ApiError(403, "ForbiddenException", message);
+export const notFound = (message = "record not found") => new ApiError(404, "NotFoundException", message);
+export const conflict = (message: string) => new ApiError(409, "ConflictException", message);
+
+/** The one 429 of every channel (REST, GraphQL over HTTP, websockets); `headers` are the RateLimit-* ones. */
+export const rateLimited = (limit: { requests: number; windowSeconds: number }, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
+  new ApiError(
+    429,
+    "TooManyRequestsException",
+    `rate limit of ${limit.requests} requests per ${limit.windowSeconds} s exceeded; retry after ${retryAfterSeconds} s`,
+    { ...headers, "Retry-After": String(retryAfterSeconds) },
+  );
+
+/** The contract's error body. */
+export function errorBody(error: { message: string; type: string }, traceId: string) {
+  return { message: error.message, type: error.type, status: "error" as const, traceId };
+}

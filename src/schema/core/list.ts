@@ -1,0 +1,142 @@
+// The contract's list rules, written once: offset/limit (default 10, max 25 or a per-route clamp),
+// sort_by/order, and every other query parameter as a field filter where a comma means "any of".
+// Filters are ANDed with the tenant scope by the caller; they can never widen it.
+import type { GraphQLResolveInfo } from "graphql";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "./builder.ts";
+import { badInput } from "./errors.ts";
+
+export type FilterKind = "int" | "string" | "boolean" | "datetime";
+
+export interface ListSpec {
+  /** Filterable fields and how their text is read. */
+  filters: Record<string, FilterKind>;
+  /** Fields that sort_by accepts. */
+  sortable: readonly string[];
+  defaultSort: { field: string; order: "asc" | "desc" };
+  maxLimit?: number;
+}
+
+export interface ListArgs {
+  offset?: number | null;
+  limit?: number | null;
+  sort_by?: string | null;
+  order?: string | null;
+  filter?: unknown;
+}
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 25;
+
+export const listArgs = builder.args((t) => ({
+  offset: t.int({ description: "Rows to skip (default 0)" }),
+  limit: t.int({ description: "Page size (default 10, maximum 25; larger values are reduced)" }),
+  sort_by: t.string({ description: "Field to sort by" }),
+  order: t.string({ description: "asc or desc" }),
+  filter: t.field({ type: "JSON", description: "Field filters: {field: value | [values] | \"a,b\"}; comma means any of" }),
+}));
+
+function readValue(field: string, kind: FilterKind, raw: unknown): unknown {
+  const text = typeof raw === "string" ? raw.trim() : raw;
+  switch (kind) {
+    case "int": {
+      const n = typeof text === "number" ? text : /^-?\d{1,15}$/.test(String(text)) ? Number(text) : NaN;
+      if (!Number.isSafeInteger(n)) throw badInput(`filter ${field} expects whole numbers, got ${JSON.stringify(raw)}`);
+      return n;
+    }
+    case "boolean":
+      if (text === true || text === "true") return true;
+      if (text === false || text === "false") return false;
+      throw badInput(`filter ${field} expects true or false, got ${JSON.stringify(raw)}`);
+    case "datetime": {
+      const d = new Date(String(text));
+      if (typeof text !== "string" || Number.isNaN(d.getTime())) throw badInput(`filter ${field} expects an ISO 8601 timestamp`);
+      return d;
+    }
+    default:
+      if (typeof text !== "string" && typeof text !== "number") throw badInput(`filter ${field} expects text`);
+      return String(text);
+  }
+}
+
+/** Turns the filter argument into a Prisma `where` over the declared fields; unknown fields are a 400. */
+export function filterWhere(filter: unknown, spec: Pick<ListSpec, "filters">): Record<string, unknown> {
+  if (filter === undefined || filter === null) return {};
+  if (typeof filter !== "object" || Array.isArray(filter)) throw badInput("filter must be an object of field filters");
+  const where: Record<string, unknown> = {};
+  for (const [field, raw] of Object.entries(filter as Record<string, unknown>)) {
+    const kind = spec.filters[field];
+    if (!kind) {
+      const known = Object.keys(spec.filters).join(", ") || "none";
+      throw badInput(`unknown filter ${JSON.stringify(field)}; filterable fields: ${known}`);
+    }
+    const items = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : [raw];
+    const values = items.filter((v) => v !== "").map((v) => readValue(field, kind, v));
+    if (values.length === 0) throw badInput(`filter ${field} has no value`);
+    where[field] = values.length === 1 ? values[0] : { in: values };
+  }
+  return where;
+}
+
+export interface Page {
+  skip: number;
+  take: number;
+  orderBy: Record<string, "asc" | "desc">[];
+  where: Record<string, unknown>;
+}
+
+/** Validates and normalises the list arguments. */
+export function pageOf(args: ListArgs, spec: ListSpec): Page {
+  const offset = args.offset ?? 0;
+  if (offset < 0) throw badInput("offset must not be negative");
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  if (limit < 1) throw badInput("limit must be at least 1");
+  const take = Math.min(limit, spec.maxLimit ?? MAX_LIMIT);
+  return { skip: offset, take, orderBy: orderOf(args, spec), where: filterWhere(args.filter, spec) };
+}
+
+export function orderOf(args: Pick<ListArgs, "sort_by" | "order">, spec: ListSpec): Page["orderBy"] {
+  const field = args.sort_by ?? spec.defaultSort.field;
+  if (!spec.sortable.includes(field)) {
+    throw badInput(`cannot sort by ${JSON.stringify(field)}; sortable fields: ${spec.sortable.join(", ")}`);
+  }
+  const order = (args.order ?? (args.sort_by ? "asc" : spec.defaultSort.order)).toLowerCase();
+  if (order !== "asc" && order !== "desc") throw badInput('order must be "asc" or "desc"');
+  // id breaks ties so pages never overlap or skip rows.
+  return field === "id" ? [{ id: order }] : [{ [field]: order }, { id: order }];
+}
+
+/** The `{data, count}` shape of every list field. */
+export function pageType<T extends object>(name: string, item: any) {
+  return builder.objectType(builder.objectRef<{ data: T[]; count: number }>(`${name}Page`), {
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (p) => p.data as any }),
+      count: t.exposeInt("count", { description: "Total matching rows, not the page length" }),
+    }),
+  });
+}
+
+interface Listable {
+  findMany(args: any): Promise<any[]>;
+  count(args: any): Promise<number>;
+}
+
+/** One page and the total, in two statements whatever the page size. */
+export async function findPage<T = any>(
+  delegate: Listable,
+  scope: Record<string, unknown>,
+  args: ListArgs,
+  spec: ListSpec,
+  query: object = {},
+): Promise<{ data: T[]; count: number }> {
+  const page = pageOf(args, spec);
+  const where = { AND: [scope, page.where] };
+  const [data, count] = await Promise.all([
+    delegate.findMany({ ...query, where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
+    delegate.count({ where }),
+  ]);
+  return { data, count };
+}
+
+/** The Prisma include/select that a page's `data` selection needs (relations asked for in GraphQL). */
+export const pageQuery = (ctx: object, info: GraphQLResolveInfo) => queryFromInfo({ context: ctx, info, path: ["data"] });

@@ -1,0 +1,71 @@
+// The read routes most resources share, registered once: a list (`path`), its count_by
+// (`path/count_by`) and a single read (`path/:id`), all scoped the same way. Domains call this instead
+// of repeating the three root fields.
+import { builder } from "./builder.ts";
+import type { Context } from "./context.ts";
+import type { Viewer } from "./viewer.ts";
+import { restRoute, type Interface } from "./interfaces.ts";
+import type { GraphQLResolveInfo } from "graphql";
+import { findPage, listArgs, pageQuery, type ListArgs, type ListSpec } from "./list.ts";
+import { countBy, countByArgs } from "./count-by.ts";
+import { findInScope } from "./tenancy.ts";
+
+interface Table {
+  findMany(args: any): Promise<any[]>;
+  findFirst(args: any): Promise<any>;
+  count(args: any): Promise<number>;
+  groupBy(args: any): Promise<any[]>;
+}
+
+export interface ReadRoutes {
+  interfaces: readonly Interface[];
+  /** List path; count_by and :id hang below it. */
+  path: string;
+  /** Envelope type of the list (and of the single read unless itemType is given). */
+  type: string;
+  itemType?: string;
+  /** Root field names: list, count_by (omit for none), single read (omit for none). */
+  fields: { list: string; countBy?: string; one?: string };
+  page: any;
+  item?: any;
+  table: (ctx: Context) => Table;
+  scope: (viewer: Viewer) => Record<string, unknown>;
+  spec: ListSpec;
+  /** Extra validation of the filter argument (e.g. enum values). */
+  checkFilter?: (filter: unknown) => unknown;
+  description?: string;
+}
+
+export function readRoutes(r: ReadRoutes): void {
+  const filterOf = (filter: unknown) => (r.checkFilter ? r.checkFilter(filter) : filter);
+  builder.queryField(r.fields.list, (t) =>
+    t.field({
+      ...restRoute({ interfaces: r.interfaces, method: "GET", path: r.path, type: r.type, list: true, maxLimit: r.spec.maxLimit }),
+      description: r.description,
+      type: r.page,
+      args: listArgs,
+      resolve: (_root: unknown, args: ListArgs, ctx: Context, info: GraphQLResolveInfo) =>
+        findPage(r.table(ctx), r.scope(ctx.viewer), { ...args, filter: filterOf(args.filter) }, r.spec, pageQuery(ctx, info)),
+    } as any),
+  );
+  if (r.fields.countBy) {
+    builder.queryField(r.fields.countBy, (t) =>
+      t.field({
+        ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/count_by`, type: "count" }),
+        type: "JSON",
+        args: countByArgs,
+        resolve: (_root, args, ctx) => countBy(r.table(ctx), r.scope(ctx.viewer), { ...args, filter: filterOf(args.filter) }, r.spec),
+      }),
+    );
+  }
+  if (r.fields.one && r.item) {
+    builder.queryField(r.fields.one, (t) =>
+      t.prismaField({
+        ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/:id`, type: r.itemType ?? r.type }),
+        type: r.item,
+        args: { id: t.arg.int({ required: true }) },
+        resolve: (query: object, _root: unknown, args: { id: number }, ctx: Context) => findInScope(r.table(ctx), args.id, r.scope(ctx.viewer), query),
+      } as any),
+    );
+  }
+}

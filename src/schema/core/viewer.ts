@@ -1,0 +1,89 @@
+// Who is calling: resolved from X-API-KEY + SVC-KEY before anything else, for REST and GraphQL alike.
+import type { Db } from "../../db.ts";
+import type { Interface } from "./interfaces.ts";
+import { secretMatches } from "./keys.ts";
+
+export type KeyKind = "buyer" | "supplier" | "partner";
+
+export interface Viewer {
+  keyId: number;
+  kind: KeyKind;
+  contactId: number;
+  email: string;
+  displayName: string;
+  /** The contact's roles (see permissions.ts). */
+  roles: string[];
+  /** Buyer keys: the key's company. Internal-team supplier and partner keys: the buyer the team serves. */
+  buyerCompanyId: number | null;
+  buyerFacilityId: number | null;
+  supplierFacilityId: number | null;
+  supplierCompanyId: number | null;
+  /** A supplier key of a third-party company: buyer-private fields are masked for it. */
+  isThirdParty: boolean;
+  rateLimit: { requests: number; windowSeconds: number } | null;
+}
+
+export const INTERFACE_OF_KIND: Record<KeyKind, Interface> = {
+  buyer: "buyer",
+  supplier: "supplier",
+  partner: "partners",
+};
+
+interface KeyRow {
+  id: number;
+  secretHash: string;
+  kind: KeyKind;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  rateLimitRequests: number | null;
+  rateLimitWindowSeconds: number | null;
+  contactId: number;
+  email: string;
+  nameGiven: string;
+  nameFamily: string;
+  roles: string[];
+  buyerFacilityId: number | null;
+  buyerFacilityCompanyId: number | null;
+  supplierFacilityId: number | null;
+  supplierCompanyId: number | null;
+  internalTeamOfId: number | null;
+}
+
+/** One statement: the key with its contact, facility and company. Null when the pair does not authenticate. */
+export async function authenticate(db: Db, apiKey: string, secret: string, now = new Date()): Promise<Viewer | null> {
+  if (!apiKey || !secret || apiKey.length > 200 || secret.length > 200) return null;
+  const rows = await db.$queryRaw<KeyRow[]>`
+    SELECT k.id, k."secretHash", k.kind::text AS kind, k."expiresAt", k."revokedAt",
+           k."rateLimitRequests", k."rateLimitWindowSeconds",
+           c.id AS "contactId", c.email, c."nameGiven", c."nameFamily", c.roles,
+           c."buyerFacilityId", bf."buyerCompanyId" AS "buyerFacilityCompanyId",
+           c."supplierFacilityId", sf."supplierCompanyId", sc."internalTeamOfId"
+      FROM "ApiKey" k
+      JOIN "Contact" c ON c.id = k."contactId"
+      LEFT JOIN "BuyerFacility" bf ON bf.id = c."buyerFacilityId"
+      LEFT JOIN "SupplierFacility" sf ON sf.id = c."supplierFacilityId"
+      LEFT JOIN "SupplierCompany" sc ON sc.id = sf."supplierCompanyId"
+     WHERE k."apiKey" = ${apiKey}`;
+  const row = rows[0];
+  if (!row || !secretMatches(secret, row.secretHash)) return null;
+  if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+  const onSupplierSide = row.kind !== "buyer";
+  if (onSupplierSide ? row.supplierFacilityId === null : row.buyerFacilityId === null) return null;
+  return {
+    keyId: row.id,
+    kind: row.kind,
+    contactId: row.contactId,
+    email: row.email,
+    displayName: `${row.nameGiven} ${row.nameFamily}`.trim(),
+    roles: row.roles,
+    buyerCompanyId: onSupplierSide ? row.internalTeamOfId : row.buyerFacilityCompanyId,
+    buyerFacilityId: row.buyerFacilityId,
+    supplierFacilityId: onSupplierSide ? row.supplierFacilityId : null,
+    supplierCompanyId: onSupplierSide ? row.supplierCompanyId : null,
+    isThirdParty: onSupplierSide && row.internalTeamOfId === null,
+    rateLimit:
+      row.rateLimitRequests && row.rateLimitWindowSeconds
+        ? { requests: row.rateLimitRequests, windowSeconds: row.rateLimitWindowSeconds }
+        : null,
+  };
+}

@@ -1,0 +1,2 @@
+// What other features may use of meters.
+export { MeterRef } from "./types.ts";

@@ -1,0 +1,8 @@
+// What the transports (server, worker, operator CLI) use of webhooks: the jobs, the live events of
+// subscriptions, the AsyncAPI document, and the operator's endpoint and replay commands.
+export { startWebhookJobs, webhookQueue, WEBHOOK_QUEUE } from "./jobs/start.ts";
+export { relayOutbox, SUBSCRIPTION_CHANNEL } from "./jobs/relay.ts";
+export { createLiveEvents, type EventServices } from "./live-events.ts";
+export { asyncApiJson } from "./asyncapi.ts";
+export { addEndpoint, endpointUrlProblem, listEndpoints, newSigningSecret, rotateEndpointSecret } from "./rules/endpoints.ts";
+export { DELIVERY_STATUSES, endpointDeliveries, redeliver, redeliverEndpointFailures, type DeliveryStatus } from "./rules/replay.ts";

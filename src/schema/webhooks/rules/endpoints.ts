@@ -1,0 +1,97 @@
+// Webhook endpoints (decisions.md §3): registered, rotated and listed by the operator; their URL rules,
+// signing secrets, retry schedule and the three-hour window.
+import net from "node:net";
+import type { Db } from "../../../db.ts";
+import { EVENT_TYPES, type EventType } from "../../work-orders/public.ts";
+
+/** Rotated-out secrets keep signing (next to the new one) this long. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export function isPrivateAddress(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
+  if (net.isIPv4(h)) {
+    const [a, b] = h.split(".").map(Number);
+    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (net.isIPv6(h)) return h === "::1" || h === "::" || h.startsWith("fc") || h.startsWith("fd") || h.startsWith("fe80") || h.startsWith("::ffff:");
+  return false;
+}
+
+/** Why a URL may not be a webhook endpoint, or null when it may. */
+export function endpointUrlProblem(url: string, allowInsecure: boolean): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "is not a valid URL";
+  }
+  if (parsed.protocol !== "https:" && !(allowInsecure && parsed.protocol === "http:")) {
+    return allowInsecure ? "must be http or https" : "must be https (set WEBHOOK_ALLOW_INSECURE_URLS=true for development)";
+  }
+  if (!allowInsecure && isPrivateAddress(parsed.hostname)) return "must not point at a private or local address";
+  return null;
+}
+
+/** Signing secrets in the Standard Webhooks form. */
+export function newSigningSecret(): string {
+  return `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`;
+}
+
+/** Retry delays after the 1st, 2nd, … failed attempt; then hourly (decisions.md §3). */
+const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000];
+const HOUR = 3_600_000;
+
+export function retryDelayMs(failedAttempts: number): number {
+  return RETRY_DELAYS_MS[failedAttempts - 1] ?? HOUR;
+}
+
+/** An event not handed over within three hours of the change is expired and never sent. */
+export const DELIVERY_WINDOW_MS = 3 * HOUR;
+
+/** A delivery attempt times out after 10 s. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+// ---- the operator's endpoint commands
+
+export async function addEndpoint(
+  db: Db,
+  options: { buyerCompanyId?: number; supplierFacilityId?: number; url: string; events: string[]; mode: "test" | "production"; allowInsecure: boolean },
+) {
+  if (!options.buyerCompanyId === !options.supplierFacilityId) throw new Error("give exactly one of --buyer-company or --supplier-facility");
+  const problem = endpointUrlProblem(options.url, options.allowInsecure);
+  if (problem) throw new Error(`url ${problem}`);
+  const owner = options.buyerCompanyId
+    ? await db.buyerCompany.findUnique({ where: { id: options.buyerCompanyId } })
+    : await db.supplierFacility.findUnique({ where: { id: options.supplierFacilityId! } });
+  if (!owner) throw new Error(options.buyerCompanyId ? `no buyer company ${options.buyerCompanyId}` : `no supplier facility ${options.supplierFacilityId}`);
+  const unknown = options.events.filter((e) => !EVENT_TYPES.includes(e as EventType));
+  if (unknown.length || options.events.length === 0) throw new Error(`events must be some of ${EVENT_TYPES.join(", ")}`);
+  const row = await db.webhookEndpoint.create({
+    data: {
+      url: options.url, events: options.events, mode: options.mode, secret: newSigningSecret(),
+      buyerCompanyId: options.buyerCompanyId ?? null, supplierFacilityId: options.supplierFacilityId ?? null,
+    },
+  });
+  return { id: row.id, secret: row.secret };
+}
+
+/** A new secret; the old one keeps signing next to it for 24 hours so receivers can switch over. */
+export async function rotateEndpointSecret(db: Db, id: number, now = new Date()) {
+  const row = await db.webhookEndpoint.findUnique({ where: { id } });
+  if (!row) throw new Error(`no webhook endpoint ${id}`);
+  const updated = await db.webhookEndpoint.update({
+    where: { id },
+    data: { secret: newSigningSecret(), previousSecret: row.secret, previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS) },
+  });
+  return { id, secret: updated.secret, previousSecretExpiresAt: updated.previousSecretExpiresAt!.toISOString() };
+}
+
+export async function listEndpoints(db: Db, filter: { buyerCompanyId?: number; supplierFacilityId?: number }) {
+  const rows = await db.webhookEndpoint.findMany({ where: filter, orderBy: { id: "asc" } });
+  return rows.map((r) => ({
+    id: r.id, url: r.url, events: r.events, mode: r.mode,
+    buyerCompanyId: r.buyerCompanyId, supplierFacilityId: r.supplierFacilityId,
+    rotating: r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > new Date(),
+  }));
+}

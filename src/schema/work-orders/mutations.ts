@@ -1,0 +1,102 @@
+import { builder } from "../core/builder.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { requires } from "../core/permissions.ts";
+import { labelsField } from "../labels/public.ts";
+import {
+  AppendNoteInput, AppendPhotoNotesInput, BuyerActionInput, SupplierActionInput, SupplierWorkOrderInput, WorkOrderInput,
+  WorkOrderNotePage, WorkOrderNoteRef, WorkOrderPatchInput, WorkOrderRef,
+} from "./types.ts";
+import { BUYER_ACTIONS, SUPPLIER_ACTIONS, TRANSITIONS } from "./rules/state-machine.ts";
+import { createSupplierWorkOrder, createWorkOrder } from "./rules/create.ts";
+import { runAction, updateWorkOrder } from "./rules/actions.ts";
+import { appendNote, appendPhotoNotes } from "./rules/notes.ts";
+import { workOrderScope } from "./rules/scope.ts";
+
+const WRITE = requires("workOrder.write");
+/** Writes to an existing work order: a denial answers like an unknown work order (the contract's rule). */
+const CHANGE = (id: (args: any) => unknown) => requires("workOrder.write", { noun: "work order", id });
+const byInputId = CHANGE((args) => args.input.id);
+
+builder.mutationField("createWorkOrder", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/work_order/work_orders", type: "WorkOrder", bodyArg: "input" }, WRITE),
+    type: WorkOrderRef,
+    args: { input: t.arg({ type: WorkOrderInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => createWorkOrder(ctx, input, query),
+  }),
+);
+
+builder.mutationField("createSupplierWorkOrder", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["supplier"], method: "POST", path: "/work_order/work_orders", type: "WorkOrder", bodyArg: "input" }, WRITE),
+    type: WorkOrderRef,
+    args: { input: t.arg({ type: SupplierWorkOrderInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => createSupplierWorkOrder(ctx, input, query),
+  }),
+);
+
+builder.mutationField("updateWorkOrder", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/:id", type: "WorkOrder", bodyArg: "input" }, CHANGE((args) => args.id)),
+    type: WorkOrderRef,
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: WorkOrderPatchInput, required: true }) },
+    resolve: (query, _root, { id, input }, ctx) => updateWorkOrder(ctx, id, input, query),
+  }),
+);
+
+const pascal = (action: string) => action.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
+
+const ACTION_ROUTES = [
+  ...BUYER_ACTIONS.map((action) => ({ action, iface: "buyer" as const, actor: "buyer" as const, input: BuyerActionInput })),
+  ...SUPPLIER_ACTIONS.map((action) => ({ action, iface: "supplier" as const, actor: "supplier" as const, input: SupplierActionInput })),
+];
+
+// One registration for every status action: workOrderApprove, workOrderCheckIn, …
+for (const { action, iface, actor, input } of ACTION_ROUTES) {
+  const row = TRANSITIONS.find((r) => r.action === action && r.actor === actor)!;
+  builder.mutationField(`workOrder${pascal(action)}`, (t) =>
+    t.prismaField({
+      ...restRoute({ interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input" }, byInputId),
+      description: `${action}: from ${row.from.join(", ")} to ${row.to.join(" or ")}. Returns the updated work order.`,
+      type: WorkOrderRef,
+      args: { input: t.arg({ type: input as typeof SupplierActionInput, required: true }) },
+      resolve: (query, _root, args, ctx) => runAction(ctx, action, args.input, query),
+    }),
+  );
+}
+
+builder.mutationField("appendWorkOrderNote", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/append_notes", type: "WorkOrderNote", bodyArg: "input" }, byInputId),
+    description: "Appends a note to the root thread; returns the created note.",
+    type: WorkOrderNoteRef,
+    args: { input: t.arg({ type: AppendNoteInput, required: true }) },
+    resolve: (_root, { input }, ctx) => appendNote(ctx, input),
+  }),
+);
+
+builder.mutationField("appendWorkOrderPhotoNotes", (t) =>
+  t.field({
+    ...restRoute({
+      interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/append_notes/bulk", type: "WorkOrderNote", list: true, bodyArg: "input",
+    }, byInputId),
+    description: "Appends photo notes (same noteAddedAt, sent order) with one grouped notification; returns the created notes.",
+    type: WorkOrderNotePage,
+    args: { input: t.arg({ type: AppendPhotoNotesInput, required: true }) },
+    resolve: (_root, { input }, ctx) => appendPhotoNotes(ctx, input),
+  }),
+);
+
+// PUT /work_order/work_orders/{woId}/labels: the asset labels' rules and mechanism, on WorkOrderLabelLink.
+labelsField({
+  field: "putWorkOrderLabels",
+  interfaces: ["buyer"],
+  path: "/work_order/work_orders/:woId/labels",
+  param: "woId",
+  links: { kind: "work_order", owner: "workOrderId", table: (tx) => tx.workOrderLabelLink },
+  permission: "workOrder.write",
+  noun: "work order",
+  table: (ctx) => ctx.db.workOrder,
+  // On top of the label company's scope (the same for buyer keys, but the one rule).
+  scope: (ctx) => workOrderScope(ctx.viewer),
+});

@@ -1,0 +1,72 @@
+import { builder } from "../core/builder.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { findInScope } from "../core/tenancy.ts";
+import { listArgs, pageQuery } from "../core/list.ts";
+import { ProblemTypePage, TransitionRowRef, WorkOrderNotePage, WorkOrderPage, WorkOrderRef } from "./types.ts";
+import { workOrderScope } from "./rules/scope.ts";
+import { TRANSITION_ROWS } from "./rules/state-machine.ts";
+import { GROUPABLE, SEARCH_HELP, workOrderCount, workOrderPage } from "./rules/list.ts";
+import { rootThread } from "./rules/notes.ts";
+import { problemTypePage } from "./rules/problem-types.ts";
+
+builder.queryField("workOrder", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_orders/:id", type: "WorkOrder" }),
+    description: "One work order: 404 when it does not exist, 400 when it is outside the key's scope. Masked for third-party suppliers.",
+    type: WorkOrderRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, { id }, ctx) => findInScope(ctx.db.workOrder, id, workOrderScope(ctx.viewer), query),
+  }),
+);
+
+builder.queryField("workOrders", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_orders", type: "WorkOrder", list: true }),
+    description: "Work orders in the key's scope; see docs/work-order-search.md for search, filters and sorting.",
+    type: WorkOrderPage,
+    args: { ...listArgs, search: t.arg.string({ description: SEARCH_HELP }) },
+    resolve: (_root, args, ctx, info) => workOrderPage(ctx, args, pageQuery(ctx, info)),
+  }),
+);
+
+builder.queryField("workOrdersCountBy", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/work_orders/count_by", type: "count" }),
+    description: "The list's count for the same filters and search ({count}); with group_by, [{value, count}] by value.",
+    type: "JSON",
+    // The list's paging and sorting arguments are accepted (a client may send the list's query string);
+    // the window rule still applies, sorting does not matter.
+    args: { ...listArgs, search: t.arg.string({ description: SEARCH_HELP }), group_by: t.arg.string({ description: `One of ${GROUPABLE.join(", ")}` }) },
+    resolve: (_root, args, ctx) => workOrderCount(ctx, args),
+  }),
+);
+
+builder.queryField("workOrderNotes", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_order_notes/:woId", type: "WorkOrderNote", list: true }),
+    description: "The root thread, oldest first, paged like every list; marks it read for the key's contact. A work order the key may not read gives an empty list.",
+    type: WorkOrderNotePage,
+    args: { woId: t.arg.int({ required: true }), ...listArgs },
+    resolve: (_root, args, ctx, info) => rootThread(ctx, args.woId, args, pageQuery(ctx, info)),
+  }),
+);
+
+builder.queryField("problemTypes", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/problem_types", type: "ProblemType", list: true }),
+    description: "The problem types configured for the key's company.",
+    type: ProblemTypePage,
+    args: listArgs,
+    resolve: (_root, args, ctx, info) => problemTypePage(ctx, args, pageQuery(ctx, info)),
+  }),
+);
+
+// GraphQL only (no REST route): a public table, answered to every authenticated key.
+builder.queryField("workOrderTransitions", (t) =>
+  t.field({
+    subGraphs: ["graphql"],
+    description: "The work order transition table that every status change goes through.",
+    type: [TransitionRowRef],
+    resolve: () => [...TRANSITION_ROWS],
+  }),
+);

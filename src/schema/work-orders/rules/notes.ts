@@ -1,0 +1,184 @@
+// A work order's root buyer-supplier thread: appending (appendRootNotes, the one function every path
+// uses: the append_notes endpoints and the note attached to a status action), the append bodies' rules,
+// and reading the thread.
+import type { Tx } from "../../../db.ts";
+import { badInput } from "../../core/errors.ts";
+import { emailOf } from "../../core/email.ts";
+import type { Context } from "../../core/context.ts";
+import { findPage, pageOf, type ListArgs, type ListSpec } from "../../core/list.ts";
+import { writeEvent } from "../events.ts";
+import { actorOf, lockForChange, workOrderScope, type WorkOrderForChange } from "./scope.ts";
+import { eventContext } from "./status.ts";
+import { refreshSearchVector } from "./search.ts";
+
+export const MAX_TAGGED_USERS = 25;
+export const MAX_BULK_NOTES = 25;
+
+export interface NoteInput {
+  text?: string;
+  noteAddedBy: string;
+  photo?: string | null;
+  video?: string | null;
+  audio?: string | null;
+  otherFile?: string | null;
+  /** Structured elements; a user element is written for each mention. */
+  elements?: unknown[];
+}
+
+/**
+ * Writes notes (one, or a bulk batch sharing one noteAddedAt, in order), subscribes the author (and any
+ * extra emails) to the buyer subscriber list, and records one workorder.new_note event: a bulk photo
+ * post is one grouped notification with every photo URL. Caller supplies the transaction.
+ */
+export async function appendRootNotes(
+  tx: Tx,
+  wo: WorkOrderForChange,
+  notes: NoteInput[],
+  options: { now: Date; addedByName: string; subscribe?: string[]; bulk?: boolean },
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const note of notes) {
+    const row = await tx.workOrderNote.create({
+      data: {
+        workOrderId: wo.id, thread: "root", text: note.text ?? "", noteAddedBy: note.noteAddedBy, noteAddedAt: options.now,
+        photo: note.photo ?? null, video: note.video ?? null, audio: note.audio ?? null, otherFile: note.otherFile ?? null,
+        elements: (note.elements ?? []) as object[],
+      },
+    });
+    ids.push(row.id);
+  }
+  const emails = [...new Set([...notes.map((n) => n.noteAddedBy), ...(options.subscribe ?? [])].map((e) => e.trim().toLowerCase()))];
+  await tx.workOrderSubscriber.createMany({ data: emails.map((email) => ({ workOrderId: wo.id, email })), skipDuplicates: true });
+  const first = notes[0];
+  await writeEvent(tx, "workorder.new_note", eventContext(wo), {
+    newNote: options.bulk ? "" : first.text ?? "",
+    photo: first.photo ?? null,
+    video: first.video ?? null,
+    ...(options.bulk ? { photos: notes.map((n) => n.photo!).filter(Boolean) } : {}),
+    addedBy: options.addedByName,
+    addedAt: options.now.toISOString(),
+  });
+  await refreshSearchVector(tx, wo.id);
+  return ids;
+}
+
+// ---- the append bodies
+
+const MEDIA = ["photo", "video", "audio", "otherFile"] as const;
+const given = (value: unknown) => value !== undefined && value !== null;
+
+function objectOf(value: unknown, what: string): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw badInput(`${what} must be an object`);
+  return value as Record<string, unknown>;
+}
+
+function mediaOf(note: Record<string, unknown>, what: string) {
+  const media: Partial<Record<(typeof MEDIA)[number], string>> = {};
+  for (const key of MEDIA) {
+    const value = note[key];
+    if (!given(value) || value === "") continue;
+    if (typeof value !== "string") throw badInput(`${what}.${key} must be a URL string`);
+    media[key] = value.trim();
+  }
+  return media;
+}
+
+/**
+ * The `note` of an append body: text and noteAddedBy (the author's email, subscribed to the work order)
+ * are required; a sent noteAddedAt and unknown keys are ignored (the server clock sets the time).
+ */
+function parseNote(raw: unknown, what = "note"): NoteInput & { elements: unknown[] } {
+  const note = objectOf(raw, what);
+  if (typeof note.text !== "string" || !note.text.trim()) throw badInput(`${what}.text is required`);
+  if (!given(note.noteAddedBy)) throw badInput(`${what}.noteAddedBy is required`);
+  const elements = note.elements ?? [];
+  if (!Array.isArray(elements)) throw badInput(`${what}.elements must be an array`);
+  return { text: note.text, noteAddedBy: emailOf(note.noteAddedBy, `${what}.noteAddedBy`), elements, ...mediaOf(note, what) };
+}
+
+const userElementEmail = (element: unknown) => {
+  const e = element as { type?: unknown; email?: unknown } | null;
+  return e && typeof e === "object" && e.type === "user" && typeof e.email === "string" ? e.email.trim().toLowerCase() : undefined;
+};
+
+/**
+ * Note rule 1: taggedUsers, trimmed and lowercased, at most 25, every one a valid email. Each user not
+ * yet in the note's elements becomes a user element; every tagged user is subscribed.
+ */
+function tagUsers(note: NoteInput & { elements: unknown[] }, raw: unknown): { note: NoteInput; subscribe: string[] } {
+  if (!given(raw)) return { note, subscribe: [] };
+  if (!Array.isArray(raw)) throw badInput("taggedUsers must be an array of email addresses");
+  if (raw.length > MAX_TAGGED_USERS) throw badInput(`taggedUsers takes at most ${MAX_TAGGED_USERS} emails, got ${raw.length}`);
+  const emails = [...new Set(raw.map((email, i) => emailOf(email, `taggedUsers[${i}]`)))];
+  const tagged = new Set(note.elements.map(userElementEmail));
+  const added = emails.filter((email) => !tagged.has(email)).map((email) => ({ type: "user", email }));
+  return { note: { ...note, elements: [...note.elements, ...added] }, subscribe: emails };
+}
+
+/** Note rule 2: 1 to 25 notes, each a photo URL and nothing else, no URL twice. */
+function parsePhotoNotes(raw: unknown, defaultAuthor: string): NoteInput[] {
+  if (!Array.isArray(raw) || raw.length < 1 || raw.length > MAX_BULK_NOTES) {
+    throw badInput(`notes must be an array of 1 to ${MAX_BULK_NOTES} photo notes`);
+  }
+  const seen = new Set<string>();
+  return raw.map((item, i) => {
+    const what = `notes[${i}]`;
+    const note = objectOf(item, what);
+    const { photo, ...others } = mediaOf(note, what);
+    if (!photo) throw badInput(`${what}.photo is required: every bulk note is a photo`);
+    const extra = [
+      ...(given(note.text) && note.text !== "" ? ["text"] : []),
+      ...Object.keys(others),
+      // An empty list carries nothing, so it counts as absent.
+      ...(given(note.elements) && !(Array.isArray(note.elements) && note.elements.length === 0) ? ["elements"] : []),
+    ];
+    if (extra.length) throw badInput(`${what} must carry a photo and nothing else; remove ${extra.join(", ")}`);
+    if (seen.has(photo)) throw badInput(`${what}.photo repeats ${photo}; each photo may be sent once`);
+    seen.add(photo);
+    const author = given(note.noteAddedBy) ? emailOf(note.noteAddedBy, `${what}.noteAddedBy`) : defaultAuthor;
+    return { text: "", photo, noteAddedBy: author };
+  });
+}
+
+// ---- appending and reading over the API
+
+/** Appends in one transaction under the work order's row lock; returns the created notes in order. */
+async function append(ctx: Context, workOrderId: number, notes: NoteInput[], options: { subscribe?: string[]; bulk?: boolean }) {
+  const scope = workOrderScope(ctx.viewer);
+  const now = ctx.now();
+  return ctx.db.$transaction(async (tx) => {
+    const wo = await lockForChange(tx, workOrderId, scope);
+    const ids = await appendRootNotes(tx, wo, notes, { now, addedByName: actorOf(ctx.viewer).name, ...options });
+    return tx.workOrderNote.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });
+  });
+}
+
+/** PATCH /append_notes: one note (with tagged users) on the root thread; returns the created note. */
+export async function appendNote(ctx: Context, input: { id: number; note?: unknown; taggedUsers?: unknown }) {
+  if (!given(input.note)) throw badInput(given(input.taggedUsers) ? "taggedUsers needs a note object" : "note is required");
+  const { note, subscribe } = tagUsers(parseNote(input.note), input.taggedUsers);
+  return (await append(ctx, input.id, [note], { subscribe }))[0];
+}
+
+/** PATCH /append_notes/bulk: photo notes (same noteAddedAt, sent order) with one grouped notification. */
+export async function appendPhotoNotes(ctx: Context, input: { id: number; notes?: unknown }) {
+  const data = await append(ctx, input.id, parsePhotoNotes(input.notes, ctx.viewer.email), { bulk: true });
+  return { data, count: data.length };
+}
+
+const NOTE_LIST: ListSpec = { filters: {}, sortable: ["noteAddedAt", "id"], defaultSort: { field: "noteAddedAt", order: "asc" } };
+
+/** The root thread, paged; reading it marks it read for the key's contact. A work order the key may not read: empty. */
+export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
+  pageOf(args, NOTE_LIST);
+  const wo = await ctx.db.workOrder.findFirst({ where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] }, select: { id: true } });
+  if (!wo) return { data: [], count: 0 };
+  const [page] = await Promise.all([
+    findPage(ctx.db.workOrderNote, { workOrderId: wo.id, thread: "root" }, args, NOTE_LIST, query),
+    // Concurrent reads by one contact must not collide, hence ON CONFLICT rather than Prisma's upsert.
+    ctx.db.$executeRaw`
+      INSERT INTO "WorkOrderThreadRead" ("workOrderId", "contactId", thread, "readAt") VALUES (${wo.id}, ${ctx.viewer.contactId}, 'root', ${ctx.now()})
+      ON CONFLICT ("workOrderId", "contactId", thread) DO UPDATE SET "readAt" = EXCLUDED."readAt"`,
+  ]);
+  return page;
+}

@@ -1,0 +1,72 @@
+// A status change: one row of the transition table applied in the caller's transaction, with its
+// statusChanges entry and (when the status changes value) its workorder.status_update event.
+import type { Prisma, Tx } from "../../../db.ts";
+import { badInput } from "../../core/errors.ts";
+import { writeEvent, type WorkOrderEventContext } from "../events.ts";
+import { transitionFor, TransitionRefused, type ActorKind, type Status, type TransitionFacts } from "./state-machine.ts";
+import type { Actor, WorkOrderForChange } from "./scope.ts";
+
+/** The table's verdict as the contract's 400, naming the current status. */
+export function refuseUnless(action: string, actor: ActorKind, current: Status): void {
+  try {
+    transitionFor(action, actor, current);
+  } catch (error) {
+    throw error instanceof TransitionRefused ? badInput(error.message) : error;
+  }
+}
+
+export const factsOf = (wo: WorkOrderForChange): TransitionFacts => ({
+  hasSupplier: wo.supplierFacilityId !== null,
+  supplierInitiated: wo.status === "SupplierInitiatedPendingApproval",
+});
+
+export function eventContext(wo: WorkOrderForChange, supplierFacilityId = wo.supplierFacilityId, status = wo.status): WorkOrderEventContext {
+  return {
+    status,
+    workOrderId: wo.id,
+    buyerCompanyId: wo.buyerCompanyId,
+    customer: wo.buyerCompany.name,
+    location: wo.location.name,
+    supplierFacilityId,
+    visibleToSupplierFacilityIds: wo.visibleTo.map((v) => v.supplierFacilityId),
+  };
+}
+
+export interface StatusChange {
+  action: string;
+  actor: Actor;
+  facts: TransitionFacts;
+  now: Date;
+  /** The action's other column changes (supplier, assignedAt, …). */
+  data?: Prisma.WorkOrderUncheckedUpdateInput;
+  /** On reassignment: the supplier the work order was taken from (the relay turns it into its `Rejected`). */
+  previousSupplierFacilityId?: number | null;
+}
+
+/** Applies one row of the transition table to a locked work order; returns the new status. */
+export async function changeStatus(tx: Tx, wo: WorkOrderForChange, change: StatusChange): Promise<Status> {
+  refuseUnless(change.action, change.actor.kind, wo.status);
+  const to = transitionFor(change.action, change.actor.kind, wo.status).pick(change.facts);
+  const updated = await tx.workOrder.update({
+    where: { id: wo.id },
+    data: { ...change.data, status: to, statusChangedAt: change.now },
+    select: { supplierFacilityId: true },
+  });
+  await tx.workOrderStatusChange.create({
+    data: {
+      workOrderId: wo.id, from: wo.status, to, action: change.action, actor: change.actor.name, actorKind: change.actor.kind,
+      supplierFacilityId: wo.supplierFacilityId, at: change.now,
+    },
+  });
+  if (to !== wo.status || change.previousSupplierFacilityId !== undefined) {
+    await writeEvent(tx, "workorder.status_update", eventContext(wo, updated.supplierFacilityId, to), {
+      oldStatus: wo.status,
+      newStatus: to,
+      changedBy: change.actor.name,
+      changedAt: change.now.toISOString(),
+      action: change.action,
+      ...(change.previousSupplierFacilityId !== undefined ? { previousSupplierFacilityId: change.previousSupplierFacilityId } : {}),
+    });
+  }
+  return to;
+}
