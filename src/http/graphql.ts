@@ -6,7 +6,7 @@ import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import type { GraphQLSchema } from "graphql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
@@ -32,7 +32,8 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
       const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.request?.headers)));
-      scope?.setHeaders(await pipeline.admit(viewer));
+      const limitHeaders = await pipeline.admit(viewer); // every operation counts, websockets included
+      scope?.setHeaders(limitHeaders);
       return { ...services, viewer, traceId, channel: "graphql", events };
     },
   });
@@ -60,14 +61,15 @@ export function attachWebsockets(server: Server, yoga: ReturnType<typeof createG
         const document = parse(payload.query);
         const errors = validate(schema, document);
         if (errors.length) return errors;
-        return {
-          schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
+        let contextValue: Context;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // A refusal (the rate limit) ends this operation with the error, not the whole connection.
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue, rootValue: { execute, subscribe } };
       },
     },
     wss,

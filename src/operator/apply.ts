@@ -1,7 +1,7 @@
 // `operator apply`: creates or updates everything a fixture describes, in one transaction, keyed by
 // ref so that applying the same file again changes nothing. Refs from earlier applies may be used.
 import type { Db } from "../db.ts";
-import { Prisma } from "../db.ts";
+import { Prisma, type Tx } from "../db.ts";
 import { fixtureSchema, type Fixture } from "./fixture.ts";
 import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
 import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/public.ts";
@@ -19,7 +19,7 @@ export class FixtureError extends Error {
   }
 }
 
-type Tx = Prisma.TransactionClient;
+
 type Kind =
   | "buyerCompany" | "buyerFacility" | "region" | "locationType" | "location" | "problemType" | "label" | "assetType"
   | "asset" | "supplierCompany" | "supplierFacility" | "relationship" | "contact" | "apiKey" | "webhookEndpoint"

@@ -24,7 +24,7 @@ export const WorkOrderEventRef = builder.objectRef<WorkOrderEventShape>("WorkOrd
 
 export const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", { ...GRAPHQL_ONLY, values: DELIVERY_STATUSES });
 
-export const WebhookAttemptRef = builder.prismaObject("WebhookAttempt", {
+builder.prismaObject("WebhookAttempt", {
   ...GRAPHQL_ONLY,
   description: "One delivery attempt: the receiver's status code (null when it did not answer), latency and error",
   fields: (t) => ({

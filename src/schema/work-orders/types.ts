@@ -8,7 +8,7 @@ import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
 
 export const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
 
-export const StatusChangeRef = builder.prismaObject("WorkOrderStatusChange", {
+builder.prismaObject("WorkOrderStatusChange", {
   fields: (t) => ({
     from: t.field({ type: WorkOrderStatusEnum, nullable: true, resolve: (c) => c.from }),
     to: t.field({ type: WorkOrderStatusEnum, resolve: (c) => c.to }),
@@ -19,7 +19,7 @@ export const StatusChangeRef = builder.prismaObject("WorkOrderStatusChange", {
   }),
 });
 
-export const ServiceCallRef = builder.prismaObject("ServiceCall", {
+builder.prismaObject("ServiceCall", {
   fields: (t) => ({
     id: t.exposeInt("id"),
     technicianEmail: t.exposeString("technicianEmail", { nullable: true }),
@@ -180,7 +180,7 @@ export const WorkOrderPatchInput = builder.inputType("WorkOrderPatchInput", {
   }),
 });
 
-export const ActionNoteInput = builder.inputType("WorkOrderActionNoteInput", {
+const ActionNoteInput = builder.inputType("WorkOrderActionNoteInput", {
   description: "A note for the root buyer-supplier thread (check_in / check_out: the service call's note)",
   fields: (t) => ({
     text: t.string({ required: true }),

@@ -34,7 +34,6 @@ interface EndpointRow {
 export interface RelayDeps {
   db: Db;
   queue: Queue<{ webhookId: string }>;
-  /** Mail outbox rows go to this queue with these job options (src/workers/queues.ts). */
   publisher: Redis;
   prefix: string;
   logger: Logger;

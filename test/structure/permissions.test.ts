@@ -1,0 +1,30 @@
+// Every mutation declares the permission it needs (core/permissions.ts), in every schema served.
+import { describe, expect, it } from "vitest";
+import { GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
+import { buildSchemas } from "../../src/schema/index.ts";
+import { applyPermissions, type PermissionRule } from "../../src/schema/core/permissions.ts";
+
+describe("permission declarations", () => {
+  it("are on every mutation of the GraphQL schema and of each REST cut", () => {
+    const { graphql, rest } = buildSchemas();
+    const undeclared: string[] = [];
+    let walked = 0;
+    for (const [name, schema] of [["graphql", graphql], ...Object.entries(rest)] as const) {
+      for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+        walked++;
+        const rule = field.extensions?.permission as PermissionRule | undefined;
+        if (!rule?.permission) undeclared.push(`${name}: Mutation.${field.name}`);
+      }
+    }
+    expect(walked).toBeGreaterThan(20);
+    expect(undeclared).toEqual([]);
+  });
+
+  it("are required: a schema with an undeclared mutation is refused", () => {
+    const schema = new GraphQLSchema({
+      query: new GraphQLObjectType({ name: "Query", fields: { ping: { type: GraphQLString } } }),
+      mutation: new GraphQLObjectType({ name: "Mutation", fields: { forgotten: { type: GraphQLString, resolve: () => "x" } } }),
+    });
+    expect(() => applyPermissions(schema)).toThrow(/Mutation\.forgotten declares no permission/);
+  });
+});
