@@ -5,6 +5,7 @@ import { buyerOwnedScope, findWritable } from "../core/tenancy.ts";
 import { badInput } from "../core/errors.ts";
 import { findPage, pageOf, type ListArgs, type ListSpec } from "../core/list.ts";
 import type { Prisma, Tx } from "../../db.ts";
+import { inTransaction } from "../core/transaction.ts";
 
 export const assetScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
@@ -146,7 +147,7 @@ export async function checkAssetReferences(tx: Tx, companyId: number, data: Asse
 export async function upsertAsset(ctx: Context, input: AssetInput, query: object) {
   const companyId = ctx.viewer.buyerCompanyId!;
   const data = assetData(input);
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const stored =
       input.id == null
         ? null

@@ -6,6 +6,7 @@ import type { Viewer } from "../core/viewer.ts";
 import { badInput } from "../core/errors.ts";
 import { NOTHING } from "../core/tenancy.ts";
 import { findPage, pageOf, type ListArgs, type ListSpec } from "../core/list.ts";
+import { inTransaction } from "../core/transaction.ts";
 
 export const LABEL_LIST: ListSpec = {
   filters: { id: "int", name: "string", color: "string", buyerCompanyId: "int" },
@@ -99,7 +100,7 @@ export const ASSET_LABEL_LINKS: LabelLinks = { kind: "asset", owner: "assetId", 
  */
 export async function replaceLabels(db: Db, links: LabelLinks, ownerId: number, buyerCompanyId: number, rawIds: unknown) {
   const ids = parseLabelIds(rawIds);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // Serialises concurrent replacements of the same record; otherwise two PUTs could leave the union.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`labels:${links.kind}:${ownerId}`}))`;
     const labels = await tx.label.findMany({

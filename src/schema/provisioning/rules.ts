@@ -6,6 +6,7 @@ import type { Context } from "../core/context.ts";
 import { badInput, forbidden } from "../core/errors.ts";
 import { isEmail } from "../core/email.ts";
 import { queueMail, type MailMessage } from "../mail/public.ts";
+import { inTransaction } from "../core/transaction.ts";
 
 /** EPA Section 608 technician certification types; matched case-insensitively, stored in this form. */
 export const EPA_CERTIFICATION_TYPES = ["type_i", "type_ii", "type_iii", "universal"] as const;
@@ -170,7 +171,7 @@ export async function provisionUser(ctx: Context, input: ProvisionInput): Promis
   // The invite's job id derives from the contact id, so it is sent once.
   let contact: ProvisionedContact;
   try {
-    contact = await db.$transaction(async (tx) => {
+    contact = await inTransaction(db, async (tx) => {
       const created = await tx.contact.create({
         data: { ...fields, buyerFacilityId: facility.id, passwordHash, invitedAt: ctx.now() },
       });

@@ -12,6 +12,7 @@ import { changeStatus, factsOf, refuseUnless } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "./search.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
+import { inTransaction } from "../../core/transaction.ts";
 
 export interface WorkOrderPatch {
   supplierFacilityId?: number | null;
@@ -23,7 +24,7 @@ export interface WorkOrderPatch {
  * `Rejected`); the current one, or supplierPrimaryContactEmail alone, is a no-op.
  */
 export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch, query: object) {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, id, writableScope(ctx.viewer));
     const target = input.supplierFacilityId;
     if (target === null) throw badInput("supplierFacilityId cannot be cleared; assign another supplier or cancel the work order");
@@ -177,7 +178,7 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
   if (input.note) required(input.note.text, "note.text must not be blank");
   const actor = actorOf(ctx.viewer);
   const now = ctx.now();
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, input.id, writableScope(ctx.viewer));
     refuseUnless(action, actor.kind, wo.status);
     const effect = (await EXTRA[action]?.({ tx, wo, input, actor, now })) ?? {};

@@ -11,6 +11,7 @@ import { initialStatus, type Status } from "./state-machine.ts";
 import { actorOf, FOR_CHANGE, workOrderScope, type Actor } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "./search.ts";
+import { inTransaction } from "../../core/transaction.ts";
 
 /** A supplier facility the company may dispatch to: a live relationship, or the company's own in-house team. */
 export async function dispatchableSupplier(tx: Tx, buyerCompanyId: number, supplierFacilityId: number) {
@@ -172,7 +173,7 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
   }
   const createdBy = emailOf(input.createdBy, "createdBy");
   const now = ctx.now();
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const stored =
       input.id == null
         ? null
@@ -245,7 +246,7 @@ export interface SupplierWorkOrderInput {
 /** POST /work_orders (supplier): a work order opened at a location of a related buyer, for the buyer to approve. */
 export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkOrderInput, query: object) {
   const now = ctx.now();
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const location = await tx.location.findFirst({
       where: { id: input.locationId, buyerCompany: relatedBuyerCompanyWhere(ctx.viewer) },
       select: { buyerCompanyId: true, buyerCompany: { select: { facilities: { orderBy: { id: "asc" }, take: 1, select: { id: true } } } } },

@@ -10,6 +10,7 @@ import { writeEvent } from "../events.ts";
 import { actorOf, lockForChange, workOrderScope, type WorkOrderForChange } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "./search.ts";
+import { inTransaction } from "../../core/transaction.ts";
 
 export const MAX_TAGGED_USERS = 25;
 export const MAX_BULK_NOTES = 25;
@@ -146,7 +147,7 @@ function parsePhotoNotes(raw: unknown, defaultAuthor: string): NoteInput[] {
 async function append(ctx: Context, workOrderId: number, notes: NoteInput[], options: { subscribe?: string[]; bulk?: boolean }) {
   const scope = workOrderScope(ctx.viewer);
   const now = ctx.now();
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, workOrderId, scope);
     const ids = await appendRootNotes(tx, wo, notes, { now, addedByName: actorOf(ctx.viewer).name, ...options });
     return tx.workOrderNote.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });

@@ -1,4 +1,4 @@
-// Every mutation declares the permission it needs (core/permissions.ts), in every schema served.
+// Conventions every feature follows: each mutation declares its permission; transactions go through inTransaction.
 import { describe, expect, it } from "vitest";
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
 import { buildSchemas } from "../../src/schema/index.ts";
@@ -26,5 +26,15 @@ describe("permission declarations", () => {
       mutation: new GraphQLObjectType({ name: "Mutation", fields: { forgotten: { type: GraphQLString, resolve: () => "x" } } }),
     });
     expect(() => applyPermissions(schema)).toThrow(/Mutation\.forgotten declares no permission/);
+  });
+});
+
+describe("transactions", () => {
+  it("are opened only through core/transaction.ts inTransaction (so a request's transaction can be joined)", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const hits = execFileSync("grep", ["-rln", "--include=*.ts", "\\$transaction(", "src"], { encoding: "utf8" })
+      .split("\n")
+      .filter((file) => file && !file.startsWith("src/generated/"));
+    expect(hits.sort()).toEqual(["src/operator/apply.ts", "src/schema/core/transaction.ts"]);
   });
 });
