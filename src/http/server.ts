@@ -11,7 +11,7 @@ import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics.ts";
 import type { RequestPipeline } from "./pipeline.ts";
 import { requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
-import { attachWebsockets, createGraphql } from "./graphql.ts";
+import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
 import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
 
 /** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
@@ -58,7 +58,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
-      return yoga.requestListener(req, res);
+      return serveGraphqlHttp(yoga, req, res, url);
     }
     // The operator's queue board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
     if (board?.owns(url.pathname)) {

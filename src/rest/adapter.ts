@@ -12,8 +12,7 @@ import { requestScope } from "../http/request-scope.ts";
 import { matchRoute, routeTable, type RouteEntry } from "./routes.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
 import { openApiDocument, docsPage } from "./openapi.ts";
-
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+import { checkJson, checkQuery, checkText, MAX_BODY_BYTES, readBody } from "../http/input.ts";
 
 interface InterfaceServer {
   table: RouteEntry[];
@@ -45,6 +44,8 @@ export class RestAdapter {
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, iface: Interface): Promise<void> {
     const scope = requestScope.getStore()!;
     const base = `/v1/${iface}`;
+    // A trailing slash routes like the path without it.
+    if (url.pathname.length > base.length + 1 && url.pathname.endsWith("/")) url.pathname = url.pathname.slice(0, -1);
     const path = url.pathname.slice(base.length) || "/";
     const server = this.interfaces[iface];
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -81,13 +82,20 @@ export class RestAdapter {
     }
 
     let body: unknown;
-    if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
-      try {
-        const text = await readBody(req, MAX_JSON_BODY_BYTES);
-        body = text.trim() ? JSON.parse(text) : undefined;
-      } catch (error) {
-        return fail(error instanceof ApiError ? error : badInput("the body is not valid JSON"), limitHeaders);
+    try {
+      checkText(safeDecode(path), "the path");
+      checkQuery(url.searchParams);
+      if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
+        const text = await readBody(req, MAX_BODY_BYTES);
+        try {
+          body = text.trim() ? JSON.parse(text) : undefined;
+        } catch {
+          throw badInput("the body is not valid JSON");
+        }
+        checkJson(body, "");
       }
+    } catch (error) {
+      return fail(error instanceof ApiError ? error : badInput("the body could not be read"), limitHeaders);
     }
 
     const rest: RestRequest = {
@@ -105,18 +113,11 @@ export class RestAdapter {
   }
 }
 
-/** Reads a body up to `limit` bytes; a larger one is drained (so the 400 can still be sent) and refused. */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on("end", () =>
-      size > limit ? reject(badInput(`the body is larger than ${limit} bytes`)) : resolve(Buffer.concat(chunks).toString("utf8")),
-    );
-    req.on("error", reject);
-  });
+/** The path with %-escapes decoded (as SOFA will), or as it is when they are malformed (SOFA's 404 then). */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

@@ -38,11 +38,8 @@ function rootField(args: ExecutionArgs): { operation: OperationDefinitionNode; f
 
 /** Undeclared query parameters, as `{field: "a,b"}` (a repeated parameter is the same as a comma list). */
 function filtersFrom(query: URLSearchParams, declared: Set<string>): Record<string, string> {
-  const filters: Record<string, string> = {};
-  for (const name of new Set(query.keys())) {
-    if (!declared.has(name)) filters[name] = query.getAll(name).join(",");
-  }
-  return filters;
+  // Own properties only (fromEntries): `__proto__` or `toString` stays a filter name, to be refused as one.
+  return Object.fromEntries([...new Set(query.keys())].filter((name) => !declared.has(name)).map((name) => [name, query.getAll(name).join(",")]));
 }
 
 /** The body's keys that the input type declares; others are ignored, as the contract says. */

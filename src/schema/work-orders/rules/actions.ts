@@ -12,6 +12,7 @@ import { changeStatus, factsOf, refuseUnless } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "./search.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
+import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 
 export interface WorkOrderPatch {
@@ -33,6 +34,7 @@ export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch,
       refuseUnless("reassign", actor.kind, wo.status);
       const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
       const contact = input.supplierPrimaryContactEmail == null ? null : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
+      if (contact) await checkContactEmails(tx, [{ field: "supplierPrimaryContactEmail", email: contact }], { buyerCompanyId: null, supplierFacilityIds: [target] });
       const now = ctx.now();
       await changeStatus(tx, wo, {
         action: "reassign", actor, now, facts: factsOf(wo),
@@ -106,6 +108,13 @@ async function nextRankedSupplier(tx: Tx, wo: WorkOrderForChange) {
   return ranking?.relationship.supplierFacility ?? null;
 }
 
+/** A technician of the acting supplier (or someone without an account), never another tenant's contact. */
+async function technicianOf(tx: Tx, wo: WorkOrderForChange, raw: string): Promise<string> {
+  const email = emailOf(raw, "technicianEmail");
+  await checkContactEmails(tx, [{ field: "technicianEmail", email }], { buyerCompanyId: null, supplierFacilityIds: [wo.supplierFacilityId] });
+  return email;
+}
+
 const required = <T>(value: T | null | undefined, message: string): T => {
   if (value === null || value === undefined || (typeof value === "string" && !value.trim())) throw badInput(message);
   return value;
@@ -145,7 +154,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   },
 
   assign_tech: async ({ tx, wo, input }) => {
-    await updateOpenCall(tx, wo.id, { technicianEmail: emailOf(required(input.technicianEmail, "technicianEmail is required"), "technicianEmail") });
+    await updateOpenCall(tx, wo.id, { technicianEmail: await technicianOf(tx, wo, required(input.technicianEmail, "technicianEmail is required")) });
     return {};
   },
 
@@ -153,7 +162,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   reschedule: schedule,
 
   check_in: async ({ tx, wo, input, now }) => {
-    const given = input.technicianEmail == null ? null : emailOf(input.technicianEmail, "technicianEmail");
+    const given = input.technicianEmail == null ? null : await technicianOf(tx, wo, input.technicianEmail);
     const technicianEmail = required(given ?? (await openCall(tx, wo.id))?.technicianEmail, "technicianEmail is required: no technician is assigned");
     await updateOpenCall(tx, wo.id, { technicianEmail, checkInAt: now, checkInNote: input.note?.text ?? null });
     return { serviceCallNote: true };
@@ -189,7 +198,7 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
     else if (input.note) {
       // Reloaded: the note's event goes to the recipients after the change (e.g. the next supplier).
       const changed = await tx.workOrder.findUniqueOrThrow({ where: { id: wo.id }, include: FOR_CHANGE });
-      await appendRootNotes(tx, changed, [input.note], { now, addedByName: actor.name });
+      await appendRootNotes(tx, changed, [input.note], { now, addedByName: actor.name, formerSupplierFacilityId: wo.supplierFacilityId });
     }
     return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: wo.id } });
   });
