@@ -110,6 +110,12 @@ describe("GraphQL", () => {
     expect((await t.graphql("acme-key", `{ ${sixteen} }`)).body.errors[0].message).toMatch(/aliases/i);
   });
 
+  it("refuses a megabyte model name before comparing it", async () => {
+    const reply = await t.graphql("acme-key", "query($n: String!, $t: Int!) { assetModelFuzzy(name: $n, assetTypeId: $t) { id } }", { n: "m".repeat(1_000_000), t: refs.rtu });
+    expect(reply.body.errors[0]).toMatchObject({ extensions: { code: "invalidInputDataException" } });
+    expect(reply.body.errors[0].message).toContain("200 characters");
+  });
+
   it("refuses a body over the limit before parsing it, and never echoes the request", async () => {
     const big = JSON.stringify({ query: `{ ping }`, variables: { x: "y".repeat(2 * 1024 * 1024) } });
     const tooBig = await t.call(null, "POST", "/graphql", big);
