@@ -19,7 +19,7 @@ import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
-import { toApiError } from "./errors.ts";
+import { inputError, toApiError } from "./errors.ts";
 import { checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
 import { requestScope, traceIdFrom } from "./request-scope.ts";
@@ -45,7 +45,20 @@ function checkOperation(document: DocumentNode, variables: unknown): void {
   });
 }
 
-const sanitation: Plugin = {
+/** Input checks of every operation; validation errors (literals of the wrong type …) in the contract's words. */
+const sanitation = (schema: GraphQLSchema): Plugin => ({
+  onValidate: () => ({ result, setResult }) => {
+    if (result.length === 0) return;
+    setResult(
+      result.map((error) => {
+        const api = inputError(error);
+        return new GraphQLError(api.message, {
+          nodes: error.nodes, source: error.source, positions: error.positions,
+          extensions: { code: api.type, ...(api.field ? { field: api.field } : {}) },
+        });
+      }),
+    );
+  },
   onExecute: ({ args }) => checkOperation(args.document, args.variableValues),
   onSubscribe: ({ args }) => {
     checkOperation(args.document, args.variableValues);
@@ -57,19 +70,19 @@ const sanitation: Plugin = {
       throw badInput("subscriptions are served over websockets (graphql-ws) or as server-sent events (Accept: text/event-stream)");
     }
   },
-};
+});
 
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
-function maskError(error: unknown, services: Services): Error {
+function maskError(error: unknown, services: Services, schema: GraphQLSchema): Error {
   const located = error instanceof GraphQLError ? error : undefined;
-  const api = toApiError(error, requestScope.getStore()?.logger ?? services.logger);
+  const api = toApiError(error, requestScope.getStore()?.logger ?? services.logger, schema);
   const traceId = requestScope.getStore()?.traceId;
   return new GraphQLError(api.message, {
     nodes: located?.nodes,
     source: located?.source,
     positions: located?.positions,
     path: located?.path,
-    extensions: { code: api.type, ...(traceId ? { traceId } : {}), http: api.extensions.http },
+    extensions: { code: api.type, ...(api.field ? { field: api.field } : {}), ...(traceId ? { traceId } : {}), http: api.extensions.http },
   });
 }
 
@@ -81,14 +94,14 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     graphiql: development,
     landingPage: false,
     logging: false,
-    maskedErrors: { maskError: (error) => maskError(error, services), isDev: false },
+    maskedErrors: { maskError: (error) => maskError(error, services, schema), isDev: false },
     plugins: [
       // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
       maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true }),
       maxAliasesPlugin({ n: MAX_ALIASES, exposeLimits: true }),
       costLimitPlugin({ maxCost: MAX_COST, exposeLimits: true }),
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
-      sanitation,
+      sanitation(schema),
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();

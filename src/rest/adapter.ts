@@ -2,19 +2,21 @@
 // → rate limit (429) → JSON body (400) → SOFA (the root field, its envelope or its error body).
 // Auth and rate limiting run here, in front of SOFA, so a bad key gets 401 before any body is read.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { GraphQLSchema } from "graphql";
+import { getNamedType, type GraphQLSchema } from "graphql";
 import { INTERFACES, type Interface } from "../schema/core/interfaces.ts";
 import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/core/errors.ts";
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
 import type { Services } from "../schema/core/context.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { requestScope } from "../http/request-scope.ts";
-import { matchRoute, routeTable, type RouteEntry } from "./routes.ts";
+import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
+import { isInt32 } from "../schema/core/list.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
 import { openApiDocument, docsPage } from "./openapi.ts";
 import { checkJson, checkQuery, checkText, MAX_BODY_BYTES, readBody } from "../http/input.ts";
 
 interface InterfaceServer {
+  schema: GraphQLSchema;
   table: RouteEntry[];
   router: ReturnType<typeof createSofaRouter>;
   openapi: () => Promise<unknown>;
@@ -30,7 +32,7 @@ export class RestAdapter {
         const router = createSofaRouter(iface, schemas[iface], table);
         let doc: Promise<unknown> | undefined;
         const openapi = () => (doc ??= openApiDocument(iface, router, table));
-        return [iface, { table, router, openapi }];
+        return [iface, { schema: schemas[iface], table, router, openapi }];
       }),
     ) as Record<Interface, InterfaceServer>;
   }
@@ -85,6 +87,7 @@ export class RestAdapter {
     try {
       checkText(safeDecode(path), "the path");
       checkQuery(url.searchParams);
+      checkArguments(server.schema, entry, paramsOf(entry, path), url.searchParams);
       if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
         const text = await readBody(req, MAX_BODY_BYTES);
         try {
@@ -110,6 +113,22 @@ export class RestAdapter {
     const headers: Record<string, string> = { ...limitHeaders };
     response.headers.forEach((value, key) => (headers[key] = value));
     send(response.status, await response.text(), headers);
+  }
+}
+
+/**
+ * Path parameters and declared query arguments against their GraphQL types, before SOFA converts them
+ * (whose errors could not say which parameter was wrong).
+ */
+function checkArguments(schema: GraphQLSchema, entry: RouteEntry, params: Record<string, string>, query: URLSearchParams): void {
+  const root = entry.operation === "query" ? schema.getQueryType() : schema.getMutationType();
+  for (const arg of root?.getFields()[entry.field]?.args ?? []) {
+    const raw = params[arg.name] ?? query.get(arg.name);
+    if (raw === null || raw === undefined || arg.name === entry.route.bodyArg) continue;
+    const type = getNamedType(arg.type).name;
+    if (type === "Int" && !(/^-?\d{1,10}$/.test(raw.trim()) && isInt32(Number(raw)))) throw badInput(`${arg.name} must be a whole number, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Float" && !(raw.trim() !== "" && Number.isFinite(Number(raw)))) throw badInput(`${arg.name} must be a number, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Boolean" && raw !== "true" && raw !== "false") throw badInput(`${arg.name} must be true or false, got ${JSON.stringify(raw)}`, arg.name);
   }
 }
 

@@ -73,11 +73,13 @@ function envelopeExecute(schema: GraphQLSchema) {
   };
 }
 
-function errorHandler(errors: ReadonlyArray<unknown>) {
-  const scope = requestScope.getStore()!;
-  const error = toApiError(errors[0], scope.logger);
-  const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
-  return Response.json(errorBody(error, scope.traceId), { status: error.status, headers }) as unknown as globalThis.Response;
+function errorHandler(schema: GraphQLSchema) {
+  return (errors: ReadonlyArray<unknown>) => {
+    const scope = requestScope.getStore()!;
+    const error = toApiError(errors[0], scope.logger, schema);
+    const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
+    return Response.json(errorBody(error, scope.traceId), { status: error.status, headers }) as unknown as globalThis.Response;
+  };
 }
 
 export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]) {
@@ -87,7 +89,7 @@ export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table:
     routes: sofaRoutes(table),
     execute: envelopeExecute(schema) as never,
     context: (serverContext: { rest: RestRequest }) => serverContext.rest,
-    errorHandler: errorHandler as never,
+    errorHandler: errorHandler(schema) as never,
     // Every type is a plain value here: SOFA would otherwise cut nested "models" down to their id.
     ignore: Object.keys(schema.getTypeMap()),
     openAPI: {
