@@ -39,7 +39,10 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
     const data = entry.route.list ? ok.properties?.data ?? ok : ok;
     operation.operationId = entry.field;
     operation.responses = {
-      "200": { description: "OK", content: { "application/json": { schema: envelope(entry.route.type, data, !!entry.route.list) } } },
+      "200": {
+        description: "OK",
+        content: { "application/json": { schema: entry.route.envelope === false ? data : envelope(entry.route.type, data, !!entry.route.list) } },
+      },
       ...Object.fromEntries(
         Object.entries(ERROR_STATUSES).map(([status, description]) => [
           status,
