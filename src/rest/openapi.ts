@@ -38,6 +38,7 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
     const ok = operation.responses?.["200"]?.content?.["application/json"]?.schema ?? {};
     const data = entry.route.list ? ok.properties?.data ?? ok : ok;
     operation.operationId = entry.field;
+    if (entry.description) operation.summary = entry.description;
     operation.responses = {
       "200": {
         description: "OK",
