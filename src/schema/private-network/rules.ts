@@ -40,9 +40,10 @@ const relationshipMissing = (source: number, supplierFacilityId: number) =>
  * naming the field and index), lowercased and deduplicated. An address that is a contact must be a
  * contact of one of the two companies of the relationship (another tenant's contact is a 400).
  */
-async function routingEmails(tx: Tx, field: string, value: readonly string[] | null | undefined, companyIds: number[]) {
+async function routingEmails(tx: Tx, field: string, value: unknown, companyIds: number[]) {
   if (value === undefined) return undefined;
   if (value === null) return [];
+  if (!Array.isArray(value)) throw badInput(`${field} must be an array of email addresses`);
   const emails = [...new Set(value.map((v, i) => emailOf(v, `${field}[${i}]`)))];
   if (emails.length > LIMITS.routingEmails) throw badInput(`${field} may hold at most ${LIMITS.routingEmails} emails`);
   const foreign = await tx.contact.findMany({
@@ -58,8 +59,9 @@ async function routingEmails(tx: Tx, field: string, value: readonly string[] | n
 
 export interface RelationshipInput {
   supplierFacilityId: number;
-  workOrdersRoutedTo?: string[] | null;
-  supplierAccountEmails?: string[] | null;
+  /** Arrays of emails; typed JSON so that a bare string is refused rather than read as a list of one. */
+  workOrdersRoutedTo?: unknown;
+  supplierAccountEmails?: unknown;
 }
 
 /** The routing fields of a body, checked against the relationship's two companies. */

@@ -23,8 +23,8 @@ const ROUTING = `at most ${LIMITS.routingEmails} emails; omitted keeps the store
 export const SupplierSupplierRelationshipInput = builder.inputType("SupplierSupplierRelationshipInput", {
   fields: (t) => ({
     supplierFacilityId: t.int({ required: true, description: "The sub-contractor facility" }),
-    workOrdersRoutedTo: t.stringList({ description: `Emails receiving work dispatched to the sub-contractor: ${ROUTING}` }),
-    supplierAccountEmails: t.stringList({ description: `The sub-contractor's account-level contacts: ${ROUTING}` }),
+    workOrdersRoutedTo: t.field({ type: "JSON", description: `Array of emails receiving work dispatched to the sub-contractor: ${ROUTING}` }),
+    supplierAccountEmails: t.field({ type: "JSON", description: `Array of the sub-contractor's account-level contact emails: ${ROUTING}` }),
   }),
 });
 
