@@ -42,7 +42,9 @@ const relationshipDetails = (t: any) => ({
 
 /** GET /v1/buyer/supplier_facilities: a supplier facility of the network, with its relationship. */
 export const NetworkSupplierFacilityRef = builder.prismaObject("BuyerSupplierRelationship", {
-  variant: "SupplierFacility",
+  // Its own GraphQL name (the REST envelope type is still `SupplierFacility`), so that a future
+  // SupplierFacility object type of another feature does not collide with it.
+  variant: "NetworkSupplierFacility",
   description: "A supplier facility in the buyer's network (one live buyer-supplier relationship)",
   fields: (t) => ({
     id: t.exposeInt("supplierFacilityId", { description: "The supplier facility id (what work orders are dispatched with)" }),
@@ -52,7 +54,7 @@ export const NetworkSupplierFacilityRef = builder.prismaObject("BuyerSupplierRel
   }),
 });
 
-export const NetworkSupplierFacilityPage = pageType("SupplierFacility", NetworkSupplierFacilityRef);
+export const NetworkSupplierFacilityPage = pageType("NetworkSupplierFacility", NetworkSupplierFacilityRef);
 
 /** The ranking endpoint's item: a relationship with its position in the ranking. */
 export const RankedRelationshipRef = builder.prismaObject("BuyerSupplierRelationship", {
