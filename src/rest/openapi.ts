@@ -38,8 +38,12 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
     const ok = operation.responses?.["200"]?.content?.["application/json"]?.schema ?? {};
     const data = entry.route.list ? ok.properties?.data ?? ok : ok;
     operation.operationId = entry.field;
+    if (entry.description) operation.summary = entry.description;
     operation.responses = {
-      "200": { description: "OK", content: { "application/json": { schema: envelope(entry.route.type, data, !!entry.route.list) } } },
+      "200": {
+        description: "OK",
+        content: { "application/json": { schema: entry.route.envelope === false ? data : envelope(entry.route.type, data, !!entry.route.list) } },
+      },
       ...Object.fromEntries(
         Object.entries(ERROR_STATUSES).map(([status, description]) => [
           status,

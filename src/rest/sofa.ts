@@ -66,6 +66,7 @@ function envelopeExecute(schema: GraphQLSchema) {
     const result = await execute({ ...args, contextValue: rest.context, variableValues });
     if (result.errors?.length) return result;
     const value = (result.data as Record<string, any>)[field];
+    if (route.envelope === false) return { data: { [field]: value } };
     const envelope = route.list
       ? { type: route.type, data: value.data, count: value.count, status: "ok" }
       : { type: route.type, data: value, status: "ok" };

@@ -31,6 +31,9 @@ import "./work-orders/mutations.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
 import "./webhooks/subscriptions.ts";
+import "./supplier-network/queries.ts";
+import "./private-network/queries.ts";
+import "./private-network/mutations.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

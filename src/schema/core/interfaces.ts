@@ -21,6 +21,8 @@ export interface RestRoute {
   rateLimited?: boolean;
   /** Name of the argument the JSON body is bound to (mutations). */
   bodyArg?: string;
+  /** false: the field's value is the whole body, without the envelope (the contract's invite answer). */
+  envelope?: boolean;
 }
 
 /** A root field's REST route; `extensions` adds other field extensions (a mutation's `requires(...)`). */

@@ -14,6 +14,7 @@ import { refreshSearchVector } from "./search.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
 import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
+import { nextRankedSupplier } from "../../supplier-network/public.ts";
 
 export interface WorkOrderPatch {
   supplierFacilityId?: number | null;
@@ -86,26 +87,20 @@ async function updateOpenCall(tx: Tx, workOrderId: number, data: Prisma.ServiceC
 }
 
 /**
- * The next private-network supplier by rank for the work order's location and problem type, skipping
- * the decliner and every supplier that declined this work order before.
+ * The next private-network supplier by rank for the work order's location and problem type (the
+ * supplier network's ranking), skipping the decliner and every supplier that declined this work order
+ * before. Runs under the work order's row lock, so two declines of one work order never race.
  */
-async function nextRankedSupplier(tx: Tx, wo: WorkOrderForChange) {
+async function nextSupplierFor(tx: Tx, wo: WorkOrderForChange) {
   // Every supplier that declined this work order before (recorded on its statusChanges entries).
   const declines = await tx.workOrderStatusChange.findMany({
     where: { workOrderId: wo.id, action: "decline", supplierFacilityId: { not: null } },
     select: { supplierFacilityId: true },
   });
   const excluded = [wo.supplierFacilityId, ...declines.map((d) => d.supplierFacilityId)].filter((id): id is number => typeof id === "number");
-  const ranking = await tx.supplierRanking.findFirst({
-    where: {
-      locationId: wo.locationId,
-      problemTypeId: wo.problemTypeId,
-      relationship: { buyerCompanyId: wo.buyerCompanyId, deletedAt: null, supplierFacilityId: { notIn: excluded } },
-    },
-    orderBy: [{ rank: "asc" }, { id: "asc" }],
-    select: { relationship: { select: { supplierFacility: { select: { id: true, currency: true } } } } },
+  return nextRankedSupplier(tx, {
+    buyerCompanyId: wo.buyerCompanyId, locationId: wo.locationId, problemTypeId: wo.problemTypeId, excludeSupplierFacilityIds: excluded,
   });
-  return ranking?.relationship.supplierFacility ?? null;
 }
 
 /** A technician of the acting supplier (or someone without an account), never another tenant's contact. */
@@ -146,7 +141,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   },
 
   decline: async ({ tx, wo, now }) => {
-    const next = wo.buyerCompany.declineAutoPick ? await nextRankedSupplier(tx, wo) : null;
+    const next = wo.buyerCompany.declineAutoPick ? await nextSupplierFor(tx, wo) : null;
     const supplier = { supplierFacilityId: next?.id ?? null, supplierPrimaryContactEmail: null, assignedAt: next ? now : null };
     const data = { ...supplier, ...(await currencyData(tx, wo.locationId, next?.currency ?? null)) };
     if (!next) return { data };
