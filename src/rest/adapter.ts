@@ -19,7 +19,7 @@ interface InterfaceServer {
   schema: GraphQLSchema;
   table: RouteEntry[];
   router: ReturnType<typeof createSofaRouter>;
-  openapi: () => Promise<unknown>;
+  openapi: () => unknown;
 }
 
 export class RestAdapter {
@@ -30,8 +30,8 @@ export class RestAdapter {
       INTERFACES.map((iface) => {
         const table = routeTable(schemas[iface]);
         const router = createSofaRouter(iface, schemas[iface], table);
-        let doc: Promise<unknown> | undefined;
-        const openapi = () => (doc ??= openApiDocument(iface, router, table));
+        let doc: unknown;
+        const openapi = () => (doc ??= openApiDocument(iface, schemas[iface], table));
         return [iface, { schema: schemas[iface], table, router, openapi }];
       }),
     ) as Record<Interface, InterfaceServer>;
@@ -58,7 +58,7 @@ export class RestAdapter {
       send(error.status, errorBody(error, scope.traceId), { ...headers, ...((error.extensions.http as any).headers ?? {}) });
 
     // Documentation is public: integrators read it before they hold a key.
-    if (req.method === "GET" && path === "/openapi.json") return send(200, await server.openapi());
+    if (req.method === "GET" && path === "/openapi.json") return send(200, server.openapi());
     if (req.method === "GET" && path === "/docs") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       return void res.end(docsPage(iface));

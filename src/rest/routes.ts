@@ -8,8 +8,6 @@ export interface RouteEntry {
   operation: "query" | "mutation";
   field: string;
   route: RestRoute;
-  /** The root field's description: the operation's summary in the OpenAPI document. */
-  description?: string;
   pattern: RegExp;
   paramCount: number;
 }
@@ -25,7 +23,6 @@ export function routeTable(schema: GraphQLSchema): RouteEntry[] {
         operation,
         field: field.name,
         route,
-        description: field.description ?? undefined,
         pattern: new RegExp(`^${segments.join("/")}/?$`),
         paramCount: route.path.split("/:").length - 1,
       });

@@ -93,13 +93,5 @@ export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table:
     errorHandler: errorHandler(schema) as never,
     // Every type is a plain value here: SOFA would otherwise cut nested "models" down to their id.
     ignore: Object.keys(schema.getTypeMap()),
-    openAPI: {
-      info: { title: `Work order service: ${iface} interface`, version: "1.0.0" },
-      components: { securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" },
-        svcKey: { type: "apiKey", in: "header", name: "SVC-KEY" },
-      } },
-      security: [{ apiKey: [], svcKey: [] }],
-    } as never,
   });
 }

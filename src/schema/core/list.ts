@@ -6,7 +6,9 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "./builder.ts";
 import { badInput } from "./errors.ts";
 
-export type FilterKind = "int" | "string" | "boolean" | "datetime";
+import type { FilterKind } from "./interfaces.ts";
+
+export type { FilterKind };
 
 export interface ListSpec {
   /** Filterable fields and how their text is read. */
@@ -24,6 +26,9 @@ export interface ListArgs {
   order?: string | null;
   filter?: unknown;
 }
+
+/** A list spec as the route documents it (RestRoute.query). */
+export const listQuery = (spec: Pick<ListSpec, "filters" | "sortable">) => ({ filters: spec.filters, sortable: spec.sortable });
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 25;

@@ -1,13 +1,13 @@
 import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
-import { listArgs, pageQuery } from "../core/list.ts";
+import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { NetworkSupplierFacilityPage, NetworkSupplierFacilityRef, RankedRelationshipPage } from "./types.ts";
-import { networkFacility, networkPage } from "./rules/network.ts";
+import { NETWORK_LIST, networkFacility, networkPage } from "./rules/network.ts";
 import { rankedPage } from "./rules/ranking.ts";
 
 builder.queryField("supplierFacilities", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/supplier_facilities", type: "SupplierFacility", list: true }),
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/supplier_facilities", type: "SupplierFacility", list: true, query: listQuery(NETWORK_LIST) }),
     description:
       "The company's supplier network: every supplier facility with a live relationship. Filters: id, supplierFacilityId, " +
       "supplierCompanyId, name (part, any case), isPreferred, trade, problemTypeId, locationId (ranked for them); see docs/networks.md.",

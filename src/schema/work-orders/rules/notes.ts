@@ -174,7 +174,7 @@ export async function appendPhotoNotes(ctx: Context, input: { id: number; notes?
   return { data, count: data.length };
 }
 
-const NOTE_LIST: ListSpec = { filters: {}, sortable: ["noteAddedAt", "id"], defaultSort: { field: "noteAddedAt", order: "asc" } };
+export const NOTE_LIST: ListSpec = { filters: {}, sortable: ["noteAddedAt", "id"], defaultSort: { field: "noteAddedAt", order: "asc" } };
 
 /** The root thread, paged; reading it marks it read for the key's contact. A work order the key may not read: empty. */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
