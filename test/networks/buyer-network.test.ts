@@ -246,7 +246,7 @@ describe("GET /v1/buyer/private_network/buyer_supplier_relationships/ranked/{loc
   it("is in the buyer OpenAPI document with its summary", async () => {
     const doc = await t.call(null, "GET", "/v1/buyer/openapi.json");
     const path = doc.body.paths["/v1/buyer/private_network/buyer_supplier_relationships/ranked/{locationId}/{problemTypeId}"];
-    expect(path.get.summary ?? path.get.description).toContain("rank equals array order");
+    expect(`${path.get.summary} ${path.get.description}`).toContain("rank equals array order");
     expect(doc.body.paths["/v1/buyer/supplier_facilities/{id}"].get).toBeDefined();
   });
 });

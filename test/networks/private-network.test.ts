@@ -169,7 +169,7 @@ describe("keys and permissions", () => {
     expect(doc.paths[base].put.requestBody.content["application/json"].schema).toBeDefined();
     expect(doc.paths[`${base}/delete_by_supplier/{supplierFacilityId}`].delete.summary).toMatch(/Removes/);
     const invite = doc.paths[`${base}/{sfId}/invite/{fromEmail}/{toEmail}/name/{fN}/{lN}`].post;
-    expect(invite.summary).toMatch(/subContractorInviteSent/);
+    expect(`${invite.summary} ${invite.description}`).toMatch(/subContractorInviteSent/);
     expect(JSON.stringify(invite.responses["200"].content["application/json"].schema)).not.toContain('"status"');
   });
 });
