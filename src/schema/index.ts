@@ -31,6 +31,10 @@ import "./work-orders/mutations.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
 import "./webhooks/subscriptions.ts";
+import "./inventory/queries.ts";
+import "./inventory/mutations.ts";
+import "./purchasing/queries.ts";
+import "./purchasing/mutations.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();
