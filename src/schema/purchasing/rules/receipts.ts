@@ -5,7 +5,7 @@
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
 import type { ListSpec } from "../../core/list.ts";
-import { inTransaction } from "../../core/transaction.ts";
+import { inTransaction, joinable } from "../../core/transaction.ts";
 import {
   changeStock, quantityOf, quantityText, refuseUnknown, RETURNABLE_QUANTITY, teamStockLocations, textOf, TEXT_MAX, type StockChange,
 } from "../../inventory/public.ts";
@@ -38,11 +38,11 @@ export async function recordReceipt(ctx: Context, orderId: number, input: Receip
   const note = input.note != null ? textOf(input.note, "note", TEXT_MAX) : null;
   const lines = input.lines.map((l, i) => ({ ...l, quantity: quantityOf(l.quantityReceived, `lines[${i}].quantityReceived`, RETURNABLE_QUANTITY) }));
   const locationIds = lines.flatMap((l) => (l.stockLocationId ? [l.stockLocationId] : []));
-  refuseUnknown("lines[].stockLocationId", "stock location", locationIds, await teamStockLocations(ctx, locationIds));
   const now = ctx.now();
 
   const receiptId = await inTransaction(ctx.db, async (tx) => {
     await lockRecord(tx, "PurchaseOrder", orderId, ctx.viewer, "purchase order");
+    refuseUnknown("lines[].stockLocationId", "stock location", locationIds, await teamStockLocations({ ...ctx, db: joinable(tx) }, locationIds));
     const order = await tx.purchaseOrder.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
     // Refuses a draft or cancelled order before anything else is checked.
     ORDER_STATES.next("receive", order.status, { received: "none" });
