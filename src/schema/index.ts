@@ -57,7 +57,7 @@ function guardInterfaces(schema: GraphQLSchema): void {
   }
 }
 
-/** A cut may have no mutations (the partners interface, for now); GraphQL needs an empty root type gone. */
+/** A cut may have no mutations; GraphQL needs an empty root type gone. */
 function withoutEmptyRoots(schema: GraphQLSchema): GraphQLSchema {
   const mutation = schema.getMutationType();
   if (!mutation || Object.keys(mutation.getFields()).length > 0) return schema;

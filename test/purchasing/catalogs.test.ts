@@ -3,7 +3,7 @@
 // buyer and supplier keys, guarded by permissions, with stock counts on stock locations.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../support/app.ts";
-import { APPROVER, create, expectError, FOREIGN, ok, onHand, PARTNERS, READONLY, startPurchasingApp, TEAM, TECH } from "./helpers.ts";
+import { APPROVER, create, expectError, FOREIGN, NO_TEAM, ok, onHand, PARTNERS, READONLY, startPurchasingApp, TEAM, TECH } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => (t = await startPurchasingApp()));
@@ -20,11 +20,52 @@ describe("interface and keys", () => {
     expectError(await call("POST", "/purchasing/vendors", { name: "X" }, "inhouse-key"), 401, "UnauthorizedException");
   });
 
+  it("serves internal service teams: a partner key of a third-party supplier sees nothing and may create nothing (403)", async () => {
+    await create(t, "/purchasing/vendors", { name: "Visible to the team only" });
+    expect((await call("GET", "/purchasing/vendors", undefined, NO_TEAM)).body).toMatchObject({ data: [], count: 0 });
+    const creates: [string, unknown][] = [
+      ["/purchasing/vendors", { name: "X" }], ["/inventory/parts", { number: "X", name: "X" }], ["/inventory/equipment_types", { name: "X" }],
+      ["/inventory/stock_locations", { name: "X" }], ["/purchasing/purchase_requests", { lineItems: [{ description: "X", quantity: "1" }] }],
+      ["/purchasing/purchase_orders", { vendorId: 1, lineItems: [{ description: "X", quantity: "1", unitCost: "1" }] }],
+      ["/inventory/work_order_parts", { workOrderId: 1, partId: 1, stockLocationId: 1, quantity: "1" }],
+    ];
+    for (const [path, body] of creates) expectError(await call("POST", path, body, NO_TEAM), 403, "ForbiddenException", /internal service teams/);
+  });
+
   it("refuses the partner fields to buyer and supplier keys over GraphQL too", async () => {
     const reply = await t.graphql("acme-key", "{ vendors { count } }");
     expect(reply.body.errors?.[0]?.extensions?.code).toBe("ForbiddenException");
     const own = await t.graphql(TEAM, "{ vendors { count } }");
     expect(own.body.errors).toBeUndefined();
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents every internal-teams path with its method, envelope type and description", async () => {
+    const doc = (await t.call(null, "GET", "/v1/partners/openapi.json")).body;
+    const expected: [string, string, string][] = [
+      ["/purchasing/vendors", "get", "Vendor"], ["/purchasing/vendors", "post", "Vendor"], ["/purchasing/vendors/{id}", "patch", "Vendor"],
+      ["/purchasing/vendors/count_by", "get", "count"], ["/inventory/parts/{id}", "get", "Part"], ["/inventory/equipment_types", "post", "EquipmentType"],
+      ["/inventory/stock_locations/{id}", "patch", "StockLocation"], ["/inventory/work_order_parts", "post", "WorkOrderPart"],
+      ["/inventory/work_order_parts", "get", "WorkOrderPart"],
+      ["/purchasing/purchase_requests", "post", "SupplierPurchaseRequest"], ["/purchasing/purchase_requests/{id}", "get", "SupplierPurchaseRequest"],
+      ["/purchasing/purchase_requests/{id}/submit", "patch", "SupplierPurchaseRequest"], ["/purchasing/purchase_requests/{id}/approve", "patch", "SupplierPurchaseRequest"],
+      ["/purchasing/purchase_requests/{id}/reject", "patch", "SupplierPurchaseRequest"],
+      ["/purchasing/purchase_requests/{id}/line_items", "get", "SupplierPurchaseRequestLineItem"],
+      ["/purchasing/purchase_orders", "get", "SupplierPurchaseOrder"], ["/purchasing/purchase_orders", "post", "SupplierPurchaseOrder"],
+      ["/purchasing/purchase_orders/{id}/line_items/{lineItemId}/purchase_request_line_items", "put", "SupplierPurchaseRequestLineItem"],
+      ["/purchasing/purchase_orders/{id}/mark_ordered", "patch", "SupplierPurchaseOrder"], ["/purchasing/purchase_orders/{id}/cancel", "patch", "SupplierPurchaseOrder"],
+      ["/purchasing/purchase_orders/{id}/receipts", "post", "SupplierReceipt"], ["/purchasing/purchase_orders/{id}/receipts", "get", "SupplierReceipt"],
+    ];
+    for (const [path, method, type] of expected) {
+      const operation = doc.paths[`/v1/partners${path}`]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.responses["200"].content["application/json"].schema.properties.type.enum, `${method} ${path}`).toEqual([type]);
+    }
+    expect(doc.paths["/v1/partners/purchasing/purchase_orders"].post.description ?? doc.paths["/v1/partners/purchasing/purchase_orders"].post.summary).toMatch(/draft purchase order/);
+    const body = doc.paths["/v1/partners/purchasing/purchase_orders/{id}/receipts"].post.requestBody.content["application/json"].schema;
+    expect(body.$ref).toBe("#/components/schemas/ReceiptInput");
+    expect(doc.components.schemas.ReceiptLineInput.properties).toHaveProperty("quantityReceived");
   });
 });
 

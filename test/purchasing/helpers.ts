@@ -12,6 +12,8 @@ export const FOREIGN = "globex-partner-key";
 export const APPROVER = "inhouse-approver-key";
 export const TECH = "inhouse-tech-key";
 export const READONLY = "inhouse-readonly-key";
+/** A partner key of a third-party supplier company: no internal team. */
+export const NO_TEAM = "coolco-partner-key";
 
 const limit = { requests: 100000, windowSeconds: 20 };
 
@@ -30,6 +32,7 @@ export function purchasingFixture() {
     { ref: APPROVER, kind: "partner", contact: "pam", rateLimit: limit },
     { ref: TECH, kind: "partner", contact: "tess", rateLimit: limit },
     { ref: READONLY, kind: "partner", contact: "vic", rateLimit: limit },
+    { ref: NO_TEAM, kind: "partner", contact: "bob", rateLimit: limit },
   );
   for (const key of fixture.apiKeys) if (key.ref === TEAM) key.rateLimit = limit;
   return fixture;

@@ -1,6 +1,6 @@
 // What purchasing uses of inventory: the team scope and value rules, the catalogs' references, stock changes.
 export {
-  teamScope, QUANTITY, RETURNABLE_QUANTITY, MONEY, quantityOf, quantityText, moneyText, textOf, NAME_MAX, TEXT_MAX, checkReferences,
+  teamOf, teamScope, QUANTITY, RETURNABLE_QUANTITY, MONEY, quantityOf, quantityText, moneyText, textOf, NAME_MAX, TEXT_MAX, checkReferences,
 } from "./rules/values.ts";
 export { changeStock, type StockChange } from "./rules/stock.ts";
 export { checkServedWorkOrder } from "./rules/work-order-parts.ts";

@@ -99,7 +99,7 @@ export const OrderRef = builder.prismaObject("PurchaseOrder", {
     expectedAt: t.expose("expectedAt", { type: "Date", nullable: true }),
     createdBy: t.exposeString("createdBy", { description: "Email of the contact whose key created it" }),
     orderedAt: t.expose("orderedAt", { type: "DateTime", nullable: true }),
-    receivedAt: t.expose("receivedAt", { type: "DateTime", nullable: true, description: "When it was last fully received" }),
+    receivedAt: t.expose("receivedAt", { type: "DateTime", nullable: true, description: "When it became fully received; null while it is not" }),
     cancelledAt: t.expose("cancelledAt", { type: "DateTime", nullable: true }),
     cancellationReason: t.exposeString("cancellationReason", { nullable: true }),
     statusChangedAt: t.expose("statusChangedAt", { type: "DateTime" }),

@@ -9,7 +9,7 @@ import { inTransaction, joinable } from "../../core/transaction.ts";
 import { decimalOf } from "../../core/decimal.ts";
 import { setStockCount } from "./stock.ts";
 import {
-  checkReferences, columnsOf, email, flag, money, NAME_MAX, QUANTITY, reference, teamScope, text, TEXT_MAX, type FieldRule,
+  checkReferences, columnsOf, email, flag, money, NAME_MAX, QUANTITY, reference, teamOf, teamScope, text, TEXT_MAX, type FieldRule,
 } from "./values.ts";
 
 interface Table {
@@ -101,8 +101,9 @@ async function writing<T>(catalog: Catalog, data: Record<string, unknown>, write
 
 /** A new record of the key's team. */
 export async function createInCatalog(ctx: Context, catalog: Catalog, input: Record<string, unknown>, query: object) {
+  const supplierCompanyId = teamOf(ctx.viewer);
   const data = await columns(ctx, catalog, input, true);
-  return writing(catalog, data, () => catalog.table(ctx.db).create({ ...query, data: { ...data, supplierCompanyId: ctx.viewer.supplierCompanyId! } }));
+  return writing(catalog, data, () => catalog.table(ctx.db).create({ ...query, data: { ...data, supplierCompanyId } }));
 }
 
 /** PATCH: the sent fields of a record of the key's team (unknown and foreign ids: the same 400). */
@@ -141,6 +142,7 @@ export interface StockLocationInput extends Record<string, unknown> {
 /** Creates or updates a stock location; `onHand` sets the counted parts in the same transaction. */
 export async function writeStockLocation(ctx: Context, id: number | null, input: StockLocationInput, query: object) {
   const { onHand, ...fields } = input;
+  if (id === null) teamOf(ctx.viewer);
   if (onHand === null) throw badInput("onHand must be a list of {partId, quantity}");
   const counts = onHand ? await stockCountOf(ctx, onHand) : [];
   const saved = await inTransaction(ctx.db, async (tx) => {

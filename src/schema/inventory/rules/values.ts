@@ -1,16 +1,27 @@
 // How the internal teams' records read their values: the team scope, decimal scales, text and the
 // per-field rules that create (absent = default) and PATCH (absent keeps, null clears) share.
 import type { Viewer } from "../../core/viewer.ts";
-import { badInput } from "../../core/errors.ts";
+import { badInput, forbidden } from "../../core/errors.ts";
 import { decimalOf, type Decimal, type DecimalRule } from "../../core/decimal.ts";
 import { emailOf } from "../../core/email.ts";
 
 /**
- * Catalogs, stock and purchasing records belong to the key's supplier company: the internal service
- * team, shared by all its facilities. Only partner keys reach these fields (their REST routes and the
- * GraphQL interface guard), so a key without a supplier company matches nothing.
+ * The internal service team of a key: its supplier company when that company is a buyer's in-house
+ * team. Catalogs, stock and purchasing records belong to it, shared by all its facilities. Only partner
+ * keys reach these fields (their REST routes and the GraphQL interface guard); a partner key of a
+ * third-party supplier company has no team.
  */
-export const teamScope = (viewer: Viewer) => ({ supplierCompanyId: viewer.supplierCompanyId ?? -1 });
+const teamIdOf = (viewer: Viewer) => (viewer.isThirdParty ? null : viewer.supplierCompanyId);
+
+/** `where` for the key's team's records (a key without a team matches nothing). */
+export const teamScope = (viewer: Viewer) => ({ supplierCompanyId: teamIdOf(viewer) ?? -1 });
+
+/** The team a new record belongs to; a key without one may not create any (403). */
+export function teamOf(viewer: Viewer): number {
+  const team = teamIdOf(viewer);
+  if (team === null) throw forbidden("the internal teams interface serves keys of internal service teams; this key's supplier company is not one");
+  return team;
+}
 
 /** Quantities: up to 10 digits and 4 decimals ("2.5000"). Negative only where a return is recorded. */
 export const QUANTITY: DecimalRule = { scale: 4, integerDigits: 10 };

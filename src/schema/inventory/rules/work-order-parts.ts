@@ -6,7 +6,7 @@ import type { ListSpec } from "../../core/list.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
 import { changeStock } from "./stock.ts";
-import { checkReferences, quantityOf, quantityText, RETURNABLE_QUANTITY, teamScope, textOf, TEXT_MAX } from "./values.ts";
+import { checkReferences, quantityOf, quantityText, RETURNABLE_QUANTITY, teamOf, teamScope, textOf, TEXT_MAX } from "./values.ts";
 
 export const WORK_ORDER_PART_LIST: ListSpec = {
   filters: { id: "int", workOrderId: "int", partId: "int", stockLocationId: "int", consumedBy: "string" },
@@ -35,6 +35,7 @@ export async function checkServedWorkOrder(ctx: Context, workOrderId: number, fi
  * by an advisory lock so two of them cannot both pass that check.
  */
 export async function recordWorkOrderPart(ctx: Context, input: WorkOrderPartInput, query: object) {
+  const supplierCompanyId = teamOf(ctx.viewer);
   const quantity = quantityOf(input.quantity, "quantity", RETURNABLE_QUANTITY);
   const note = input.note ? textOf(input.note, "note", TEXT_MAX) : null;
   await checkServedWorkOrder(ctx, input.workOrderId, "workOrderId");
@@ -58,7 +59,7 @@ export async function recordWorkOrderPart(ctx: Context, input: WorkOrderPartInpu
     await changeStock(tx, [{ stockLocationId: input.stockLocationId, partId: input.partId, delta: quantity.negated() }], now);
     const row = await tx.workOrderPart.create({
       data: {
-        supplierCompanyId: ctx.viewer.supplierCompanyId!, workOrderId: input.workOrderId, partId: input.partId,
+        supplierCompanyId, workOrderId: input.workOrderId, partId: input.partId,
         stockLocationId: input.stockLocationId, quantity, note, consumedBy: ctx.viewer.email, consumedAt: input.consumedAt ?? now,
       },
       select: { id: true },

@@ -7,7 +7,7 @@ import { badInput } from "../../core/errors.ts";
 import type { ListSpec } from "../../core/list.ts";
 import { decimalOf } from "../../core/decimal.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { activeVendor, MONEY, quantityText, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { activeVendor, MONEY, quantityText, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
 import { lockRecord, readLines, statusFilter, type LineInput } from "./records.ts";
 import { ORDER_STATES, ORDER_STATUSES, ORDERED } from "./order-states.ts";
 import { REQUEST_STATES } from "./request-states.ts";
@@ -40,13 +40,14 @@ export interface OrderInput {
 
 /** A draft order of the key's team for one active vendor; a unit cost defaults to the part's. */
 export async function createOrder(ctx: Context, input: OrderInput, query: object) {
+  const supplierCompanyId = teamOf(ctx.viewer);
   await activeVendor(ctx, input.vendorId, "vendorId");
   const { lines, parts } = await readLines(ctx, input.lineItems);
   const now = ctx.now();
   return ctx.db.purchaseOrder.create({
     ...query,
     data: {
-      supplierCompanyId: ctx.viewer.supplierCompanyId!,
+      supplierCompanyId,
       vendorId: input.vendorId,
       status: ORDER_STATES.rows[0].to[0],
       notes: input.notes != null ? textOf(input.notes, "notes", TEXT_MAX) : null,

@@ -4,7 +4,7 @@ import { Prisma, type Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { badInput, notWritable } from "../../core/errors.ts";
-import { quantityOf, refuseUnknown, teamParts, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { quantityOf, refuseUnknown, teamParts, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
 
 /**
  * Locks a purchase request or order of the key's team for the rest of the transaction (changes to one
@@ -12,7 +12,7 @@ import { quantityOf, refuseUnknown, teamParts, textOf, TEXT_MAX } from "../../in
  */
 export async function lockRecord(tx: Tx, model: "PurchaseRequest" | "PurchaseOrder", id: number, viewer: Viewer, noun: string) {
   const locked = await tx.$queryRaw<{ id: number }[]>`
-    SELECT id FROM ${Prisma.raw(`"${model}"`)} WHERE id = ${id} AND "supplierCompanyId" = ${viewer.supplierCompanyId ?? -1} FOR UPDATE`;
+    SELECT id FROM ${Prisma.raw(`"${model}"`)} WHERE id = ${id} AND "supplierCompanyId" = ${teamScope(viewer).supplierCompanyId} FOR UPDATE`;
   if (locked.length === 0) throw notWritable(noun, id);
 }
 

@@ -4,7 +4,7 @@ import type { Context } from "../../core/context.ts";
 import type { ListSpec } from "../../core/list.ts";
 import { decimalOf } from "../../core/decimal.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { MONEY, refuseUnknown, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { MONEY, refuseUnknown, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
 import { lockRecord, readLines, statusFilter, type LineInput } from "./records.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./request-states.ts";
@@ -37,6 +37,7 @@ export interface RequestInput {
 
 /** A draft request of the key's team; an estimated unit cost defaults to the part's unit cost. */
 export async function createRequest(ctx: Context, input: RequestInput, query: object) {
+  const supplierCompanyId = teamOf(ctx.viewer);
   const { lines, parts } = await readLines(ctx, input.lineItems);
   const workOrderIds = [...new Set(lines.flatMap((l) => (l.line.workOrderId ? [l.line.workOrderId] : [])))];
   const served = workOrderIds.length
@@ -47,7 +48,7 @@ export async function createRequest(ctx: Context, input: RequestInput, query: ob
   return ctx.db.purchaseRequest.create({
     ...query,
     data: {
-      supplierCompanyId: ctx.viewer.supplierCompanyId!,
+      supplierCompanyId,
       status: REQUEST_STATES.rows[0].to[0],
       description: input.description != null ? textOf(input.description, "description", TEXT_MAX) : null,
       neededBy: input.neededBy ?? null,
