@@ -32,7 +32,6 @@ export const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem"
       resolve: (l) => l.purchaseOrderLineItem?.purchaseOrderId ?? null,
     }),
     part: t.relation("part", { nullable: true, subGraphs: ["graphql"] }),
-    workOrder: t.relation("workOrder", { nullable: true, subGraphs: ["graphql"] }),
   }),
 });
 
