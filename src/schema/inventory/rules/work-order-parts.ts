@@ -24,7 +24,7 @@ export interface WorkOrderPartInput {
 }
 
 /** Work orders the key's team serves: its facility is assigned or on the visibility list (the work orders' own scope). */
-export async function checkServedWorkOrder(ctx: Context, workOrderId: number, field: string) {
+async function checkServedWorkOrder(ctx: Context, workOrderId: number, field: string) {
   const served = await ctx.db.workOrder.count({ where: { AND: [{ id: workOrderId }, workOrderScope(ctx.viewer)] } });
   if (served === 0) throw badInput(`${field} ${workOrderId} is not a work order this team serves`);
 }

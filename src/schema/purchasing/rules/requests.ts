@@ -4,7 +4,8 @@ import type { Context } from "../../core/context.ts";
 import type { ListSpec } from "../../core/list.ts";
 import { decimalOf } from "../../core/decimal.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { MONEY, refuseUnknown, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { MONEY, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { badInput } from "../../core/errors.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
 import { lockRecord, readLines, statusFilter, type LineInput } from "./records.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./request-states.ts";
@@ -43,7 +44,8 @@ export async function createRequest(ctx: Context, input: RequestInput, query: ob
   const served = workOrderIds.length
     ? await ctx.db.workOrder.findMany({ where: { AND: [{ id: { in: workOrderIds } }, workOrderScope(ctx.viewer)] }, select: { id: true } })
     : [];
-  refuseUnknown("lineItems[].workOrderId", "work order served", workOrderIds, new Set(served.map((w) => w.id)));
+  const unserved = workOrderIds.filter((id) => !served.some((w) => w.id === id));
+  if (unserved.length) throw badInput(`lineItems[].workOrderId ${unserved.join(", ")}: not a work order this team serves`);
   const now = ctx.now();
   return ctx.db.purchaseRequest.create({
     ...query,
