@@ -33,7 +33,7 @@ const WORDINGS: [RegExp, Wording][] = [
   [/^Int cannot represent non 32-bit signed integer value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a whole number between -2147483648 and 2147483647` })],
   [/^Int cannot represent non-integer value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a whole number` })],
   [/^Float cannot represent non numeric value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a number` })],
-  [/^String cannot represent a non string value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be text` })],
+  [/^String cannot represent a non string value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a string` })],
   [/^Boolean cannot represent a non boolean value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be true or false` })],
   [/^(?:Value "[^"]*" does not exist in|Enum) "(\w+)" (?:enum|cannot represent)/, (at, m, schema) => {
     const type = schema?.getType(m[1]);
@@ -46,7 +46,7 @@ const WORDINGS: [RegExp, Wording][] = [
 
 /**
  * A GraphQL input error in the contract's words: graphql-js says `Variable "$input" got invalid value …
- * at "input.notes[2].photo"; <what is wrong>`; the answer is `notes[2].photo must be text`, field
+ * at "input.notes[2].photo"; <what is wrong>`; the answer is `notes[2].photo must be a string`, field
  * `notes[2].photo`. An error raised by our own scalars (already in our words) gets the field prefixed.
  */
 export function inputError(error: GraphQLError, schema?: GraphQLSchema): ApiError {

@@ -340,7 +340,7 @@ describe("receipts", () => {
       [lineOf({ quantityReceived: "-3" }), /would go below zero: 1\.0000 on hand, 3\.0000 requested/],
       [lineOf({ quantityReceived: "0" }), /must not be zero/],
       [lineOf({ quantityReceived: "1.12345" }), /4 digits/],
-      [lineOf({ quantityReceived: 1 }), /String/],
+      [lineOf({ quantityReceived: 1 }), /must be a string/],
       [lineOf({ stockLocationId: null }), /stockLocationId is required/],
       [lineOf({ stockLocationId: theirs.location.id }), /stockLocationId/],
       [lineOf({ purchaseOrderLineItemId: otherOrder.order.lineItems[0].id }), /purchaseOrderLineItemId/],

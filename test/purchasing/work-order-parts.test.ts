@@ -69,7 +69,7 @@ describe("POST /inventory/work_order_parts", () => {
       [body({ quantity: "3.0001" }), /would go below zero: 3\.0000 on hand, 3\.0001 requested/],
       [body({ stockLocationId: empty.id }), /below zero: 0\.0000 on hand/],
       [body({ partId: theirs.part.id }), /partId/], [body({ stockLocationId: theirs.location.id }), /stockLocationId/],
-      [body({ quantity: "0" }), /must not be zero/], [body({ quantity: "1.00001" }), /4 digits/], [body({ quantity: 1 }), /String/],
+      [body({ quantity: "0" }), /must not be zero/], [body({ quantity: "1.00001" }), /4 digits/], [body({ quantity: 1 }), /must be a string/],
       [body({ quantity: "one" }), /decimal string/], [body({ quantity: "-1" }), /cannot return 1\.0000 of part \d+: work order \d+ has 0\.0000 of it/],
       [{ partId: part.id, stockLocationId: location.id, quantity: "1" }, /workOrderId/],
     ];
