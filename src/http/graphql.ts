@@ -14,7 +14,7 @@ import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { characterLimitPlugin } from "@escape.tech/graphql-armor-character-limit";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import { GraphQLError, visit, type DocumentNode, type GraphQLSchema } from "graphql";
+import { GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
@@ -22,7 +22,7 @@ import type { EventServices } from "../schema/webhooks/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
-import { requestScope, traceIdFrom } from "./request-scope.ts";
+import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
 export const MAX_QUERY_DEPTH = 10;
@@ -34,6 +34,10 @@ export const MAX_COST = 5000;
 export const MAX_DOCUMENT_LENGTH = 20_000;
 
 type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
+
+/** The name of the document's (first) operation, for the request log; anonymous operations have none. */
+const operationNameOf = (document: DocumentNode) =>
+  document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)?.name?.value;
 
 /** Variables and every string literal of the document through the input sanitation step. */
 function checkOperation(document: DocumentNode, variables: unknown): void {
@@ -59,7 +63,10 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
       }),
     );
   },
-  onExecute: ({ args }) => checkOperation(args.document, args.variableValues),
+  onExecute: ({ args }) => {
+    logDetails({ operation: args.operationName ?? operationNameOf(args.document) });
+    checkOperation(args.document, args.variableValues);
+  },
   onSubscribe: ({ args }) => {
     checkOperation(args.document, args.variableValues);
     // Over HTTP a subscription is served as server-sent events only; anything else would hold the
@@ -76,6 +83,7 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): Error {
   const located = error instanceof GraphQLError ? error : undefined;
   const api = toApiError(error, requestScope.getStore()?.logger ?? services.logger, schema);
+  logDetails({ errorType: api.type });
   const traceId = requestScope.getStore()?.traceId;
   return new GraphQLError(api.message, {
     nodes: located?.nodes,

@@ -8,7 +8,7 @@ import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
 import type { Services } from "../schema/core/context.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
-import { requestScope } from "../http/request-scope.ts";
+import { logDetails, requestScope } from "../http/request-scope.ts";
 import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
 import { isInt32 } from "../schema/core/list.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
@@ -54,8 +54,10 @@ export class RestAdapter {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
-    const fail = (error: ApiError, headers: Record<string, string> = {}) =>
+    const fail = (error: ApiError, headers: Record<string, string> = {}) => {
+      logDetails({ errorType: error.type });
       send(error.status, errorBody(error, scope.traceId), { ...headers, ...((error.extensions.http as any).headers ?? {}) });
+    };
 
     // Documentation is public: integrators read it before they hold a key.
     if (req.method === "GET" && path === "/openapi.json") return send(200, server.openapi());

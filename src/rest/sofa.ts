@@ -19,7 +19,7 @@ import type { Interface } from "../schema/core/interfaces.ts";
 import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
 import type { Context } from "../schema/core/context.ts";
-import { requestScope } from "../http/request-scope.ts";
+import { logDetails, requestScope } from "../http/request-scope.ts";
 import { toApiError } from "../http/errors.ts";
 import { sofaRoutes, type RouteEntry } from "./routes.ts";
 
@@ -78,6 +78,7 @@ function errorHandler(schema: GraphQLSchema) {
   return (errors: ReadonlyArray<unknown>) => {
     const scope = requestScope.getStore()!;
     const error = toApiError(errors[0], scope.logger, schema);
+    logDetails({ errorType: error.type });
     const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
     return Response.json(errorBody(error, scope.traceId), { status: error.status, headers }) as unknown as globalThis.Response;
   };
