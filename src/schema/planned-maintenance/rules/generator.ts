@@ -9,7 +9,7 @@
 //     for the same due time impossible, whoever tries.
 // After downtime, every missed due time gets its own work order, up to CATCH_UP_LIMIT per schedule; older
 // ones are recorded as one `skipped` run log. See docs/planned-maintenance.md.
-import type { Db, Tx } from "../../../db.ts";
+import type { Db, Prisma, Tx } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { ApiError } from "../../core/errors.ts";
 import { inTransaction } from "../../core/transaction.ts";
@@ -42,14 +42,18 @@ const SCHEDULE_SELECT = {
   ...SERIES_SELECT, buyerCompanyId: true, locationId: true, problemTypeId: true, supplierFacilityId: true, title: true,
   description: true, woPriority: true, needApproval: true, assetIds: true,
   buyerCompany: { select: { facilities: { orderBy: { id: "asc" }, take: 1, select: { id: true } } } },
-} as const;
+} satisfies Prisma.PlannedMaintenanceScheduleSelect;
 
 const describeDue = (description: string | null, due: Date, scheduleId: number) =>
   `${description ? `${description}\n\n` : ""}Planned maintenance due ${due.toISOString()} (schedule ${scheduleId}).`;
 
-/** One schedule, locked: a work order per kept due time up to `now`, run logs, and the advance. */
-async function generateFor(tx: Tx, id: number, now: Date, result: RoundResult, logger: Logger): Promise<void> {
-  const s = await tx.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id }, select: SCHEDULE_SELECT });
+type ScheduleRow = Prisma.PlannedMaintenanceScheduleGetPayload<{ select: typeof SCHEDULE_SELECT }>;
+
+/**
+ * One locked schedule: a work order per kept due time up to `now`, run logs, and the advance. `done`
+ * holds the due times (`<scheduleId>@<ms>`) that already have a successful run.
+ */
+async function generateFor(tx: Tx, s: ScheduleRow, done: Set<string>, now: Date, result: RoundResult, logger: Logger): Promise<void> {
   const position = advancePast(s, now);
   const missed = position.passed;
   const dropped = missed.slice(0, Math.max(0, missed.length - CATCH_UP_LIMIT));
@@ -65,7 +69,7 @@ async function generateFor(tx: Tx, id: number, now: Date, result: RoundResult, l
   let last: RunLogStatus = "skipped";
   for (const due of kept) {
     // Already created for this due time (an external scheduler's run): the unique key would refuse it.
-    if (await tx.schedulerRunLog.findFirst({ where: { scheduleId: s.id, lastRunDueAt: due, status: "success" }, select: { id: true } })) continue;
+    if (done.has(`${s.id}@${due.getTime()}`)) continue;
     try {
       const facility = s.buyerCompany.facilities[0];
       if (!facility) throw new ApiError(400, "invalidInputDataException", "the buyer company has no facility to file the work order under");
@@ -105,8 +109,16 @@ async function generateBatch(deps: GeneratorDeps, result: RoundResult, batch: nu
        WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= ${now} AND c."pmScheduling" = 'built_in'
        ORDER BY s."nextRunAt" LIMIT ${batch}
          FOR UPDATE OF s SKIP LOCKED`;
-    for (const { id } of due) await generateFor(tx, id, now, result, deps.logger);
-    return due.length > 0;
+    if (due.length === 0) return false;
+    const ids = due.map((d) => d.id);
+    const schedules = await tx.plannedMaintenanceSchedule.findMany({ where: { id: { in: ids } }, select: SCHEDULE_SELECT, orderBy: { id: "asc" } });
+    const earliest = new Date(Math.min(...schedules.map((s) => s.nextRunAt!.getTime())));
+    const runs = await tx.schedulerRunLog.findMany({
+      where: { scheduleId: { in: ids }, status: "success", lastRunDueAt: { gte: earliest } }, select: { scheduleId: true, lastRunDueAt: true },
+    });
+    const done = new Set(runs.map((r) => `${r.scheduleId}@${r.lastRunDueAt.getTime()}`));
+    for (const s of schedules) await generateFor(tx, s, done, now, result, deps.logger);
+    return true;
   }, { timeout: 60_000 });
 }
 
