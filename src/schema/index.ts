@@ -33,6 +33,7 @@ import "./webhooks/mutations.ts";
 import "./webhooks/subscriptions.ts";
 import "./planned-maintenance/queries.ts";
 import "./planned-maintenance/mutations.ts";
+import "./walkthroughs/queries.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();
