@@ -120,6 +120,17 @@ describe("PATCH /pm/planned_maintenance_schedules/skip_schedule", () => {
     for (const body of [{}, { id: "x" }, { id: null }]) expect((await t.call("acme-key", "PATCH", SKIP, body)).status).toBe(400);
   });
 
+  it("serialises concurrent skips of one schedule: five at once pass over five due times", async () => {
+    await reset(refs["pm-2"], "2027-01-04T17:00:00Z");
+    const replies = await Promise.all(Array.from({ length: 5 }, () => t.call("acme-key", "PATCH", SKIP, { id: refs["pm-2"] })));
+    expect(replies.map((r) => r.status)).toEqual(Array(5).fill(200));
+    expect(replies.map((r) => r.body.data.nextRunAt).sort()).toEqual([
+      "2027-02-01T17:00:00.000Z", "2027-03-01T17:00:00.000Z", "2027-04-05T16:00:00.000Z", "2027-05-03T16:00:00.000Z", "2027-06-07T16:00:00.000Z",
+    ]);
+    const skipped = await t.db.schedulerRunLog.findMany({ where: { scheduleId: refs["pm-2"], source: "skip_schedule", lastRunDueAt: { gte: new Date("2027-01-04T17:00:00Z") } } });
+    expect(new Set(skipped.map((l) => l.lastRunDueAt.toISOString())).size).toBe(5);
+  });
+
   it("is not rate limited (a key limited to 10 per 20 s skips 12 times), and a series that has ended cannot be skipped", async () => {
     await reset(refs["pm-2"], "2027-01-04T17:00:00Z");
     const replies = [];
@@ -247,5 +258,17 @@ describe("POST /pm/scheduler_run_logs", () => {
     expect(await t.db.schedulerRunLog.count()).toBe(before);
     expect((await t.call("acme-key", "GET", `${LOGS}?status=done`)).status).toBe(400);
     expect((await t.call("globex-key", "GET", `${LOGS}?scheduleId=${refs["pm-1"]}`)).body.count).toBe(0);
+  });
+});
+
+describe("GraphQL", () => {
+  it("serves the same schedules with their location and latest run logs", async () => {
+    const reply = await t.graphql("acme-key", `{ plannedMaintenanceSchedule(id: ${refs["pm-1"]}) { id cadence timeZone location { name } runLogs { status source } } }`);
+    expect(reply.body.errors).toBeUndefined();
+    const s = reply.body.data.plannedMaintenanceSchedule;
+    expect(s).toMatchObject({ id: refs["pm-1"], cadence: "P3M", timeZone: "America/Los_Angeles", location: { name: "Store 1 Portland" } });
+    expect(s.runLogs.length).toBeGreaterThan(0);
+    const supplier = await t.graphql("coolco-key", "{ plannedMaintenanceSchedules { count } }");
+    expect(supplier.body.errors?.[0]?.extensions?.code).toBe("ForbiddenException");
   });
 });
