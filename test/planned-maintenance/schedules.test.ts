@@ -19,7 +19,9 @@ const ids = (reply: { body: { data: { id: number }[] } }) => reply.body.data.map
 const sorted = (...values: number[]) => values.sort((a, b) => a - b);
 const schedule = (id: number) => t.db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id } });
 const reset = (id: number, nextRunAt: string) =>
-  t.db.plannedMaintenanceSchedule.update({ where: { id }, data: { anchorAt: new Date(nextRunAt), nextRunAt: new Date(nextRunAt), sequence: 0 } });
+  t.db.plannedMaintenanceSchedule.update({
+    where: { id }, data: { anchorAt: new Date(nextRunAt), nextRunAt: new Date(nextRunAt), sequence: 0, lastRunAt: null, lastRunDueAt: null, lastRunStatus: null },
+  });
 
 describe("GET /pm/planned_maintenance_schedules", () => {
   it("lists the company's schedules with cadence, time zone, due times and the work order template", async () => {
@@ -207,7 +209,9 @@ describe("POST /pm/scheduler_run_logs", () => {
     // An old due time is recorded but does not rewind nextRunAt.
     const old = await t.call("acme-key", "POST", LOGS, { ...body, woId: null, status: "skipped", lastRunDueAt: "2026-01-01T00:00:00Z" });
     expect(old.status).toBe(200);
-    expect((await schedule(refs["pm-1"])).nextRunAt?.toISOString()).toBe("2027-06-01T08:00:00.000Z");
+    expect(await schedule(refs["pm-1"])).toMatchObject({
+      nextRunAt: new Date("2027-06-01T08:00:00.000Z"), lastRunDueAt: new Date("2027-03-01T09:00:00Z"), lastRunStatus: "success",
+    });
   });
 
   it("records failures without moving the schedule; success or skipped past several due times moves past all of them", async () => {

@@ -84,10 +84,12 @@ export async function recordRun(ctx: Context, input: RunLogInput, query: object)
     });
     const moves = status !== "failed" && s.nextRunAt !== null && input.lastRunDueAt >= s.nextRunAt;
     const position = moves ? advancePast(s, input.lastRunDueAt) : null;
+    // A late report of an older due time is kept in the log but is not the schedule's last run.
+    const latest = s.lastRunDueAt === null || input.lastRunDueAt >= s.lastRunDueAt;
     await tx.plannedMaintenanceSchedule.update({
       where: { id: s.id },
       data: {
-        lastRunAt: input.lastRunAt, lastRunDueAt: input.lastRunDueAt, lastRunStatus: status,
+        ...(latest ? { lastRunAt: input.lastRunAt, lastRunDueAt: input.lastRunDueAt, lastRunStatus: status } : {}),
         ...(position ? { sequence: position.sequence, nextRunAt: position.nextRunAt } : {}),
       },
     });

@@ -55,7 +55,7 @@ export const scheduleById = (ctx: Context, id: number, query: object) =>
 
 /** What computing a schedule's due times needs. */
 export const SERIES_SELECT = {
-  id: true, cadence: true, anchorAt: true, endsAt: true, sequence: true, nextRunAt: true, location: { select: { timeZone: true } },
+  id: true, cadence: true, anchorAt: true, endsAt: true, sequence: true, nextRunAt: true, lastRunDueAt: true, location: { select: { timeZone: true } },
 } satisfies Prisma.PlannedMaintenanceScheduleSelect;
 
 export type SeriesRow = Prisma.PlannedMaintenanceScheduleGetPayload<{ select: typeof SERIES_SELECT }>;
