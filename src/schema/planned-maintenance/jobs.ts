@@ -23,7 +23,9 @@ export interface PmJobOptions {
 }
 
 export function startPmJobs(o: PmJobOptions) {
-  const queue = new Queue(PM_QUEUE, { connection: o.connection.duplicate(), prefix: o.prefix });
+  // The queue gets a connection of its own: the worker's blocks on Redis.
+  const producer = o.connection.duplicate();
+  const queue = new Queue(PM_QUEUE, { connection: producer, prefix: o.prefix });
   const ready = queue
     .upsertJobScheduler(SCHEDULER_ID, { every: o.intervalMs }, { name: "round", opts: { attempts: 3, removeOnComplete: 100, removeOnFail: 100 } })
     .catch((err: Error) => o.logger.warn({ err: err.message }, "planned maintenance job scheduler not registered; will retry at the next start"));
@@ -37,13 +39,15 @@ export function startPmJobs(o: PmJobOptions) {
     { connection: o.connection, prefix: o.prefix, concurrency: 1 },
   );
   worker.on("error", (err) => o.logger.warn({ err: err.message }, "planned maintenance worker error"));
+  // A failed round changes nothing durable (its transactions rolled back); the next one retries.
+  worker.on("failed", (job, err) => o.logger.warn({ jobId: job?.id, err: err.message }, "planned maintenance round failed"));
   return {
     queue,
     async close() {
       await ready;
       await worker.close();
       await queue.close();
-      await queue.disconnect();
+      producer.disconnect();
     },
   };
 }
