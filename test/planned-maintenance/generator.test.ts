@@ -123,6 +123,30 @@ describe("generation rounds", () => {
   });
 });
 
+describe("due times in the location's time zone", () => {
+  it("a monthly schedule anchored on Jan 31 at 09:00 Los Angeles time is due Feb 29 (leap year) 09:00 PST, then Mar 31 09:00 PDT", async () => {
+    await t.db.plannedMaintenanceSchedule.updateMany({ data: { nextRunAt: null } });
+    const anchor = new Date("2028-01-31T17:00:00Z");
+    const s = await t.db.plannedMaintenanceSchedule.create({
+      data: { buyerCompanyId: refs.acme, locationId: refs["store-1"], problemTypeId: refs.hvac, title: "Month end check", cadence: "P1M", anchorAt: anchor, nextRunAt: anchor },
+    });
+    const dueTimes = async () => (await logsOf(s.id)).map((l) => [l.status, l.lastRunDueAt.toISOString()]);
+    await round("2028-01-31T16:59:00Z");
+    expect(await dueTimes()).toEqual([]);
+    await round("2028-01-31T17:00:00Z");
+    await round("2028-02-29T16:59:59Z");
+    expect(await dueTimes()).toEqual([["success", "2028-01-31T17:00:00.000Z"]]);
+    await round("2028-02-29T17:00:00Z");
+    await round("2028-03-31T16:00:00Z"); // DST began on March 12: 09:00 PDT
+    expect(await dueTimes()).toEqual([
+      ["success", "2028-01-31T17:00:00.000Z"], ["success", "2028-02-29T17:00:00.000Z"], ["success", "2028-03-31T16:00:00.000Z"],
+    ]);
+    expect((await t.db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id: s.id } })).nextRunAt).toEqual(new Date("2028-04-30T16:00:00Z"));
+    expect(await pmWorkOrders(s.id)).toHaveLength(3);
+    await t.db.plannedMaintenanceSchedule.update({ where: { id: s.id }, data: { isActive: false } });
+  });
+});
+
 describe("the BullMQ trigger", () => {
   it("two workers on one queue generate each due work order once; emptying Redis loses nothing", async () => {
     const due = new Date("2028-01-03T17:00:00Z");
