@@ -8,7 +8,7 @@
 //   3. Generator: as many due schedules, then BENCH_PM_WORKERS workers (each with its own connection
 //      pool, like worker processes) run generation rounds at once until nothing is due. Each work order
 //      goes through the create rules (reference checks, status, currency, status entry, outbox event,
-//      search vector) with its run log and the schedule's advance, in batches of 25 schedules per
+//      search vector) with its run log and the schedule's advance, in batches of up to 10 schedules per
 //      transaction.
 //   Every schedule must end with exactly one work order, one success run log and one event.
 // Summary printed; JSON in <tmpdir>/wo-bench/pm.json. Exit code 2 on failure (no target is set:

@@ -20,7 +20,12 @@ import { advancePast, SERIES_SELECT } from "./schedules.ts";
 /** Missed due times of one schedule that still get a work order after downtime (the latest ones). */
 export const CATCH_UP_LIMIT = 5;
 /** Schedules locked per transaction. */
-export const BATCH = 25;
+export const BATCH = 10;
+/**
+ * Wall-clock time a batch's transaction may keep taking new schedules: a slow database then commits
+ * fewer per transaction (the rest stay due for the next batch) instead of running into the timeout.
+ */
+const BATCH_BUDGET_MS = 5_000;
 
 /** createdBy and actor of generated work orders. */
 export const GENERATOR_ACTOR: Actor = { kind: "system", name: "Planned maintenance", email: "planned-maintenance@wo-service.local" };
@@ -117,7 +122,11 @@ async function generateBatch(deps: GeneratorDeps, result: RoundResult, batch: nu
       where: { scheduleId: { in: ids }, status: "success", lastRunDueAt: { gte: earliest } }, select: { scheduleId: true, lastRunDueAt: true },
     });
     const done = new Set(runs.map((r) => `${r.scheduleId}@${r.lastRunDueAt.getTime()}`));
-    for (const s of schedules) await generateFor(tx, s, done, now, result, deps.logger);
+    const deadline = performance.now() + BATCH_BUDGET_MS;
+    for (const [i, s] of schedules.entries()) {
+      if (i > 0 && performance.now() > deadline) break; // unlocked at commit, taken by the next batch
+      await generateFor(tx, s, done, now, result, deps.logger);
+    }
     return true;
   }, { timeout: 60_000 });
 }
@@ -128,7 +137,7 @@ async function generateBatch(deps: GeneratorDeps, result: RoundResult, batch: nu
  */
 export async function generateDue(deps: GeneratorDeps, options: { batch?: number; maxBatches?: number } = {}): Promise<RoundResult> {
   const result: RoundResult = { schedules: 0, workOrders: 0, failed: 0, skipped: 0 };
-  const maxBatches = options.maxBatches ?? 1_000;
+  const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
   for (let n = 0; n < maxBatches && (await generateBatch(deps, result, options.batch ?? BATCH)); n++);
   return result;
 }
