@@ -1,6 +1,6 @@
-// `npm run bench [-- locations|work-orders|webhooks …]`: runs the benchmarks one after the other, each
+// `npm run bench [-- locations|work-orders|webhooks|pm …]`: runs the benchmarks one after the other, each
 // in its own process (own database, own Redis prefix), and prints each one's summary. Without
-// arguments all three run (about 5 minutes on 2 cores). The exit code is the worst of theirs:
+// arguments all of them run (about 5 minutes on 2 cores). The exit code is the worst of theirs:
 // 1 when a target was missed, 2 when a benchmark failed.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -10,6 +10,7 @@ const BENCHES: Record<string, string> = {
   "work-orders": "work-orders.ts", // search and count at 1,000,000 work orders vs a lookup by id
   webhooks: "webhooks.ts", // deliveries per second and commit-to-receipt latency vs a bare POST loop
   stock: "stock.ts", // concurrent on-hand changes on one row vs on distinct rows; on-hand checked after
+  pm: "pm.ts", // planned maintenance generator: work orders per second vs a bare INSERT loop
 };
 
 const chosen = process.argv.slice(2);

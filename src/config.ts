@@ -30,6 +30,8 @@ export interface Config {
   webhookConcurrency: number;
   /** First retry delay of a failed mail (exponential backoff); MAIL_RETRY_DELAY_MS, small in tests. */
   mailRetryDelayMs: number;
+  /** How often the built-in planned maintenance generator runs a round (PM_GENERATOR_INTERVAL_MS). */
+  pmGeneratorIntervalMs: number;
   /** OPERATOR_TOKEN: bearer token of the operator's web tools (Bull Board at /admin/queues); unset: they are off. */
   operatorToken?: string;
 }
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayIntervalMs: Number(env.RELAY_INTERVAL_MS ?? 100),
     webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 200),
     mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
+    pmGeneratorIntervalMs: Number(env.PM_GENERATOR_INTERVAL_MS ?? 60_000),
     operatorToken: env.OPERATOR_TOKEN || undefined,
   };
 }

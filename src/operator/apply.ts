@@ -6,6 +6,7 @@ import { fixtureSchema, type Fixture } from "./fixture.ts";
 import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
 import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/public.ts";
 import { applyBuyerSupplierRelationships } from "./apply-networks.ts";
+import { pmLocationData, pmScheduleWrite, walkthroughData, writeWalkthroughDetails } from "./apply-pm.ts";
 
 export interface ApplyResult {
   refs: Record<string, number>;
@@ -184,6 +185,7 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
           storeContacts: x.storeContacts ?? [], locationTypeDetails: (x.locationTypeDetails ?? {}) as object,
           regionId: x.region ? refs.id("region", x.region, `${where}.region`) : null,
           locationTypeId: x.locationType ? refs.id("locationType", x.locationType, `${where}.locationType`) : null,
+          ...pmLocationData(x),
         };
         return { create: () => tx.location.create({ data }), update: (id) => tx.location.update({ where: { id }, data }) };
       });
@@ -324,29 +326,26 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
           locationId: refs.id("location", w.location, `${where}.location`),
           completedById: w.completedBy ? refs.id("contact", w.completedBy, `${where}.completedBy`) : null,
           scores: w.scores,
+          ...walkthroughData(w),
           ...(w.completedAt ? { completedAt: new Date(w.completedAt) } : {}),
         };
         const id = await upsert(tx, refs, "walkthrough", w.ref, {
           create: () => tx.walkthrough.create({ data }),
           update: (id) => tx.walkthrough.update({ where: { id }, data }),
         });
-        await tx.walkthroughAnswer.deleteMany({ where: { walkthroughId: id } });
-        await tx.walkthroughAnswer.createMany({
-          data: w.answers.map((a, j) => ({ walkthroughId: id, answer: a.answer, taskId: refs.id("siteSurveyTask", a.task, `${where}.answers[${j}].task`) })),
-        });
+        await writeWalkthroughDetails(tx, id, w, (task, at) => refs.id("siteSurveyTask", task, at), where);
       }
       await owned("pmSchedule", "plannedMaintenanceSchedules", f.plannedMaintenanceSchedules, (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
         refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
         refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
         x.assets.forEach((a, j) => refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`));
-        const data = {
-          buyerCompanyId, title: x.title, cadence: x.cadence, nextRunAt: new Date(x.nextRunAt),
+        return pmScheduleWrite(tx, x, {
+          buyerCompanyId,
           locationId: refs.id("location", x.location, `${where}.location`),
           problemTypeId: refs.id("problemType", x.problemType, `${where}.problemType`),
           supplierFacilityId: x.supplierFacility ? refs.id("supplierFacility", x.supplierFacility, `${where}.supplierFacility`) : null,
           assetIds: x.assets.map((a, j) => refs.id("asset", a, `${where}.assets[${j}]`)),
-        };
-        return { create: () => tx.plannedMaintenanceSchedule.create({ data }), update: (id) => tx.plannedMaintenanceSchedule.update({ where: { id }, data }) };
+        });
       });
 
       result.refs = refs.all();

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { EVENT_TYPES } from "../schema/work-orders/public.ts";
 import { buyerSupplierRelationship } from "./fixture-networks.ts";
+import { pmCompanyConfig, pmFixtureSections, pmLocationFields } from "./fixture-pm.ts";
 
 const ref = z.string().min(1).max(100);
 const currency = z.string().regex(/^[A-Z]{3}$/, "a three-letter currency code");
@@ -16,6 +17,7 @@ export const companyConfig = z
     supplierInvoiceEditing: z.boolean(),
     declineAutoPick: z.boolean(),
     visibilityWebhooks: z.boolean(),
+    ...pmCompanyConfig,
   })
   .partial()
   .strict();
@@ -42,6 +44,7 @@ export const fixtureSchema = z
           ref, company: ref, region: ref.optional(), locationType: ref.optional(), name: z.string().min(1),
           currency: currency.default("USD"), internalCode: z.string().optional(),
           storeContacts: z.array(z.string()).optional(), locationTypeDetails: z.record(z.string(), z.unknown()).optional(),
+          ...pmLocationFields,
         }).strict(),
       )
       .default([]),
@@ -118,24 +121,7 @@ export const fixtureSchema = z
         }).strict(),
       )
       .default([]),
-    walkthroughs: z
-      .array(
-        z.object({
-          ref, survey: ref, location: ref, completedBy: ref.optional(), completedAt: timestamp.optional(),
-          scores: z.array(z.number().int()).default([]),
-          answers: z.array(z.object({ task: ref, answer: z.string() }).strict()).default([]),
-        }).strict(),
-      )
-      .default([]),
-    plannedMaintenanceSchedules: z
-      .array(
-        z.object({
-          ref, company: ref, location: ref, problemType: ref, title: z.string().min(1),
-          cadence: z.string().regex(/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/, "an ISO 8601 duration such as P3M"),
-          nextRunAt: timestamp, supplierFacility: ref.optional(), assets: z.array(ref).default([]),
-        }).strict(),
-      )
-      .default([]),
+    ...pmFixtureSections(ref, timestamp),
   })
   .strict();
 

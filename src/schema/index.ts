@@ -38,6 +38,9 @@ import "./inventory/queries.ts";
 import "./inventory/mutations.ts";
 import "./purchasing/queries.ts";
 import "./purchasing/mutations.ts";
+import "./planned-maintenance/queries.ts";
+import "./planned-maintenance/mutations.ts";
+import "./walkthroughs/queries.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

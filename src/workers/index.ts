@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
 import { startMailJobs } from "../schema/mail/public.ts";
 import { startWebhookJobs } from "../schema/webhooks/public.ts";
+import { startPmJobs } from "../schema/planned-maintenance/public.ts";
 
 export async function startWorkers(config: Config, services: Services) {
   // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
@@ -22,6 +23,7 @@ export async function startWorkers(config: Config, services: Services) {
       allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
       relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency,
     }),
+    startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {

@@ -11,11 +11,12 @@ const joined = new WeakSet<object>();
  * Under a burst of writes (200 concurrent stock changes on a pool of 5) that wait is normal queueing,
  * as it is for every other query on the pool: wait longer, and let a transaction run for longer too.
  */
-const OPTIONS = { maxWait: 15_000, timeout: 15_000 };
+const LIMITS = { maxWait: 15_000, timeout: 15_000 };
 
-export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+/** `limits`: Prisma's interactive transaction limits, when a background batch needs other ones. */
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, limits?: { timeout?: number; maxWait?: number }): Promise<T> {
   if (joined.has(db)) return work(db as unknown as Tx);
-  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), OPTIONS);
+  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...LIMITS, ...limits });
 }
 
 /** `tx` as a Db for code that takes one (a rule's ctx.db): its inTransaction calls join `tx`. */

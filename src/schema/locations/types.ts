@@ -12,6 +12,8 @@ export const LocationRef = builder.prismaObject("Location", {
     locationTypeId: t.exposeInt("locationTypeId", { nullable: true }),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
     currency: t.exposeString("currency"),
+    timeZone: t.exposeString("timeZone", { description: "IANA time zone; planned maintenance cadences are read in it" }),
+    brandId: t.exposeInt("brandId", { nullable: true, description: "Contacts with brandIds see walkthroughs only at their brands' locations" }),
     internalCode: t.exposeString("internalCode", { nullable: true }),
     storeContacts: t.exposeStringList("storeContacts", { nullable: true }),
     locationTypeDetails: t.expose("locationTypeDetails", { type: "JSON", nullable: true }),

@@ -1,7 +1,15 @@
-// Meters and meter readings: lists, count_by and single reads (buyer interface).
+// Meters and meter readings: lists, count_by and single reads (buyer interface); the meter type
+// catalog (buyer, and supplier keys, which read meters on the assets they see).
 import { readRoutes } from "../core/read-routes.ts";
-import { MeterPage, MeterReadingPage, MeterReadingRef, MeterRef } from "./types.ts";
-import { METER_LIST, READING_LIST, checkMeterFilter, meterScope, readingScope } from "./rules.ts";
+import { MeterPage, MeterReadingPage, MeterReadingRef, MeterRef, MeterTypePage, MeterTypeRef } from "./types.ts";
+import { METER_LIST, METER_TYPE_LIST, READING_LIST, checkMeterFilter, meterScope, meterTypeScope, readingScope } from "./rules.ts";
+
+readRoutes({
+  interfaces: ["buyer", "supplier"], path: "/asset/meter_types", type: "MeterType",
+  fields: { list: "meterTypes", countBy: "meterTypesCountBy", one: "meterType" },
+  description: "The meter type catalog (value type and unit): the meterTypeId of POST /asset/meters. Supplier keys see the related buyers' catalogs.",
+  page: MeterTypePage, item: MeterTypeRef, table: (ctx) => ctx.db.meterType, scope: meterTypeScope, spec: METER_TYPE_LIST,
+});
 
 readRoutes({
   interfaces: ["buyer"], path: "/asset/meters", type: "Meter",

@@ -9,12 +9,20 @@ import { Prisma } from "../../db.ts";
 
 export const meterScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 export const readingScope = (viewer: Viewer) => buyerOwnedScope(viewer);
+/** Whoever reads a company's meters (buyer keys; supplier keys through the assets they read) reads its meter types. */
+export const meterTypeScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
 export const READING_MODES = ["direct_reading", "change_from_baseline", "compare_to_target"] as const;
 
 export const METER_LIST: ListSpec = {
   filters: { id: "int", name: "string", assetId: "int", meterTypeId: "int", readingMode: "string", locationId: "int", valueType: "string", buyerCompanyId: "int" },
   sortable: ["id", "name", "createdAt"],
+  defaultSort: { field: "id", order: "asc" },
+};
+
+export const METER_TYPE_LIST: ListSpec = {
+  filters: { id: "int", name: "string", valueType: "string", valueUnit: "string", buyerCompanyId: "int" },
+  sortable: ["id", "name"],
   defaultSort: { field: "id", order: "asc" },
 };
 

@@ -15,10 +15,24 @@ export const MeterRef = builder.prismaObject("Meter", {
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     asset: t.relation("asset", { subGraphs: ["graphql"] }),
+    meterType: t.relation("meterType", { subGraphs: ["graphql"] }),
   }),
 });
 
 export const MeterPage = pageType("Meter", MeterRef);
+
+/** The company's meter type catalog: where an integrator finds the meterTypeId that POST /asset/meters needs. */
+export const MeterTypeRef = builder.prismaObject("MeterType", {
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    valueType: t.exposeString("valueType", { description: "What a reading holds (e.g. number); copied to each meter of the type" }),
+    valueUnit: t.exposeString("valueUnit", { nullable: true, description: "Unit of the readings (e.g. h, F); copied to each meter of the type" }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId"),
+  }),
+});
+
+export const MeterTypePage = pageType("MeterType", MeterTypeRef);
 
 export const MeterReadingRef = builder.prismaObject("MeterReading", {
   fields: (t) => ({

@@ -3,4 +3,8 @@
 export { EVENT_TYPES, addressedTo, messagesFor, writeEvent } from "./events.ts";
 export type { Audience, EventType, Message, NoteEventData, OutboxRow, StatusEventData, WorkOrderEventContext } from "./events.ts";
 export { STATUSES, type Status } from "./rules/state-machine.ts";
-export { workOrderScope } from "./rules/scope.ts";
+// Planned maintenance creates work orders through the buyer POST's rules; walkthroughs list the work
+// orders linked to them within the caller's read scope.
+export { createCompanyWorkOrder, type CompanyWorkOrder } from "./rules/create.ts";
+export { workOrderScope, type Actor } from "./rules/scope.ts";
+export { WorkOrderRef } from "./types.ts";

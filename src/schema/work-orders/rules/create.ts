@@ -209,29 +209,60 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
       await refreshSearchVector(tx, stored.id);
       return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: stored.id } });
     }
-    const includeWalkthroughTaskList = input.includeWalkthroughTaskList ?? false;
-    if (includeWalkthroughTaskList && taskList === null) throw badInput("includeWalkthroughTaskList needs walkThroughId");
-    const supplier = input.supplierFacilityId == null ? null : await dispatchableSupplier(tx, companyId, input.supplierFacilityId);
-    await checkContactEmails(tx, [{ field: "createdBy", email: createdBy }], { buyerCompanyId: companyId, supplierFacilityIds: [supplier?.id ?? null] });
-    const company = await tx.buyerCompany.findUniqueOrThrow({ where: { id: companyId }, select: { serviceRequestsNeedApproval: true } });
-    // needApproval overrides the company default; a requested PendingApproval asks for approval too.
-    // Any other requested status is only a wish: the facts (approval, supplier) decide.
-    const needsApproval = (input.needApproval ?? company.serviceRequestsNeedApproval) || input.status === "PendingApproval";
-    const id = await insertWorkOrder(tx, {
-      ...fields,
-      ...(await currencyData(tx, fields.locationId, supplier?.currency ?? null)),
-      description: includeWalkthroughTaskList ? withTaskList(fields.description, taskList!) : fields.description,
-      includeWalkthroughTaskList,
-      isPM,
-      buyerCompanyId: companyId,
-      createdBy,
-      needsApproval,
-      status: initialStatus({ actor: "buyer", needsApproval, hasSupplier: supplier !== null }),
-      supplierFacilityId: supplier?.id ?? null,
-      assignedAt: supplier ? now : null,
-    }, actorOf(ctx.viewer), now);
+    const id = await insertChecked(tx, companyId, {
+      ...fields, isPM, createdBy, supplierFacilityId: input.supplierFacilityId ?? null, needApproval: input.needApproval,
+      status: input.status, includeWalkthroughTaskList: input.includeWalkthroughTaskList,
+    }, taskList, actorOf(ctx.viewer), now);
     return tx.workOrder.findUniqueOrThrow({ ...query, where: { id } });
   });
+}
+
+/** A new buyer-side work order: the POST's fields after the body checks (and what internal creators pass). */
+export interface CompanyWorkOrder extends ReferenceFields {
+  title: string;
+  buyerFacilityId: number;
+  createdBy: string;
+  description: string | null;
+  poNumber: string | null;
+  woPriority: number | null;
+  isPM: boolean;
+  supplierFacilityId: number | null;
+  needApproval?: boolean | null;
+  status?: Status | null;
+  includeWalkthroughTaskList?: boolean | null;
+}
+
+/** The create half of the buyer's POST, once the references are checked (taskList: checkReferences' answer). */
+async function insertChecked(tx: Tx, companyId: number, input: CompanyWorkOrder, taskList: string | null, actor: Actor, now: Date): Promise<number> {
+  const { needApproval, status, includeWalkthroughTaskList: include, ...fields } = input;
+  const includeWalkthroughTaskList = include ?? false;
+  if (includeWalkthroughTaskList && taskList === null) throw badInput("includeWalkthroughTaskList needs walkThroughId");
+  const supplier = input.supplierFacilityId === null ? null : await dispatchableSupplier(tx, companyId, input.supplierFacilityId);
+  await checkContactEmails(tx, [{ field: "createdBy", email: input.createdBy }], { buyerCompanyId: companyId, supplierFacilityIds: [supplier?.id ?? null] });
+  const company = await tx.buyerCompany.findUniqueOrThrow({ where: { id: companyId }, select: { serviceRequestsNeedApproval: true } });
+  // needApproval overrides the company default; a requested PendingApproval asks for approval too.
+  // Any other requested status is only a wish: the facts (approval, supplier) decide.
+  const needsApproval = (needApproval ?? company.serviceRequestsNeedApproval) || status === "PendingApproval";
+  return insertWorkOrder(tx, {
+    ...fields,
+    ...(await currencyData(tx, fields.locationId, supplier?.currency ?? null)),
+    description: includeWalkthroughTaskList ? withTaskList(fields.description, taskList!) : fields.description,
+    includeWalkthroughTaskList,
+    buyerCompanyId: companyId,
+    needsApproval,
+    status: initialStatus({ actor: "buyer", needsApproval, hasSupplier: supplier !== null }),
+    supplierFacilityId: supplier?.id ?? null,
+    assignedAt: supplier ? now : null,
+  }, actor, now);
+}
+
+/**
+ * A work order of the company created by the service itself (planned maintenance): the buyer POST's
+ * reference checks (400 naming each bad reference), initial status, supplier and currency rules, the
+ * create entry, ONE workorder.create event and the search vector, in the caller's transaction.
+ */
+export async function createCompanyWorkOrder(tx: Tx, companyId: number, input: CompanyWorkOrder, actor: Actor, now: Date): Promise<number> {
+  return insertChecked(tx, companyId, input, await checkReferences(tx, companyId, input), actor, now);
 }
 
 export interface SupplierWorkOrderInput {

@@ -1,0 +1,97 @@
+// Planned maintenance types: the schedule (with its cadence, due times and work order template), the
+// scheduler run log, and the write bodies.
+import { builder } from "../core/builder.ts";
+import { pageType } from "../core/list.ts";
+import { upcoming } from "./rules/cadence.ts";
+import { seriesOf } from "./rules/schedules.ts";
+import { MAX_LOG_LENGTH, RUN_LOG_STATUSES } from "./rules/run-logs.ts";
+
+const UPCOMING = 3;
+
+export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
+  description: "Generates recurring work orders (isPM, plannedMaintenanceScheduleId) at a cadence; see docs/planned-maintenance.md",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    buyerCompanyId: t.exposeInt("buyerCompanyId"),
+    locationId: t.exposeInt("locationId"),
+    problemTypeId: t.exposeInt("problemTypeId"),
+    supplierFacilityId: t.exposeInt("supplierFacilityId", { nullable: true }),
+    title: t.exposeString("title"),
+    description: t.exposeString("description", { nullable: true }),
+    woPriority: t.exposeInt("woPriority", { nullable: true, description: "Expected resolution time in hours, copied to the work orders" }),
+    needApproval: t.exposeBoolean("needApproval", { nullable: true, description: "Copied to the work orders; null: the company default" }),
+    assetIds: t.exposeIntList("assetIds", { description: "The first is the work orders' main asset, the others its sub-assets" }),
+    assetId: t.int({ nullable: true, description: "The main asset (assetIds[0])", resolve: (s) => s.assetIds[0] ?? null }),
+    cadence: t.exposeString("cadence", { description: "An ISO 8601 duration (P3M) or an RRULE (RRULE:FREQ=MONTHLY;BYDAY=1MO), in timeZone" }),
+    timeZone: t.string({
+      description: "The location's IANA time zone, in which the cadence is read",
+      select: { location: { select: { timeZone: true } } },
+      resolve: (s) => s.location.timeZone,
+    }),
+    startsAt: t.expose("anchorAt", { type: "DateTime", description: "The series' first due time; duration cadences count from it" }),
+    nextRunAt: t.expose("nextRunAt", { type: "DateTime", nullable: true, description: "The next due time; null once the series has ended" }),
+    upcomingRunAts: t.field({
+      type: ["DateTime"],
+      description: `The next ${UPCOMING} due times from nextRunAt`,
+      select: { cadence: true, anchorAt: true, endsAt: true, sequence: true, nextRunAt: true, location: { select: { timeZone: true } } },
+      resolve: (s) => upcoming(seriesOf(s as never), s.sequence, s.nextRunAt, UPCOMING),
+    }),
+    endsAt: t.expose("endsAt", { type: "DateTime", nullable: true }),
+    isActive: t.exposeBoolean("isActive"),
+    lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true }),
+    lastRunDueAt: t.expose("lastRunDueAt", { type: "DateTime", nullable: true }),
+    lastRunStatus: t.exposeString("lastRunStatus", { nullable: true }),
+    schedulingMode: t.string({
+      description: "The company's: external (your scheduler creates the work orders) or built_in (the service does)",
+      select: { buyerCompany: { select: { pmScheduling: true } } },
+      resolve: (s) => s.buyerCompany.pmScheduling,
+    }),
+    workOrderTemplate: t.field({
+      type: "JSON",
+      description: "The work order fields each due time gets (POST /work_order/work_orders adds buyerFacilityId and createdBy)",
+      resolve: (s) => ({
+        title: s.title, description: s.description, locationId: s.locationId, problemTypeId: s.problemTypeId, buyerCompanyId: s.buyerCompanyId,
+        supplierFacilityId: s.supplierFacilityId, assetId: s.assetIds[0] ?? null, subAssetIds: s.assetIds.slice(1), woPriority: s.woPriority,
+        needApproval: s.needApproval, isPM: true, plannedMaintenanceScheduleId: s.id,
+      }),
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    location: t.relation("location", { subGraphs: ["graphql"] }),
+    runLogs: t.relation("runLogs", { subGraphs: ["graphql"], query: { orderBy: { id: "desc" }, take: 25 } }),
+  }),
+});
+
+export const SchedulePage = pageType("PlannedMaintenanceSchedule", ScheduleRef);
+
+export const RunLogRef = builder.prismaObject("SchedulerRunLog", {
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    buyerCompanyId: t.exposeInt("buyerCompanyId"),
+    scheduleId: t.exposeInt("scheduleId"),
+    status: t.exposeString("status", { description: RUN_LOG_STATUSES.join(", ") }),
+    lastRunAt: t.expose("lastRunAt", { type: "DateTime" }),
+    lastRunDueAt: t.expose("lastRunDueAt", { type: "DateTime" }),
+    woId: t.exposeInt("woId", { nullable: true }),
+    log: t.exposeString("log", { nullable: true }),
+    source: t.exposeString("source", { description: "external, built_in or skip_schedule" }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+export const RunLogPage = pageType("SchedulerRunLog", RunLogRef);
+
+export const RunLogInput = builder.inputType("SchedulerRunLogInput", {
+  fields: (t) => ({
+    scheduleId: t.int({ required: true }),
+    status: t.string({ required: true, description: RUN_LOG_STATUSES.join(", ") }),
+    lastRunAt: t.field({ type: "DateTime", required: true, description: "When the scheduler ran" }),
+    lastRunDueAt: t.field({ type: "DateTime", required: true, description: "The due time it ran for (the schedule's nextRunAt)" }),
+    woId: t.int({ description: "The work order the run created (created with plannedMaintenanceScheduleId = scheduleId)" }),
+    log: t.string({ description: `Free-form text, at most ${MAX_LOG_LENGTH} characters` }),
+  }),
+});
+
+export const SkipScheduleInput = builder.inputType("SkipScheduleInput", {
+  fields: (t) => ({ id: t.int({ required: true, description: "The schedule" }) }),
+});

@@ -1,0 +1,39 @@
+// Walkthroughs (buyer, read-only): list, count_by, one.
+import { builder } from "../core/builder.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { listArgs, pageQuery } from "../core/list.ts";
+import { countByArgs } from "../core/count-by.ts";
+import { WalkthroughPage, WalkthroughRef } from "./types.ts";
+import { WALKTHROUGH_FILTERS, walkthroughById, walkthroughCount, walkthroughPage } from "./rules.ts";
+
+const PATH = "/site_survey/walkthroughs";
+
+builder.queryField("walkthroughs", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: PATH, type: "Walkthrough", list: true }),
+    description: `Walkthroughs at locations the key's contact may see, newest first. Filters: ${WALKTHROUGH_FILTERS.join(", ")}.`,
+    type: WalkthroughPage,
+    args: listArgs,
+    resolve: (_root, args, ctx, info) => walkthroughPage(ctx, args, pageQuery(ctx, info)),
+  }),
+);
+
+builder.queryField("walkthroughsCountBy", (t) =>
+  t.field({
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: `${PATH}/count_by`, type: "count" }),
+    description: "The list's count for the same filters ({count}); with group_by, [{value, count}] by value.",
+    type: "JSON",
+    args: countByArgs,
+    resolve: (_root, args, ctx) => walkthroughCount(ctx, args),
+  }),
+);
+
+builder.queryField("walkthrough", (t) =>
+  t.prismaField({
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: `${PATH}/:id`, type: "Walkthrough" }),
+    description: "One walkthrough with task answers, photos, issues, scores and linked work orders: 404 when it does not exist, 400 outside the key's scope.",
+    type: WalkthroughRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, { id }, ctx) => walkthroughById(ctx, id, query),
+  }),
+);

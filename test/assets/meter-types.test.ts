@@ -1,0 +1,66 @@
+// The meter type catalog: buyer keys discover the meterTypeId that POST /asset/meters needs; supplier
+// keys read the catalogs of the buyers whose assets (and meters) they read; tenants stay apart.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+
+let t: TestApp;
+let refs: Record<string, number>;
+beforeAll(async () => {
+  t = await startTestApp();
+  refs = t.fixture.refs;
+});
+afterAll(() => t?.close());
+
+const TYPES = "/v1/buyer/asset/meter_types";
+const SUPPLIER_TYPES = "/v1/supplier/asset/meter_types";
+const ids = (reply: { body: { data: { id: number }[] } }) => reply.body.data.map((m) => m.id);
+
+describe("GET /v1/buyer/asset/meter_types", () => {
+  it("lists the company's catalog with value type and unit, filters, counts and reads one", async () => {
+    const list = await t.call("acme-key", "GET", TYPES);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      type: "MeterType", status: "ok", count: 2,
+      data: [
+        { id: refs.runtime, name: "Runtime hours", valueType: "number", valueUnit: "h", buyerCompanyId: refs.acme },
+        { id: refs.temp, name: "Temperature", valueType: "number", valueUnit: "F", buyerCompanyId: refs.acme },
+      ],
+    });
+    expect(ids(await t.call("acme-key", "GET", `${TYPES}?valueUnit=F`))).toEqual([refs.temp]);
+    expect(ids(await t.call("acme-key", "GET", `${TYPES}?sort_by=name&order=desc`))).toEqual([refs.temp, refs.runtime]);
+    expect((await t.call("acme-key", "GET", `${TYPES}/count_by?valueType=number`)).body).toEqual({ type: "count", data: { count: 2 }, status: "ok" });
+    expect((await t.call("acme-key", "GET", `${TYPES}?unit=F`)).status).toBe(400);
+    const one = await t.call("acme-key", "GET", `${TYPES}/${refs.temp}`);
+    expect(one.body).toMatchObject({ type: "MeterType", data: { id: refs.temp, valueUnit: "F" } });
+    expect((await t.call("acme-key", "GET", `${TYPES}/999999`)).status).toBe(404);
+    expect((await t.call("acme-key", "GET", `${TYPES}/${refs["g-runtime"]}`)).status).toBe(400);
+    expect(ids(await t.call("globex-key", "GET", TYPES))).toEqual([refs["g-runtime"]]);
+    expect((await t.call("acme-key", "GET", `${TYPES}?buyerCompanyId=${refs.globex}`)).body.count).toBe(0);
+  });
+
+  it("gives an integrator the meterTypeId that POST /asset/meters needs", async () => {
+    const hours = (await t.call("acme-key", "GET", `${TYPES}?valueUnit=h`)).body.data[0];
+    const meter = await t.call("acme-key", "POST", "/v1/buyer/asset/meters", { name: "Compressor hours", assetId: refs["rtu-1"], meterTypeId: hours.id });
+    expect(meter.status).toBe(200);
+    expect(meter.body.data).toMatchObject({ meterTypeId: hours.id, valueType: hours.valueType, valueUnit: hours.valueUnit });
+  });
+});
+
+describe("GET /v1/supplier/asset/meter_types", () => {
+  it("shows related buyers' catalogs (the types of the meters on the assets the key reads), nothing of unrelated buyers", async () => {
+    await t.call("acme-key", "POST", "/v1/buyer/asset/meters", { name: "Supply temp", assetId: refs["rtu-1"], meterTypeId: refs.temp });
+    for (const key of ["coolco-key", "inhouse-key"]) {
+      const list = await t.call(key, "GET", SUPPLIER_TYPES);
+      expect(list.status, key).toBe(200);
+      expect(ids(list), key).toEqual([refs.runtime, refs.temp]);
+      const asset = await t.call(key, "GET", `/v1/supplier/asset/assets/${refs["rtu-1"]}`);
+      for (const m of asset.body.data.meters) expect(ids(list)).toContain(m.meterTypeId);
+      expect((await t.call(key, "GET", `${SUPPLIER_TYPES}/${refs.temp}`)).body.data.valueUnit).toBe("F");
+      expect((await t.call(key, "GET", `${SUPPLIER_TYPES}/${refs["g-runtime"]}`)).status).toBe(400);
+    }
+    const unrelated = await t.call("unrelated-supplier-key", "GET", SUPPLIER_TYPES);
+    expect(unrelated.body.count).toBe(0);
+    expect((await t.call("unrelated-supplier-key", "GET", `${SUPPLIER_TYPES}/${refs.runtime}`)).status).toBe(400);
+    expect((await t.call("coolco-key", "GET", `${SUPPLIER_TYPES}/count_by`)).body.data.count).toBe(2);
+  });
+});
