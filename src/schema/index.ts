@@ -31,6 +31,8 @@ import "./work-orders/mutations.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
 import "./webhooks/subscriptions.ts";
+import "./files/queries.ts";
+import "./files/mutations.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

@@ -21,6 +21,16 @@ export interface RestRoute {
   rateLimited?: boolean;
   /** Name of the argument the JSON body is bound to (mutations). */
   bodyArg?: string;
+  /**
+   * A multipart/form-data upload instead of a JSON body: the single file part `field`, at most
+   * `maxBytes`, reaches the field as `ctx.upload` as a stream (REST only: over GraphQL the field has no
+   * upload and answers 400).
+   */
+  upload?: { field: string; maxBytes: number };
+  /** The field answers with a file's bytes (`ctx.download`) instead of the envelope. */
+  download?: true;
+  /** Error statuses this route adds to the usual ones, for the OpenAPI document (e.g. {"406": "…"}). */
+  errors?: Record<string, string>;
 }
 
 /** A root field's REST route; `extensions` adds other field extensions (a mutation's `requires(...)`). */
