@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
 import { startMailJobs } from "../schema/mail/public.ts";
 import { startWebhookJobs } from "../schema/webhooks/public.ts";
+import { startInvoiceJobs } from "../schema/invoices/public.ts";
 
 export async function startWorkers(config: Config, services: Services) {
   // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
@@ -22,6 +23,7 @@ export async function startWorkers(config: Config, services: Services) {
       allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
       relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency,
     }),
+    startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {

@@ -20,7 +20,7 @@ export function commerceFixture() {
   fixture.supplierFacilities.push({ ref: "coolco-van", company: "coolco", name: "CoolCo Vancouver", currency: "CAD" });
   fixture.buyerSupplierRelationships.push({ ref: "rel-van", buyer: "acme", supplierFacility: "coolco-van", rankings: [] });
   fixture.contacts.push(
-    { ref: "vic", email: "vic@coolco.example", nameGiven: "Vic", nameFamily: "Vancouver", supplierFacility: "coolco-van", roles: ["billing"] },
+    { ref: "vic", email: "vic@coolco.example", nameGiven: "Vic", nameFamily: "Vancouver", supplierFacility: "coolco-van", roles: ["dispatcher", "billing"] },
     { ref: "tom", email: "tom@coolco.example", nameGiven: "Tom", nameFamily: "Tech", supplierFacility: "coolco-pdx", roles: ["technician"] },
     { ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Requester", buyerFacility: "acme-hq", roles: ["requester"] },
   );

@@ -2,4 +2,6 @@
 // (documents), and the scope and status change of a work order (features that act on one).
 export { EVENT_TYPES, addressedTo, messagesFor, writeEvent } from "./events.ts";
 export type { Audience, EventType, Message, NoteEventData, OutboxRow, StatusEventData, WorkOrderEventContext } from "./events.ts";
-export { STATUSES, type Status } from "./rules/state-machine.ts";
+export { COMPLETED_STATUSES, STATUSES, type Status } from "./rules/state-machine.ts";
+export { writableScope } from "./rules/scope.ts";
+export { invoicePaid } from "./rules/billing.ts";
