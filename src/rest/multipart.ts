@@ -38,6 +38,8 @@ export function receiveMultipart(req: IncomingMessage, spec: { field: string; ma
   try {
     parser = busboy({
       headers: req.headers,
+      // Clients send file names as raw UTF-8 (what browsers and curl do), not latin1.
+      defParamCharset: "utf8",
       // One byte over the limit is what tells "too large" from "exactly the limit" (busboy flags both).
       limits: { fileSize: spec.maxBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 20 },
     });
@@ -71,7 +73,8 @@ export function receiveMultipart(req: IncomingMessage, spec: { field: string; ma
     }
     part = new PassThrough();
     part.on("error", () => undefined); // reported to whoever reads the stream; never an uncaught error
-    stream.on("limit", () => fail(tooLarge()));
+    // After busboy's own bookkeeping of the limit (stopping the parser inside its 'limit' event breaks it).
+    stream.on("limit", () => process.nextTick(() => fail(tooLarge())));
     stream.pipe(part, { end: false });
     settle.resolve({ name: info.filename ?? "", contentType: info.mimeType, stream: part });
   });

@@ -35,19 +35,32 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
     const sofaPath = entry.route.path.replace(/:(\w+)/g, "{$1}");
     const operation = generated.paths?.[sofaPath]?.[entry.route.method.toLowerCase()];
     if (!operation) continue;
-    const ok = operation.responses?.["200"]?.content?.["application/json"]?.schema ?? {};
-    const data = entry.route.list ? ok.properties?.data ?? ok : ok;
+    const generatedOk = operation.responses?.["200"]?.content?.["application/json"]?.schema ?? {};
+    const data = entry.route.list ? generatedOk.properties?.data ?? generatedOk : generatedOk;
     operation.operationId = entry.field;
+    const ok = entry.route.download
+      ? { description: "The file's bytes, as an attachment", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
+      : { description: "OK", content: { "application/json": { schema: envelope(entry.route.type, data, !!entry.route.list) } } };
     operation.responses = {
-      "200": { description: "OK", content: { "application/json": { schema: envelope(entry.route.type, data, !!entry.route.list) } } },
+      "200": ok,
       ...Object.fromEntries(
-        Object.entries(ERROR_STATUSES).map(([status, description]) => [
+        Object.entries({ ...ERROR_STATUSES, ...entry.route.errors }).map(([status, description]) => [
           status,
           { description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } },
         ]),
       ),
     };
-    if (entry.route.bodyArg) {
+    if (entry.route.upload) {
+      const { field, maxBytes } = entry.route.upload;
+      operation.requestBody = {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: { type: "object", required: [field], properties: { [field]: { type: "string", format: "binary", description: `One file, at most ${maxBytes} bytes` } } },
+          },
+        },
+      };
+    } else if (entry.route.bodyArg) {
       const body = operation.requestBody?.content?.["application/json"]?.schema;
       const inner = body?.properties?.[entry.route.bodyArg];
       if (inner) operation.requestBody.content["application/json"].schema = inner;

@@ -158,3 +158,41 @@ export const upload = (t: TestApp, keyRef: string | null, pathName: string, part
 };
 
 export const filePart = (content: Buffer | string, filename = "quote.pdf", type = "application/pdf"): Part => ({ name: "file", content, filename, type });
+
+/**
+ * A multipart POST streamed in pieces (chunked, or with a declared length): write parts of the body,
+ * then end it or drop the connection. `reply` settles with the answer, or the socket error.
+ */
+export function streamingPost(t: TestApp, keyRef: string | null, pathName: string, contentType: string, contentLength?: number) {
+  const req = http.request(new URL(pathName, t.url), {
+    method: "POST",
+    headers: {
+      ...(keyRef ? t.headers(keyRef) : {}), "content-type": contentType,
+      ...(contentLength === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(contentLength) }),
+    },
+  });
+  const reply = new Promise<Reply | Error>((resolve) => {
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") }));
+    });
+    req.on("error", resolve);
+  });
+  req.flushHeaders();
+  return {
+    write: (chunk: Buffer | string) => new Promise<void>((resolve) => req.write(chunk, () => resolve())),
+    end: (chunk?: Buffer | string) => req.end(chunk),
+    destroy: () => req.destroy(),
+    reply,
+  };
+}
+
+/** Waits until `probe` holds (polling), failing after `ms`. */
+export async function eventually(probe: () => boolean | Promise<boolean>, ms = 5_000, what = "condition") {
+  const until = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
