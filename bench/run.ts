@@ -1,6 +1,6 @@
-// `npm run bench [-- locations|work-orders|webhooks …]`: runs the benchmarks one after the other, each
+// `npm run bench [-- locations|work-orders|webhooks|uploads …]`: runs the benchmarks one after the other, each
 // in its own process (own database, own Redis prefix), and prints each one's summary. Without
-// arguments all three run (about 5 minutes on 2 cores). The exit code is the worst of theirs:
+// arguments all of them run (about 6 minutes on 2 cores). The exit code is the worst of theirs:
 // 1 when a target was missed, 2 when a benchmark failed.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -9,6 +9,7 @@ const BENCHES: Record<string, string> = {
   locations: "locations.ts", // list endpoints vs a bare node:http + pg handler; SQL statements per request
   "work-orders": "work-orders.ts", // search and count at 1,000,000 work orders vs a lookup by id
   webhooks: "webhooks.ts", // deliveries per second and commit-to-receipt latency vs a bare POST loop
+  uploads: "uploads.ts", // a 512 MB PDF through upload_and_publish vs a plain file copy; the service's peak RSS growth
 };
 
 const chosen = process.argv.slice(2);

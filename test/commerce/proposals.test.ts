@@ -70,7 +70,7 @@ describe("POST /v1/supplier/quote/proposals", () => {
     expect(reply.body.message).toContain("laborTotalBeforeTax is 0.31 but its line items add up to 0.30");
     const tax = await propose({ materialTotalBeforeTax: "100.00", taxRate: "13", tax: "13.01", totalAfterTax: "113.01" });
     expect(tax.status).toBe(400);
-    expect(tax.body.message).toContain("tax is 13.01 but the tax rates give = 13.00");
+    expect(tax.body.message).toContain("tax is 13.01 but the tax rates give 13.00");
     expect(tax.body.message).toContain("totalAfterTax is 113.01 but totalBeforeTax 100.00 + tax 13.00 = 113.00");
     expect(await count()).toBe(before);
   });

@@ -116,14 +116,16 @@ export function rollUpCosts(input: Record<string, unknown>, stored: Record<strin
   const tax = rateTax.plus(extraTax);
   const afterTax = beforeTax.plus(tax);
 
-  const check = (field: string, computed: Decimal, how: string) => {
+  const check = (field: string, computed: Decimal, why: string) => {
     if (!sent(field)) return;
     const given = money(input[field], field);
-    if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${how} = ${moneyText(computed)}`);
+    if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${why}`);
   };
-  check(names.beforeTax, beforeTax, "the section totals add up to");
-  check(names.tax, tax, extraTax.isZero() ? "the tax rates give" : `the tax rates give ${moneyText(rateTax)}, plus tax lines ${moneyText(extraTax)},`);
-  check(names.afterTax, afterTax, `${names.beforeTax} ${moneyText(beforeTax)} + ${names.tax} ${moneyText(tax)}`);
+  check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);
+  check(names.tax, tax, extraTax.isZero()
+    ? `the tax rates give ${moneyText(tax)}`
+    : `the tax rates give ${moneyText(rateTax)} and the tax lines ${moneyText(extraTax)}: ${moneyText(tax)}`);
+  check(names.afterTax, afterTax, `${names.beforeTax} ${moneyText(beforeTax)} + ${names.tax} ${moneyText(tax)} = ${moneyText(afterTax)}`);
 
   Object.assign(data, { [names.beforeTax]: beforeTax, [names.taxRate]: documentRate, [names.tax]: tax, [names.afterTax]: afterTax });
   return { data, beforeTax, tax, mismatches };
