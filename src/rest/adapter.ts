@@ -136,11 +136,12 @@ export class RestAdapter {
 /** A file's bytes as an attachment; never rendered by the browser as a page of this origin. */
 async function sendFile(res: ServerResponse, file: Download, headers: Record<string, string>): Promise<void> {
   const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_") || "file";
+  const utf8 = encodeURIComponent(file.name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`); // RFC 8187
   res.writeHead(200, {
     ...headers,
     "content-type": file.contentType,
     "content-length": String(file.size),
-    "content-disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    "content-disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`,
     "x-content-type-options": "nosniff",
     "cache-control": "private, no-store",
   });
