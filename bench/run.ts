@@ -1,6 +1,6 @@
-// `npm run bench [-- locations|work-orders|webhooks|pm …]`: runs the benchmarks one after the other, each
-// in its own process (own database, own Redis prefix), and prints each one's summary. Without
-// arguments all of them run (about 5 minutes on 2 cores). The exit code is the worst of theirs:
+// `npm run bench [-- locations|work-orders|webhooks|stock|pm|uploads …]`: runs the benchmarks one after the
+// other, each in its own process (own database, own Redis prefix), and prints each one's summary. Without
+// arguments all of them run (several minutes on 2 cores). The exit code is the worst of theirs:
 // 1 when a target was missed, 2 when a benchmark failed.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -11,6 +11,7 @@ const BENCHES: Record<string, string> = {
   webhooks: "webhooks.ts", // deliveries per second and commit-to-receipt latency vs a bare POST loop
   stock: "stock.ts", // concurrent on-hand changes on one row vs on distinct rows; on-hand checked after
   pm: "pm.ts", // planned maintenance generator: work orders per second vs a bare INSERT loop
+  uploads: "uploads.ts", // a 512 MB PDF through upload_and_publish vs a plain file copy; the service's peak RSS growth
 };
 
 const chosen = process.argv.slice(2);

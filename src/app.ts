@@ -10,6 +10,7 @@ import { RequestPipeline } from "./http/pipeline.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { RestAdapter } from "./rest/adapter.ts";
 import { startWorkers } from "./workers/index.ts";
+import { LocalDiskStorage } from "./schema/files/public.ts";
 
 export interface App {
   services: Services;
@@ -22,7 +23,11 @@ export interface App {
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db = overrides.db ?? createDb(config.databaseUrl);
-  const services: Services = { db, logger, now: overrides.now ?? (() => new Date()) };
+  const services: Services = {
+    db, logger, now: overrides.now ?? (() => new Date()),
+    files: overrides.files ?? new LocalDiskStorage(config.fileStorageDir),
+    publicUrl: overrides.publicUrl ?? config.publicUrl,
+  };
   // Fail fast while Redis is unreachable (no offline queue): the API must not hang on it.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
@@ -40,7 +45,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     const api = createApiServer(services, {
       graphqlSchema: schemas.graphql,
       pipeline,
-      rest: new RestAdapter(schemas.rest, services, pipeline),
+      rest: new RestAdapter(schemas.rest, services, pipeline, { uploadMaxBytes: config.uploadMaxBytes }),
       redis,
       redisPrefix: config.redisPrefix,
       development: config.development,

@@ -34,6 +34,12 @@ export interface Config {
   pmGeneratorIntervalMs: number;
   /** OPERATOR_TOKEN: bearer token of the operator's web tools (Bull Board at /admin/queues); unset: they are off. */
   operatorToken?: string;
+  /** FILE_STORAGE_DIR: where the local-disk file storage keeps uploads (created on first upload). */
+  fileStorageDir: string;
+  /** UPLOAD_MAX_BYTES: a cap below every upload route's own limit (512 MB invoice PDFs, 100 MB files); unset: the routes' limits. */
+  uploadMaxBytes?: number;
+  /** PUBLIC_URL: this API's base URL as integrators reach it; links to stored files are built on it. */
+  publicUrl: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,5 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
     pmGeneratorIntervalMs: Number(env.PM_GENERATOR_INTERVAL_MS ?? 60_000),
     operatorToken: env.OPERATOR_TOKEN || undefined,
+    fileStorageDir: env.FILE_STORAGE_DIR || "data/files",
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
   };
 }

@@ -1,12 +1,16 @@
 // How any REST request becomes a response, in order: trace id → interface → key (401) → route (404)
-// → rate limit (429) → JSON body (400) → SOFA (the root field, its envelope or its error body).
-// Auth and rate limiting run here, in front of SOFA, so a bad key gets 401 before any body is read.
+// → rate limit (429) → JSON body (400), or for routes that declare `upload` the multipart stream
+// (multipart.ts) → SOFA (the root field, its envelope or its error body; routes that declare
+// `download` answer with the file's bytes). Auth and rate limiting run here, in front of SOFA, so a
+// bad key gets 401 before any body is read.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import { getNamedType, type GraphQLSchema } from "graphql";
 import { INTERFACES, type Interface } from "../schema/core/interfaces.ts";
 import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/core/errors.ts";
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
-import type { Services } from "../schema/core/context.ts";
+import type { Context, Services } from "../schema/core/context.ts";
+import type { Download } from "../schema/core/files.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { logDetails, requestScope } from "../http/request-scope.ts";
 import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
@@ -14,6 +18,7 @@ import { isInt32 } from "../schema/core/list.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
 import { openApiDocument, docsPage } from "./openapi.ts";
 import { checkJson, checkQuery, checkText, MAX_BODY_BYTES, readBody } from "../http/input.ts";
+import { receiveMultipart, type ReceivedUpload } from "./multipart.ts";
 
 interface InterfaceServer {
   schema: GraphQLSchema;
@@ -22,10 +27,20 @@ interface InterfaceServer {
   openapi: () => unknown;
 }
 
+export interface RestOptions {
+  /** A cap below every upload route's own limit (UPLOAD_MAX_BYTES). */
+  uploadMaxBytes?: number;
+}
+
 export class RestAdapter {
   private readonly interfaces: Record<Interface, InterfaceServer>;
 
-  constructor(schemas: Record<Interface, GraphQLSchema>, private readonly services: Services, private readonly pipeline: RequestPipeline) {
+  constructor(
+    schemas: Record<Interface, GraphQLSchema>,
+    private readonly services: Services,
+    private readonly pipeline: RequestPipeline,
+    private readonly options: RestOptions = {},
+  ) {
     this.interfaces = Object.fromEntries(
       INTERFACES.map((iface) => {
         const table = routeTable(schemas[iface]);
@@ -86,11 +101,24 @@ export class RestAdapter {
     }
 
     let body: unknown;
+    let upload: ReceivedUpload | undefined;
     try {
       checkText(safeDecode(path), "the path");
       checkQuery(url.searchParams);
       checkArguments(server.schema, entry, paramsOf(entry, path), url.searchParams);
-      if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
+    } catch (error) {
+      return fail(error as ApiError, limitHeaders);
+    }
+    if (entry.route.upload) {
+      const maxBytes = Math.min(entry.route.upload.maxBytes, this.options.uploadMaxBytes ?? Infinity);
+      try {
+        upload = receiveMultipart(req, { field: entry.route.upload.field, maxBytes });
+      } catch (error) {
+        // The body is not read: close the connection rather than receive it.
+        return fail(error as ApiError, { ...limitHeaders, connection: "close" });
+      }
+    } else if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
+      try {
         const text = await readBody(req, MAX_BODY_BYTES);
         try {
           body = text.trim() ? JSON.parse(text) : undefined;
@@ -98,22 +126,26 @@ export class RestAdapter {
           throw badInput("the body is not valid JSON");
         }
         checkJson(body, "");
+      } catch (error) {
+        return fail(error instanceof ApiError ? error : badInput("the body could not be read"), limitHeaders);
       }
-    } catch (error) {
-      return fail(error instanceof ApiError ? error : badInput("the body could not be read"), limitHeaders);
     }
 
-    const rest: RestRequest = {
-      context: { ...this.services, viewer, traceId: scope.traceId, channel: iface },
-      body,
-      query: url.searchParams,
-    };
+    let download: Download | undefined;
+    const context: Context = { ...this.services, viewer, traceId: scope.traceId, channel: iface, upload: upload?.upload };
+    if (entry.route.download) context.download = (file) => (download = file);
+    const rest: RestRequest = { context, body, query: url.searchParams };
     // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
     // SOFA only needs the path and query string.
     const request = new Request(url, { method: req.method });
     const response = await server.router.fetch(request, { rest });
     const headers: Record<string, string> = { ...limitHeaders };
     response.headers.forEach((value, key) => (headers[key] = value));
+    if (upload?.finish()) headers.connection = "close";
+    if (download) {
+      if (response.status === 200) return sendFile(res, download, limitHeaders);
+      download.stream.destroy();
+    }
     send(response.status, await response.text(), headers);
   }
 }
@@ -141,4 +173,20 @@ function safeDecode(path: string): string {
   } catch {
     return path;
   }
+}
+
+/** A file's bytes as an attachment; never rendered by the browser as a page of this origin. */
+async function sendFile(res: ServerResponse, file: Download, headers: Record<string, string>): Promise<void> {
+  const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_") || "file";
+  const utf8 = encodeURIComponent(file.name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`); // RFC 8187
+  res.writeHead(200, {
+    ...headers,
+    "content-type": file.contentType,
+    "content-length": String(file.size),
+    "content-disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`,
+    "x-content-type-options": "nosniff",
+    "cache-control": "private, no-store",
+  });
+  // A client that goes away mid-download ends the pipeline; nothing to answer then.
+  await pipeline(file.stream, res).catch(() => res.destroy());
 }

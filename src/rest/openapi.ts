@@ -104,8 +104,8 @@ class Components {
   }
 }
 
-function errorResponse(status: number, headers: Record<string, unknown>) {
-  const { description, type, message } = ERRORS[status];
+function errorResponse(status: number, headers: Record<string, unknown>, description = ERRORS[status].description) {
+  const { type, message } = ERRORS[status];
   return {
     description,
     headers: { ...traceHeader, ...headers, ...(status === 429 ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : {}) },
@@ -155,32 +155,40 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
   if (route.list) properties.count = { type: "integer", description: "Total matching records, not the page length" };
   const limited = route.rateLimited !== false;
   const headers = limited ? rateLimitHeaders : {};
-  const statuses = [400, 401, 404, ...(limited ? [429] : []), ...(route.errors ?? [])].sort();
+  const extra = route.errors ?? {};
+  const statuses = [400, 401, 404, ...(limited ? [429] : []), ...Object.keys(extra).map(Number)].sort();
+  const ok = route.download
+    ? { description: "The file's bytes, as an attachment", headers: { ...traceHeader, ...headers }, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
+    : {
+        description: "OK",
+        headers: { ...traceHeader, ...headers },
+        content: { "application/json": { schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties } } },
+      };
+  const body = route.upload
+    ? {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: {
+              type: "object", required: [route.upload.field],
+              properties: { [route.upload.field]: { type: "string", format: "binary", description: `One file, at most ${route.upload.maxBytes} bytes` } },
+            },
+          },
+        },
+      }
+    : route.bodyArg
+      ? { required: true, content: { "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) } } }
+      : undefined;
   return {
     operationId: entry.field,
     tags: [tagOf(route.path)],
     summary: summaryOf(field.description ?? undefined, `${route.method} ${route.type}`),
     ...(field.description ? { description: field.description } : {}),
     parameters,
-    ...(route.bodyArg
-      ? {
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) } },
-          },
-        }
-      : {}),
+    ...(body ? { requestBody: body } : {}),
     responses: {
-      200: {
-        description: "OK",
-        headers: { ...traceHeader, ...headers },
-        content: {
-          "application/json": {
-            schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties },
-          },
-        },
-      },
-      ...Object.fromEntries(statuses.map((status) => [status, errorResponse(status, headers)])),
+      200: ok,
+      ...Object.fromEntries(statuses.map((status) => [status, errorResponse(status, headers, extra[String(status) as keyof typeof extra])])),
     },
   };
 }

@@ -41,6 +41,12 @@ import "./purchasing/mutations.ts";
 import "./planned-maintenance/queries.ts";
 import "./planned-maintenance/mutations.ts";
 import "./walkthroughs/queries.ts";
+import "./files/queries.ts";
+import "./files/mutations.ts";
+import "./proposals/queries.ts";
+import "./proposals/mutations.ts";
+import "./invoices/queries.ts";
+import "./invoices/mutations.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();

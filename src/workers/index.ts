@@ -6,6 +6,7 @@ import type { Services } from "../schema/core/context.ts";
 import { startMailJobs } from "../schema/mail/public.ts";
 import { startWebhookJobs } from "../schema/webhooks/public.ts";
 import { startPmJobs } from "../schema/planned-maintenance/public.ts";
+import { startInvoiceJobs } from "../schema/invoices/public.ts";
 
 export async function startWorkers(config: Config, services: Services) {
   // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
@@ -24,6 +25,7 @@ export async function startWorkers(config: Config, services: Services) {
       relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency,
     }),
     startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
+    startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {

@@ -3,6 +3,7 @@ import type { Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import type { Viewer } from "./viewer.ts";
 import type { Interface } from "./interfaces.ts";
+import type { Download, FileStorage, Upload } from "./files.ts";
 
 export interface Services {
   db: Db;
@@ -10,6 +11,10 @@ export interface Services {
   now: () => Date;
   /** The portal's base URL, for links in mail (PORTAL_URL). */
   portalUrl?: string;
+  /** Where uploaded files are kept (FILE_STORAGE_DIR by default). */
+  files: FileStorage;
+  /** This API's base URL as integrators reach it (PUBLIC_URL), for links to stored files. */
+  publicUrl: string;
 }
 
 export interface Context extends Services {
@@ -17,4 +22,8 @@ export interface Context extends Services {
   traceId: string;
   /** Where the request came in: one of the REST interfaces, or GraphQL. */
   channel: Interface | "graphql";
+  /** REST routes that declare `upload`: the request's file part (the body is not read as JSON). */
+  upload?: Upload;
+  /** REST routes that declare `download`: answer with these bytes instead of the JSON envelope. */
+  download?: (file: Download) => void;
 }

@@ -28,6 +28,8 @@ export const unauthorized = (message = "missing or invalid X-API-KEY / SVC-KEY")
 export const forbidden = (message: string) => new ApiError(403, "ForbiddenException", message);
 export const notFound = (message = "record not found") => new ApiError(404, "NotFoundException", message);
 export const conflict = (message: string) => new ApiError(409, "ConflictException", message);
+/** A save-level validation failure (the contract's 406 for invoices). */
+export const notAcceptable = (message: string) => new ApiError(406, "NotAcceptableException", message);
 
 /** The one 429 of every channel (REST, GraphQL over HTTP, websockets); `headers` are the RateLimit-* ones. */
 export const rateLimited = (limit: { requests: number; windowSeconds: number }, retryAfterSeconds: number, headers: Record<string, string> = {}) =>

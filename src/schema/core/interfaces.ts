@@ -36,8 +36,16 @@ export interface RestRoute {
   envelope?: boolean;
   /** Filters and sort fields of a list or count_by (documented as query parameters). */
   query?: ListQuery;
-  /** Error statuses beyond 400, 401, 404 and 429 that the route answers. */
-  errors?: readonly (403 | 406 | 409)[];
+  /** Error statuses beyond 400, 401, 404 and 429 that the route answers, and when (OpenAPI). */
+  errors?: Partial<Record<"403" | "406" | "409", string>>;
+  /**
+   * A multipart/form-data upload instead of a JSON body: the single file part `field`, at most
+   * `maxBytes`, reaches the field as `ctx.upload` as a stream (REST only: over GraphQL the field has no
+   * upload and answers 400).
+   */
+  upload?: { field: string; maxBytes: number };
+  /** The field answers with a file's bytes (`ctx.download`) instead of the envelope. */
+  download?: true;
 }
 
 /** A root field's REST route; `extensions` adds other field extensions (a mutation's `requires(...)`). */

@@ -148,3 +148,15 @@ export async function findPage<T = any>(
 
 /** The Prisma include/select that a page's `data` selection needs (relations asked for in GraphQL). */
 export const pageQuery = (ctx: object, info: GraphQLResolveInfo) => queryFromInfo({ context: ctx, info, path: ["data"] });
+
+/** A `checkFilter` (read-routes) for an enum column: every value of `field` must be one of `values` (400 otherwise). */
+export function enumFilter(field: string, values: readonly string[]) {
+  return (filter: unknown): unknown => {
+    const raw = (filter as Record<string, unknown> | null | undefined)?.[field];
+    if (raw === undefined || raw === null) return filter;
+    const given = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter(Boolean);
+    const bad = given.filter((v) => !values.includes(v));
+    if (bad.length) throw badInput(`filter ${field} expects one of ${values.join(", ")}, got ${bad.join(", ")}`);
+    return filter;
+  };
+}

@@ -3,12 +3,12 @@
 // every schema served (GraphQL and each REST cut), so REST and GraphQL answer a denial the same way.
 import { defaultFieldResolver, type GraphQLSchema } from "graphql";
 import type { Context } from "./context.ts";
-import { badInput, notWritable } from "./errors.ts";
+import { badInput, forbidden, notWritable } from "./errors.ts";
 import type { Viewer } from "./viewer.ts";
 
 export type Permission =
   | "asset.write" | "location.write" | "workOrder.write" | "user.provision" | "network.write"
-  | "inventory.write" | "purchasing.write" | "purchasing.approve";
+  | "inventory.write" | "purchasing.write" | "purchasing.approve" | "billing.write" | "billing.approve";
 
 const PERMISSIONS: Record<Permission, { roles: readonly string[]; what: string }> = {
   "asset.write": { roles: ["admin", "super_admin", "facility_manager", "asset_manager", "dispatcher", "technician"], what: "write assets" },
@@ -20,10 +20,17 @@ const PERMISSIONS: Record<Permission, { roles: readonly string[]; what: string }
   "inventory.write": { roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher", "technician"], what: "write inventory" },
   "purchasing.write": { roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher"], what: "write purchasing records" },
   "purchasing.approve": { roles: ["admin", "super_admin", "facility_manager", "purchasing_manager"], what: "approve purchase requests" },
+  "billing.write": { roles: ["admin", "super_admin", "facility_manager", "dispatcher", "billing"], what: "write proposals, invoices and files" },
+  "billing.approve": { roles: ["admin", "super_admin", "facility_manager", "accounts_payable"], what: "decide on proposals and invoices" },
 };
 
 export function can(viewer: Viewer, permission: Permission): boolean {
   return viewer.roles.some((role) => PERMISSIONS[permission].roles.includes(role));
+}
+
+/** Proposals and invoices are not available to internal service team keys (the contract): 403 on every path. */
+export function refuseInternalTeams(viewer: Viewer, what: string): void {
+  if (viewer.kind === "supplier" && !viewer.isThirdParty) throw forbidden(`${what} are not available to internal service team keys`);
 }
 
 /** The answer to a key without the permission a write needs. */

@@ -57,7 +57,7 @@ for (const { action, iface, actor, input } of ACTION_ROUTES) {
   builder.mutationField(`workOrder${pascal(action)}`, (t) =>
     t.prismaField({
       ...restRoute(
-        { interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input", ...(action === "cancel" ? { errors: [409] as const } : {}) },
+        { interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input", ...(action === "cancel" ? { errors: { "409": "The cancellation lock: a technician is checked in" } } : {}) },
         byInputId,
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to.join(" or ")}. Returns the updated work order.`,

@@ -62,6 +62,8 @@ export const WorkOrderRef = builder.prismaObject("WorkOrder", {
     parentWorkOrderId: t.exposeInt("parentWorkOrderId", { nullable: true }),
     poNumber: t.exposeString("poNumber", { nullable: true }),
     woPriority: t.exposeInt("woPriority", { nullable: true, description: "Expected resolution time in hours" }),
+    requestForProposalId: t.exposeInt("requestForProposalId", { nullable: true, description: "Proposals default to it" }),
+    spendCategoryId: t.exposeInt("spendCategoryId", { nullable: true, description: "Invoices derive it" }),
     currencyId: t.exposeString("currencyId", { nullable: true }),
     locationCurrencyId: t.exposeString("locationCurrencyId", { nullable: true }),
     currencyExchangeRate: t.string({ nullable: true, resolve: (w) => w.currencyExchangeRate?.toString() ?? null }),

@@ -12,6 +12,9 @@ export const STATUSES: readonly Status[] = [
   "CancelledWithReason", "PaymentMade", "Rejected",
 ];
 
+/** Display status `Completed` (decisions.md §1): the invoice publish precondition. */
+export const COMPLETED_STATUSES: readonly Status[] = ["WaitingForReview", "WorkReviewedAndCompleted", "PaymentMade"];
+
 const BEFORE_WORK: readonly Status[] = [
   "Unassigned", "PendingApproval", "PendingConfirmationByServiceProvider", "SupplierInitiatedPendingApproval",
   "ConfirmedByServiceProvider", "TechAssigned", "TechScheduled", "TechRescheduled", "TechEnRoute", "TechWaitingOnSite",

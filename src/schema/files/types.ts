@@ -1,0 +1,17 @@
+// File details, as the upload returns them and as proposals carry them in `attachments`.
+import { builder } from "../core/builder.ts";
+import { fileUrl } from "./rules.ts";
+
+export const FileRef = builder.prismaObject("StoredFile", {
+  name: "File",
+  description: "An uploaded file: its details and the URL it is read back at (with the caller's key).",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    contentType: t.exposeString("contentType"),
+    size: t.exposeInt("size", { description: "Bytes" }),
+    url: t.string({ description: "GET it with X-API-KEY and SVC-KEY; the path follows the caller's interface", resolve: (f, _args, ctx) => fileUrl(ctx, f.id) }),
+    supplierFacilityId: t.exposeInt("supplierFacilityId", { description: "The uploader's facility (the owner)" }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});

@@ -1,0 +1,135 @@
+// The cost sections of proposals and invoices and how they roll up, with exact decimal arithmetic
+// (docs/commerce.md "Money"). Each section (labor, material, travel, freight, misc, incurred cost) has
+// line items [{description, amount}], a tax rate (percent) and a before-tax total:
+//
+//   section total     = the sum of its line items (a section without lines may carry a lump-sum total)
+//   before-tax total  = the sum of the section totals
+//   tax               = round half up to cents of (Σ section total × section rate + before-tax total × rate) / 100,
+//                       plus the invoice's tax lines
+//   after-tax total   = before-tax total + tax
+//
+// A total that is sent must equal the computed one; an unsent total is computed (so it is 0 exactly when
+// nothing is under it). Rates and line items not sent keep their stored value on an update (0 and [] on
+// a create). The checks return the mismatches; the caller decides the status (400 proposals, 406 invoices).
+import { Prisma } from "../../../db.ts";
+import { badInput } from "../../core/errors.ts";
+import { decimalOf, type Decimal } from "../../core/decimal.ts";
+
+export const COST_SECTIONS = ["labor", "material", "travel", "freight", "misc", "incurredCost"] as const;
+export type CostSection = (typeof COST_SECTIONS)[number];
+
+/** The names of a document's four totals. */
+export interface TotalNames {
+  beforeTax: string;
+  taxRate: string;
+  tax: string;
+  afterTax: string;
+}
+
+export interface LineItem {
+  description: string;
+  amount: string;
+}
+
+export const MAX_LINE_ITEMS = 200;
+const MAX_DESCRIPTION = 1000;
+
+const ZERO = new Prisma.Decimal(0);
+/** Money on a document: cents, up to 12 digits before the point (the columns are numeric(14,2)). */
+export const money = (value: unknown, field: string) => decimalOf(value, field, { scale: 2, integerDigits: 12 });
+const lineAmount = (value: unknown, field: string) => decimalOf(value, field, { scale: 2, integerDigits: 10 });
+
+/** A tax rate in percent: 0 to 100, up to four decimals ("8.875"). */
+export function rate(value: unknown, field: string): Decimal {
+  const r = decimalOf(value, field, { scale: 4, integerDigits: 3 });
+  if (r.greaterThan(100)) throw badInput(`${field} is a percentage and must not exceed 100`);
+  return r;
+}
+
+/** Money as the contract writes it ("12.50"); rates without trailing zeros ("8.875", "0"). */
+export const moneyText = (value: Decimal) => value.toFixed(2);
+export const rateText = (value: Decimal) => value.toFixed();
+
+function lineItems(value: unknown, field: string): LineItem[] {
+  if (!Array.isArray(value)) throw badInput(`${field} must be an array of {description, amount}`);
+  if (value.length > MAX_LINE_ITEMS) throw badInput(`${field} has more than ${MAX_LINE_ITEMS} line items`);
+  return value.map((item, i) => {
+    const at = `${field}[${i}]`;
+    if (!item || typeof item !== "object" || Array.isArray(item)) throw badInput(`${at} must be an object {description, amount}`);
+    const { description, amount } = item as Record<string, unknown>;
+    if (typeof description !== "string" || !description.trim()) throw badInput(`${at}.description must be a non-empty string`);
+    if (description.length > MAX_DESCRIPTION) throw badInput(`${at}.description is longer than ${MAX_DESCRIPTION} characters`);
+    return { description: description.trim(), amount: moneyText(lineAmount(amount, `${at}.amount`)) };
+  });
+}
+
+const sum = (values: Decimal[]) => values.reduce((a, b) => a.plus(b), ZERO);
+
+export interface RolledUp {
+  /** Every section and total column, ready for Prisma. */
+  data: Record<string, unknown>;
+  /** The computed totals, for further checks (tax lines). */
+  beforeTax: Decimal;
+  tax: Decimal;
+  /** Human-readable mismatches between sent and computed totals; empty when everything adds up. */
+  mismatches: string[];
+}
+
+/**
+ * Reads the cost fields of a body (absent = undefined, null = the default) over the stored document
+ * (null on create) and rolls them up. Shape errors (not decimal strings, negative, too precise, bad
+ * line items) throw a 400 here; mismatched totals are returned.
+ */
+export function rollUpCosts(input: Record<string, unknown>, stored: Record<string, unknown> | null, names: TotalNames, extraTax: Decimal = ZERO): RolledUp {
+  const data: Record<string, unknown> = {};
+  const mismatches: string[] = [];
+  const sent = (field: string) => input[field] !== undefined && input[field] !== null;
+  const kept = <T>(field: string, fallback: T): T => (input[field] === undefined && stored ? (stored[field] as T) : fallback);
+
+  let rateTax = ZERO;
+  const sectionTotals: Decimal[] = [];
+  for (const section of COST_SECTIONS) {
+    const [linesField, rateField, totalField] = [`${section}LineItems`, `${section}TaxRate`, `${section}TotalBeforeTax`];
+    const lines = sent(linesField) ? lineItems(input[linesField], linesField) : kept<LineItem[]>(linesField, []);
+    const sectionRate = sent(rateField) ? rate(input[rateField], rateField) : new Prisma.Decimal(kept(rateField, ZERO));
+    const lineSum = sum(lines.map((l) => new Prisma.Decimal(l.amount)));
+    let total: Decimal;
+    if (sent(totalField)) {
+      total = money(input[totalField], totalField);
+      if (lines.length && !total.equals(lineSum)) {
+        mismatches.push(`${totalField} is ${moneyText(total)} but its line items add up to ${moneyText(lineSum)}`);
+      }
+    } else {
+      // No lines sent or stored: a lump sum kept from before (an update that leaves the section alone), else 0.
+      total = lines.length || input[linesField] !== undefined ? lineSum : new Prisma.Decimal(kept(totalField, ZERO));
+    }
+    data[linesField] = lines;
+    data[rateField] = sectionRate;
+    data[totalField] = total;
+    sectionTotals.push(total);
+    rateTax = rateTax.plus(total.times(sectionRate));
+  }
+
+  const beforeTax = sum(sectionTotals);
+  const documentRate = sent(names.taxRate) ? rate(input[names.taxRate], names.taxRate) : new Prisma.Decimal(kept(names.taxRate, ZERO));
+  rateTax = rateTax.plus(beforeTax.times(documentRate)).dividedBy(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
+  const tax = rateTax.plus(extraTax);
+  const afterTax = beforeTax.plus(tax);
+
+  const check = (field: string, computed: Decimal, why: string) => {
+    if (!sent(field)) return;
+    const given = money(input[field], field);
+    if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${why}`);
+  };
+  check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);
+  check(names.tax, tax, extraTax.isZero()
+    ? `the tax rates give ${moneyText(tax)}`
+    : `the tax rates give ${moneyText(rateTax)} and the tax lines ${moneyText(extraTax)}: ${moneyText(tax)}`);
+  check(names.afterTax, afterTax, `${names.beforeTax} ${moneyText(beforeTax)} + ${names.tax} ${moneyText(tax)} = ${moneyText(afterTax)}`);
+
+  Object.assign(data, { [names.beforeTax]: beforeTax, [names.taxRate]: documentRate, [names.tax]: tax, [names.afterTax]: afterTax });
+  return { data, beforeTax, tax, mismatches };
+}
+
+/** One message for every mismatch. */
+export const mismatchMessage = (mismatches: string[]) => `the totals do not add up: ${mismatches.join("; ")}`;
