@@ -78,7 +78,7 @@ describe("POST /v1/supplier/quote/proposals", () => {
   it("400 for amounts that are not decimal strings, negative or over-precise, and for bad line items", async () => {
     const before = await count();
     const cases: [Record<string, unknown>, string][] = [
-      [{ totalAfterTax: 12.5 }, "String"],
+      [{ totalAfterTax: 12.5 }, "must be a string"],
       [{ totalAfterTax: "12,50" }, "totalAfterTax must be a decimal string"],
       [{ totalAfterTax: "1e3" }, "totalAfterTax must be a decimal string"],
       [{ totalAfterTax: "-1.00" }, "totalAfterTax must not be negative"],
