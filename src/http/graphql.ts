@@ -1,4 +1,4 @@
-// GraphQL for dashboards and live UIs: yoga over HTTP (GraphiQL in development) and graphql-ws on the
+// GraphQL for dashboards and live UIs: yoga over HTTP (GraphiQL in development, served offline) and graphql-ws on the
 // same path. Both go through the request pipeline (pipeline.ts): the same key headers authenticate
 // (for websockets: the connection's connectionParams) and every operation counts against the rate limit.
 import type { Server } from "node:http";
@@ -24,6 +24,9 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: development,
+    // GraphiQL's page with its scripts and styles inlined from the npm package (no CDN); loaded on
+    // first use, so production (no GraphiQL) never reads it.
+    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
     logging: false,
     // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.

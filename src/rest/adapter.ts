@@ -11,7 +11,7 @@ import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { requestScope } from "../http/request-scope.ts";
 import { matchRoute, routeTable, type RouteEntry } from "./routes.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
-import { openApiDocument, docsPage } from "./openapi.ts";
+import { openApiDocument, docsPage, DOCS_PAGE_CSP } from "./openapi.ts";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -57,7 +57,7 @@ export class RestAdapter {
     // Documentation is public: integrators read it before they hold a key.
     if (req.method === "GET" && path === "/openapi.json") return send(200, await server.openapi());
     if (req.method === "GET" && path === "/docs") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_PAGE_CSP });
       return void res.end(docsPage(iface));
     }
 
