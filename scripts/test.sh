@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (`npm test`): makes sure PostgreSQL, Redis, node_modules and Chromium (for the docs
-# test; scripts/ensure-browser.sh) are there, then runs
-# `vitest run` with any extra arguments. The tests create their own databases on DATABASE_URL's
-# server. VITEST_JSON=path additionally writes vitest's JSON report to that path.
+# test; scripts/ensure-browser.sh) are there, then runs `vitest run` with any extra arguments. The
+# tests create their own databases on DATABASE_URL's server. VITEST_JSON=path additionally writes
+# vitest's JSON report to that path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
