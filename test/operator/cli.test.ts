@@ -350,7 +350,7 @@ describe("operator keys and webhooks", () => {
     expect(revokedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
-  it("keys list shows every key with its ref, tenant and state, filters, and never a secret", async () => {
+  it("keys list shows every key with its ref, tenant and state, filters, and never a secret", { timeout: 90_000 }, async () => {
     const [all, revoked, alice] = await Promise.all([
       cli(["keys", "list"]),
       cli(["keys", "list", "--status", "revoked"]),

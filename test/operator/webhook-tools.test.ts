@@ -28,6 +28,8 @@ let coolcoHook: number;
 let createOnlyHook: number;
 
 const INSECURE = { WEBHOOK_ALLOW_INSECURE_URLS: "true" };
+/** Each CLI run is a process of its own (~1 s of CPU, much more on a busy machine). */
+const SPAWNS = { timeout: 240_000 };
 const cli = (args: string[], env: Record<string, string> = {}) => operatorCli(t.databaseUrl, args, { env });
 const json = (run: Run) => JSON.parse(run.stdout);
 const ok = (run: Run) => {
@@ -80,7 +82,7 @@ async function statusEvent(type: "workorder.create" | "workorder.status_update",
 }
 
 describe("webhooks test", () => {
-  it("sends a signed sample event with a real delivery's headers and prints the receiver's status and latency", async () => {
+  it("sends a signed sample event with a real delivery's headers and prints the receiver's status and latency", SPAWNS, async () => {
     const dotenvDir = path.join(tmp, "with-dotenv");
     fs.mkdirSync(dotenvDir);
     fs.writeFileSync(path.join(dotenvDir, ".env"), `DATABASE_URL=${t.databaseUrl}\nWEBHOOK_ALLOW_INSECURE_URLS=true\n`);
@@ -135,7 +137,7 @@ describe("webhooks test", () => {
 });
 
 describe("webhooks disable, enable and events explain", () => {
-  it("disable stops the endpoint's pending and new deliveries; explain says who got what and why not; enable resumes", async () => {
+  it("disable stops the endpoint's pending and new deliveries; explain says who got what and why not; enable resumes", SPAWNS, async () => {
     // 1. created, assigned to coolco: the buyer's two endpoints and coolco's get it (pending)
     await statusEvent("workorder.create", null, "PendingConfirmationByServiceProvider");
     expect(await t.db.webhookDelivery.count({ where: { endpointId: coolcoHook, status: "pending" } })).toBe(1);
@@ -201,7 +203,7 @@ describe("webhooks disable, enable and events explain", () => {
 });
 
 describe("webhooks delete", () => {
-  it("removes the endpoint with its delivery log and forgets its fixture ref", async () => {
+  it("removes the endpoint with its delivery log and forgets its fixture ref", SPAWNS, async () => {
     const before = await t.db.webhookDelivery.count({ where: { endpointId: coolcoHook } });
     expect(before).toBeGreaterThan(0);
     const [deleted, missing] = await Promise.all([cli(["webhooks", "delete", String(coolcoHook)]), cli(["webhooks", "delete", "999999"])]);
@@ -215,10 +217,10 @@ describe("webhooks delete", () => {
 });
 
 describe("npm run -s operator", () => {
-  it("prints only the command's JSON on stdout, so it pipes into jq", async () => {
+  it("prints only the command's JSON on stdout, so it pipes into jq", SPAWNS, async () => {
     const run = await new Promise<Run>((resolve) => {
       execFile("npm", ["run", "-s", "operator", "--", "webhooks", "list", "--buyer-company", String(t.fixture.refs.acme)], {
-        cwd: ROOT, env: { ...process.env, DATABASE_URL: t.databaseUrl }, timeout: 60_000,
+        cwd: ROOT, env: { ...process.env, DATABASE_URL: t.databaseUrl }, timeout: 180_000,
       }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
     });
     expect(run.code).toBe(0);

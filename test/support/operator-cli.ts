@@ -22,7 +22,7 @@ export function operatorCli(databaseUrl: string | undefined, args: string[], opt
   if (!databaseUrl) delete env.DATABASE_URL;
   if (!options.env || !("WEBHOOK_ALLOW_INSECURE_URLS" in options.env)) delete env.WEBHOOK_ALLOW_INSECURE_URLS;
   return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { cwd: options.cwd ?? ROOT, env, timeout: 60_000, maxBuffer: 10 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(TSX, [CLI, ...args], { cwd: options.cwd ?? ROOT, env, timeout: 180_000, maxBuffer: 10 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
