@@ -9,6 +9,7 @@ const BENCHES: Record<string, string> = {
   locations: "locations.ts", // list endpoints vs a bare node:http + pg handler; SQL statements per request
   "work-orders": "work-orders.ts", // search and count at 1,000,000 work orders vs a lookup by id
   webhooks: "webhooks.ts", // deliveries per second and commit-to-receipt latency vs a bare POST loop
+  stock: "stock.ts", // concurrent on-hand changes on one row vs on distinct rows; on-hand checked after
 };
 
 const chosen = process.argv.slice(2);

@@ -1,22 +1,98 @@
 // GraphQL for dashboards and live UIs: yoga over HTTP (GraphiQL in development, served offline) and graphql-ws on the
 // same path. Both go through the request pipeline (pipeline.ts): the same key headers authenticate
 // (for websockets: the connection's connectionParams) and every operation counts against the rate limit.
-import type { Server } from "node:http";
-import { createYoga, type YogaServerInstance } from "graphql-yoga";
+// Hostile input is bounded before execution: the body size (read here, before parsing), depth, aliases,
+// cost and document length (graphql-armor), and the input sanitation step (input.ts) on variables and
+// literals. Errors leave as the contract's types and never echo the request (maskError).
+import type http from "node:http";
+import { Readable } from "node:stream";
+import { pipeline as pipe } from "node:stream/promises";
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { characterLimitPlugin } from "@escape.tech/graphql-armor-character-limit";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import { GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
+import { badInput } from "../schema/core/errors.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
+import { inputError, toApiError } from "./errors.ts";
+import { checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
-import { requestScope, traceIdFrom } from "./request-scope.ts";
+import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
 export const MAX_QUERY_DEPTH = 10;
+/** Aliases per operation: enough for a dashboard's side-by-side lists, not for a thousand copies of one. */
+export const MAX_ALIASES = 15;
+/** graphql-armor's cost (objects 2, scalars 1, ×1.5 per level): a dashboard query costs a few hundred. */
+export const MAX_COST = 5000;
+/** Characters of a GraphQL document (variables are bounded by the body size). */
+export const MAX_DOCUMENT_LENGTH = 20_000;
 
 type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
+
+/** The name of the document's (first) operation, for the request log; anonymous operations have none. */
+const operationNameOf = (document: DocumentNode) =>
+  document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)?.name?.value;
+
+/** Variables and every string literal of the document through the input sanitation step. */
+function checkOperation(document: DocumentNode, variables: unknown): void {
+  checkJson(variables ?? {}, "variables");
+  visit(document, {
+    StringValue(node) {
+      checkText(node.value, "a string literal");
+    },
+  });
+}
+
+/** Input checks of every operation; validation errors (literals of the wrong type …) in the contract's words. */
+const sanitation = (schema: GraphQLSchema): Plugin => ({
+  onValidate: () => ({ result, setResult }) => {
+    if (result.length === 0) return;
+    setResult(
+      result.map((error) => {
+        const api = inputError(error);
+        return new GraphQLError(api.message, {
+          nodes: error.nodes, source: error.source, positions: error.positions,
+          extensions: { code: api.type, ...(api.field ? { field: api.field } : {}) },
+        });
+      }),
+    );
+  },
+  onExecute: ({ args }) => {
+    logDetails({ operation: args.operationName ?? operationNameOf(args.document) });
+    checkOperation(args.document, args.variableValues);
+  },
+  onSubscribe: ({ args }) => {
+    checkOperation(args.document, args.variableValues);
+    // Over HTTP a subscription is served as server-sent events only; anything else would hold the
+    // connection open without a way to read it.
+    const request = (args.contextValue as { request?: Request }).request;
+    const accept = request?.headers.get("accept") ?? "";
+    if (request && !/text\/event-stream/.test(accept)) {
+      throw badInput("subscriptions are served over websockets (graphql-ws) or as server-sent events (Accept: text/event-stream)");
+    }
+  },
+});
+
+/** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
+function maskError(error: unknown, services: Services, schema: GraphQLSchema): Error {
+  const located = error instanceof GraphQLError ? error : undefined;
+  const api = toApiError(error, requestScope.getStore()?.logger ?? services.logger, schema);
+  logDetails({ errorType: api.type });
+  const traceId = requestScope.getStore()?.traceId;
+  return new GraphQLError(api.message, {
+    nodes: located?.nodes,
+    source: located?.source,
+    positions: located?.positions,
+    path: located?.path,
+    extensions: { code: api.type, ...(api.field ? { field: api.field } : {}), ...(traceId ? { traceId } : {}), http: api.extensions.http },
+  });
+}
 
 /** `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL context. */
 export function createGraphql(schema: GraphQLSchema, services: Services, pipeline: RequestPipeline, development: boolean, events?: EventServices) {
@@ -29,8 +105,15 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
     logging: false,
-    // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
-    plugins: [maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true })],
+    maskedErrors: { maskError: (error) => maskError(error, services, schema), isDev: false },
+    plugins: [
+      // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
+      maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true }),
+      maxAliasesPlugin({ n: MAX_ALIASES, exposeLimits: true }),
+      costLimitPlugin({ maxCost: MAX_COST, exposeLimits: true }),
+      characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
+      sanitation(schema),
+    ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
@@ -43,9 +126,47 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
   return yoga;
 }
 
+/**
+ * GraphQL over HTTP: the body is read here up to MAX_BODY_BYTES (a larger one is refused before any
+ * parsing), GET's JSON parameters are checked, then yoga answers; its response (JSON, or a stream for
+ * server-sent events) is written back as it comes.
+ */
+export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+  const refuse = (message: string) => {
+    res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify({ errors: [{ message, extensions: { code: "invalidInputDataException" } }] }));
+  };
+  let body: string | undefined;
+  if (req.method === "POST") {
+    try {
+      body = await readBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      return refuse(error instanceof GraphQLError ? error.message : "the body could not be read");
+    }
+  }
+  for (const name of ["variables", "extensions"]) {
+    const value = url.searchParams.get(name);
+    if (value === null) continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      return refuse(`the ${name} parameter is not valid JSON`);
+    }
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+  const abort = new AbortController();
+  res.on("close", () => abort.abort());
+  const response = await yoga.handleRequest(new Request(url, { method: req.method, headers, body, signal: abort.signal }), { req, res } as never);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return void res.end();
+  // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
+  await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
+}
+
 /** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
-export function attachWebsockets(server: Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {
-  const wss = new WebSocketServer({ server, path: "/graphql" });
+export function attachWebsockets(server: http.Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {
+  const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_BODY_BYTES });
   const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer }>(
     {
       onConnect: async (ctx) => {
@@ -61,14 +182,16 @@ export function attachWebsockets(server: Server, yoga: ReturnType<typeof createG
           viewer: ctx.extra.viewer,
           traceId: traceIdFrom({}),
         } as Initial);
-        const document = parse(payload.query);
-        const errors = validate(schema, document);
-        if (errors.length) return errors;
+        let document: DocumentNode;
         let contextValue: Context;
         try {
+          document = parse(payload.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors;
+          checkOperation(document, payload.variables);
           contextValue = await contextFactory();
         } catch (error) {
-          // A refusal (the rate limit) ends this operation with the error, not the whole connection.
+          // A refusal (bad input, the rate limit) ends this operation with the error, not the connection.
           if (error instanceof GraphQLError) return [error];
           throw error;
         }

@@ -7,6 +7,7 @@ import type { Services } from "../schema/core/context.ts";
 import { rateLimited, unauthorized } from "../schema/core/errors.ts";
 import { authenticate, type Viewer } from "../schema/core/viewer.ts";
 import { DEFAULT_RATE_LIMIT, rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
+import { logDetails } from "./request-scope.ts";
 
 export interface Credentials {
   apiKey: string;
@@ -30,8 +31,15 @@ export class RequestPipeline {
   constructor(private readonly services: Services, private readonly limiter: RateLimiter) {}
 
   /** The key's viewer, or null when the pair does not authenticate. */
-  identify(credentials: Credentials): Promise<Viewer | null> {
-    return authenticate(this.services.db, credentials.apiKey, credentials.secret, this.services.now());
+  async identify(credentials: Credentials): Promise<Viewer | null> {
+    const viewer = await authenticate(this.services.db, credentials.apiKey, credentials.secret, this.services.now());
+    if (viewer) {
+      logDetails({
+        keyId: viewer.keyId, keyKind: viewer.kind,
+        tenant: viewer.kind === "buyer" ? { buyerCompanyId: viewer.buyerCompanyId } : { supplierFacilityId: viewer.supplierFacilityId },
+      });
+    }
+    return viewer;
   }
 
   /** The key's viewer, or the contract's 401. */

@@ -11,6 +11,14 @@ export interface RequestScope {
   route: string;
   /** Adds headers to the response (before it is written). */
   setHeaders(headers: Record<string, string>): void;
+  /** What the request's log line adds: the key and tenant, the error type, the GraphQL operation. */
+  details: Record<string, unknown>;
+}
+
+/** Adds to the current request's log line (nothing outside a request). */
+export function logDetails(details: Record<string, unknown>): void {
+  const scope = requestScope.getStore();
+  if (scope) Object.assign(scope.details, details);
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();

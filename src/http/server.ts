@@ -10,8 +10,8 @@ import { asyncApiJson, createLiveEvents, webhookQueue } from "../schema/webhooks
 import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics.ts";
 import type { RequestPipeline } from "./pipeline.ts";
-import { requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
-import { attachWebsockets, createGraphql } from "./graphql.ts";
+import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
+import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
 import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
 import { ASSET_PREFIX, serveAsset } from "./assets.ts";
 import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
@@ -52,7 +52,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
-      return yoga.requestListener(req, res);
+      return serveGraphqlHttp(yoga, req, res, url);
     }
     // The operator's queue board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
     if (board?.owns(url.pathname)) {
@@ -99,24 +99,26 @@ export function createApiServer(services: Services, options: ApiOptions) {
       traceId,
       logger: services.logger.child({ traceId }),
       route: "unmatched",
+      details: {},
       setHeaders: (headers) => {
         for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       },
     };
     res.setHeader("x-trace-id", traceId);
+    const url = req.url; // as requested (the queue board's handler rewrites req.url)
     inFlight++;
     res.on("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(req.method ?? "GET", scope.route, res.statusCode, seconds);
-      scope.logger.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      scope.logger.info({ method: req.method, url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, ...scope.details }, "request");
       if (--inFlight === 0) draining?.();
     });
     requestScope.run(scope, async () => {
       try {
-        const url = new URL(req.url ?? "/", "http://localhost");
-        await route(req, res, url, scope);
+        await route(req, res, new URL(req.url ?? "/", "http://localhost"), scope);
       } catch (error) {
         const apiError = toApiError(error, scope.logger);
+        logDetails({ errorType: apiError.type });
         if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId));
         else res.destroy();
       }

@@ -5,6 +5,7 @@ import { Prisma, type Tx } from "../db.ts";
 import { fixtureSchema, type Fixture } from "./fixture.ts";
 import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
 import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/public.ts";
+import { applyBuyerSupplierRelationships } from "./apply-networks.ts";
 
 export interface ApplyResult {
   refs: Record<string, number>;
@@ -239,27 +240,7 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
           update: (id) => tx.supplierFacility.update({ where: { id }, data }),
         });
       }
-      for (const [i, r] of f.buyerSupplierRelationships.entries()) {
-        const where = `buyerSupplierRelationships[${i}]`;
-        const buyerCompanyId = companyOf(r.buyer, `${where}.buyer`);
-        const data = { buyerCompanyId, supplierFacilityId: refs.id("supplierFacility", r.supplierFacility, `${where}.supplierFacility`), deletedAt: null };
-        const id = await upsert(tx, refs, "relationship", r.ref, {
-          create: () => tx.buyerSupplierRelationship.create({ data }),
-          update: (id) => tx.buyerSupplierRelationship.update({ where: { id }, data }),
-        });
-        await tx.supplierRanking.deleteMany({ where: { relationshipId: id } });
-        await tx.supplierRanking.createMany({
-          data: r.rankings.map((k, j) => {
-            refs.sameCompany(k.location, buyerCompanyId, `${where}.rankings[${j}].location`);
-            refs.sameCompany(k.problemType, buyerCompanyId, `${where}.rankings[${j}].problemType`);
-            return {
-              relationshipId: id, rank: k.rank,
-              locationId: refs.id("location", k.location, `${where}.rankings[${j}].location`),
-              problemTypeId: refs.id("problemType", k.problemType, `${where}.rankings[${j}].problemType`),
-            };
-          }),
-        });
-      }
+      await applyBuyerSupplierRelationships(tx, f.buyerSupplierRelationships, refs, companyOf, (ref, write) => upsert(tx, refs, "relationship", ref, write));
       for (const [i, c] of f.contacts.entries()) {
         const where = `contacts[${i}]`;
         const data = {

@@ -2,6 +2,7 @@
 // ../shared/spec/operator-fixture.example.json), as a zod schema.
 import { z } from "zod";
 import { EVENT_TYPES } from "../schema/work-orders/public.ts";
+import { buyerSupplierRelationship } from "./fixture-networks.ts";
 
 const ref = z.string().min(1).max(100);
 const currency = z.string().regex(/^[A-Z]{3}$/, "a three-letter currency code");
@@ -74,14 +75,7 @@ export const fixtureSchema = z
     supplierFacilities: z
       .array(z.object({ ref, company: ref, name: z.string().min(1), currency: currency.optional() }).strict())
       .default([]),
-    buyerSupplierRelationships: z
-      .array(
-        z.object({
-          ref, buyer: ref, supplierFacility: ref,
-          rankings: z.array(z.object({ location: ref, problemType: ref, rank: z.number().int().positive() }).strict()).default([]),
-        }).strict(),
-      )
-      .default([]),
+    buyerSupplierRelationships: z.array(buyerSupplierRelationship(ref)).default([]),
     contacts: z
       .array(
         z.object({

@@ -2,23 +2,24 @@
 // → rate limit (429) → JSON body (400) → SOFA (the root field, its envelope or its error body).
 // Auth and rate limiting run here, in front of SOFA, so a bad key gets 401 before any body is read.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { GraphQLSchema } from "graphql";
+import { getNamedType, type GraphQLSchema } from "graphql";
 import { INTERFACES, type Interface } from "../schema/core/interfaces.ts";
 import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/core/errors.ts";
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
 import type { Services } from "../schema/core/context.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
-import { requestScope } from "../http/request-scope.ts";
-import { matchRoute, routeTable, type RouteEntry } from "./routes.ts";
+import { logDetails, requestScope } from "../http/request-scope.ts";
+import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
+import { isInt32 } from "../schema/core/list.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
 import { openApiDocument, docsPage, DOCS_PAGE_CSP } from "./openapi.ts";
-
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+import { checkJson, checkQuery, checkText, MAX_BODY_BYTES, readBody } from "../http/input.ts";
 
 interface InterfaceServer {
+  schema: GraphQLSchema;
   table: RouteEntry[];
   router: ReturnType<typeof createSofaRouter>;
-  openapi: () => Promise<unknown>;
+  openapi: () => unknown;
 }
 
 export class RestAdapter {
@@ -29,9 +30,9 @@ export class RestAdapter {
       INTERFACES.map((iface) => {
         const table = routeTable(schemas[iface]);
         const router = createSofaRouter(iface, schemas[iface], table);
-        let doc: Promise<unknown> | undefined;
-        const openapi = () => (doc ??= openApiDocument(iface, router, table));
-        return [iface, { table, router, openapi }];
+        let doc: unknown;
+        const openapi = () => (doc ??= openApiDocument(iface, schemas[iface], table));
+        return [iface, { schema: schemas[iface], table, router, openapi }];
       }),
     ) as Record<Interface, InterfaceServer>;
   }
@@ -45,17 +46,21 @@ export class RestAdapter {
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, iface: Interface): Promise<void> {
     const scope = requestScope.getStore()!;
     const base = `/v1/${iface}`;
+    // A trailing slash routes like the path without it.
+    if (url.pathname.length > base.length + 1 && url.pathname.endsWith("/")) url.pathname = url.pathname.slice(0, -1);
     const path = url.pathname.slice(base.length) || "/";
     const server = this.interfaces[iface];
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
-    const fail = (error: ApiError, headers: Record<string, string> = {}) =>
+    const fail = (error: ApiError, headers: Record<string, string> = {}) => {
+      logDetails({ errorType: error.type });
       send(error.status, errorBody(error, scope.traceId), { ...headers, ...((error.extensions.http as any).headers ?? {}) });
+    };
 
     // Documentation is public: integrators read it before they hold a key.
-    if (req.method === "GET" && path === "/openapi.json") return send(200, await server.openapi());
+    if (req.method === "GET" && path === "/openapi.json") return send(200, server.openapi());
     if (req.method === "GET" && path === "/docs") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_PAGE_CSP });
       return void res.end(docsPage(iface));
@@ -81,13 +86,21 @@ export class RestAdapter {
     }
 
     let body: unknown;
-    if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
-      try {
-        const text = await readBody(req, MAX_JSON_BODY_BYTES);
-        body = text.trim() ? JSON.parse(text) : undefined;
-      } catch (error) {
-        return fail(error instanceof ApiError ? error : badInput("the body is not valid JSON"), limitHeaders);
+    try {
+      checkText(safeDecode(path), "the path");
+      checkQuery(url.searchParams);
+      checkArguments(server.schema, entry, paramsOf(entry, path), url.searchParams);
+      if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
+        const text = await readBody(req, MAX_BODY_BYTES);
+        try {
+          body = text.trim() ? JSON.parse(text) : undefined;
+        } catch {
+          throw badInput("the body is not valid JSON");
+        }
+        checkJson(body, "");
       }
+    } catch (error) {
+      return fail(error instanceof ApiError ? error : badInput("the body could not be read"), limitHeaders);
     }
 
     const rest: RestRequest = {
@@ -105,18 +118,27 @@ export class RestAdapter {
   }
 }
 
-/** Reads a body up to `limit` bytes; a larger one is drained (so the 400 can still be sent) and refused. */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on("end", () =>
-      size > limit ? reject(badInput(`the body is larger than ${limit} bytes`)) : resolve(Buffer.concat(chunks).toString("utf8")),
-    );
-    req.on("error", reject);
-  });
+/**
+ * Path parameters and declared query arguments against their GraphQL types, before SOFA converts them
+ * (whose errors could not say which parameter was wrong).
+ */
+function checkArguments(schema: GraphQLSchema, entry: RouteEntry, params: Record<string, string>, query: URLSearchParams): void {
+  const root = entry.operation === "query" ? schema.getQueryType() : schema.getMutationType();
+  for (const arg of root?.getFields()[entry.field]?.args ?? []) {
+    const raw = params[arg.name] ?? query.get(arg.name);
+    if (raw === null || raw === undefined || arg.name === entry.route.bodyArg) continue;
+    const type = getNamedType(arg.type).name;
+    if (type === "Int" && !(/^-?\d{1,10}$/.test(raw.trim()) && isInt32(Number(raw)))) throw badInput(`${arg.name} must be a whole number, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Float" && !(raw.trim() !== "" && Number.isFinite(Number(raw)))) throw badInput(`${arg.name} must be a number, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Boolean" && raw !== "true" && raw !== "false") throw badInput(`${arg.name} must be true or false, got ${JSON.stringify(raw)}`, arg.name);
+  }
+}
+
+/** The path with %-escapes decoded (as SOFA will), or as it is when they are malformed (SOFA's 404 then). */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

@@ -1,64 +1,234 @@
-// The OpenAPI document of an interface: SOFA's generated document, corrected to what the wire carries
-// (envelopes, the error body, the JSON body instead of SOFA's `input` wrapper, only contract routes).
+// The OpenAPI 3.0 document of an interface, generated from the same things that drive the routes: the
+// REST cut of the schema (types, arguments, descriptions) and each root field's `extensions.rest`
+// (path, method, envelope, list filters and sorting, rate limit, extra error statuses). Validated in
+// `npm test` (test/foundation/openapi.test.ts).
+import {
+  getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType,
+  type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type GraphQLType,
+} from "graphql";
 import type { Interface } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
 
-const ERROR_BODY = {
-  type: "object",
-  required: ["message", "type", "status", "traceId"],
-  properties: {
-    message: { type: "string" },
-    type: { type: "string", example: "invalidInputDataException" },
-    status: { type: "string", enum: ["error"] },
-    traceId: { type: "string" },
-  },
+type Schema = Record<string, unknown>;
+
+const SCALARS: Record<string, Schema> = {
+  Int: { type: "integer", format: "int32" },
+  Float: { type: "number" },
+  String: { type: "string" },
+  ID: { type: "string" },
+  Boolean: { type: "boolean" },
+  DateTime: { type: "string", format: "date-time", description: "ISO 8601 timestamp with a UTC offset", example: "2026-11-02T15:04:05.000Z" },
+  Date: { type: "string", format: "date", description: "Calendar date", example: "2026-11-02" },
+  JSON: { description: "Any JSON value" },
+  IdList: { type: "string", pattern: "^\\d+(,\\d+)*$", description: "Comma-separated whole-number ids", example: "12,15,19" },
 };
 
-const ERROR_STATUSES: Record<string, string> = {
-  "400": "Bad input, bad filters, or a record outside the key's scope",
-  "401": "Missing or invalid X-API-KEY / SVC-KEY",
-  "404": "Record or route not found",
-  "429": "Rate limit exceeded (see Retry-After)",
+const FILTER_SCHEMAS: Record<string, Schema> = {
+  int: { type: "string", pattern: "^-?\\d+(,-?\\d+)*$", description: "A whole number; comma-separated values match any of them" },
+  string: { type: "string", description: "Comma-separated values match any of them" },
+  boolean: { type: "string", enum: ["true", "false"] },
+  datetime: { type: "string", description: "ISO 8601 timestamp" },
 };
 
-function envelope(type: string, data: unknown, list: boolean) {
-  const properties: Record<string, unknown> = { type: { type: "string", enum: [type] }, data, status: { type: "string", enum: ["ok"] } };
-  if (list) properties.count = { type: "integer", description: "Total matching records" };
-  return { type: "object", required: Object.keys(properties), properties };
+const EXAMPLE_TRACE = "0b6d2f0e-6f3c-4d8a-9a59-0d1b0c7f4e21";
+const ERRORS: Record<number, { description: string; type: string; message: string }> = {
+  400: { description: "Bad input, bad filters, a permission denial, or a record outside the key's scope", type: "invalidInputDataException", message: "locationId is required" },
+  401: { description: "Missing or invalid X-API-KEY / SVC-KEY, or a key of another interface", type: "UnauthorizedException", message: "missing or invalid X-API-KEY / SVC-KEY" },
+  403: { description: "Forbidden for this key", type: "ForbiddenException", message: "roles admin cannot be provisioned through the API" },
+  404: { description: "The record (or route) does not exist", type: "NotFoundException", message: "record not found" },
+  406: { description: "The record cannot be saved as it is", type: "NotAcceptableException", message: "the invoice cannot be saved" },
+  409: { description: "Conflicts with the record's state", type: "ConflictException", message: "work order 12 cannot be cancelled while technician tina@coolco.example is checked in (cancellation lock)" },
+  429: { description: "Rate limit exceeded: retry after Retry-After seconds", type: "TooManyRequestsException", message: "rate limit of 10 requests per 20 s exceeded; retry after 7 s" },
+};
+
+const TAGS: Record<string, string> = {
+  location: "Locations", asset: "Assets", work_order: "Work orders", user: "Users", currency_exchange: "Currency",
+  buyer_company: "Buyer companies", supplier_facilities: "Supplier network", private_network: "Private network",
+  quote: "Proposals", invoice: "Invoices", file: "Files", pm: "Planned maintenance", site_survey: "Walkthroughs",
+  purchasing: "Purchasing", inventory: "Inventory", ping: "Identity", me: "Identity",
+};
+
+const tagOf = (path: string) => {
+  const segment = path.split("/")[1] ?? "";
+  return TAGS[segment] ?? segment.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+};
+
+/** The first sentence of a description: the operation's summary. */
+const summaryOf = (description: string | undefined, fallback: string) => {
+  const sentence = description?.split(/(?<=[.;:])\s/)[0]?.replace(/[.;:]$/, "");
+  return sentence && sentence.length <= 120 ? sentence : fallback;
+};
+
+const rateLimitHeaders = {
+  "RateLimit-Limit": { description: "Requests allowed in the window", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left in the window", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the oldest counted request leaves the window", schema: { type: "integer" } },
+};
+const traceHeader = { "X-Trace-Id": { description: "The request's trace id (the caller's X-Request-Id when given)", schema: { type: "string" } } };
+
+/** Components of one document: every named type a route reaches, as JSON schemas. */
+class Components {
+  readonly schemas: Record<string, Schema> = {};
+
+  of(type: GraphQLType): Schema {
+    if (isNonNullType(type)) return this.of(type.ofType);
+    if (isListType(type)) return { type: "array", items: this.of(type.ofType) };
+    const named = type as GraphQLNamedType;
+    if (isScalarType(named)) return SCALARS[named.name] ?? { type: "string" };
+    this.define(named);
+    return { $ref: `#/components/schemas/${named.name}` };
+  }
+
+  private define(type: GraphQLNamedType): void {
+    if (this.schemas[type.name]) return;
+    if (isEnumType(type)) {
+      this.schemas[type.name] = { type: "string", enum: type.getValues().map((v) => v.name), ...(type.description ? { description: type.description } : {}) };
+      return;
+    }
+    if (!isObjectType(type) && !isInputObjectType(type)) return;
+    const schema: Schema = { type: "object" };
+    this.schemas[type.name] = schema; // before the fields: types refer to themselves
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const field of Object.values(type.getFields())) {
+      if ("args" in field && (field as GraphQLField<unknown, unknown>).args.some((a) => isNonNullType(a.type))) continue;
+      const value = this.of(field.type);
+      const described = field.description ? { description: field.description } : {};
+      const nullable = !isNonNullType(field.type) && isObjectType(type);
+      properties[field.name] = value.$ref
+        ? (described.description || nullable ? { allOf: [value], ...described, ...(nullable ? { nullable: true } : {}) } : value)
+        : { ...value, ...described, ...(nullable ? { nullable: true } : {}) };
+      if (isNonNullType(field.type)) required.push(field.name);
+    }
+    Object.assign(schema, { ...(type.description ? { description: type.description } : {}), ...(required.length ? { required } : {}), properties });
+  }
 }
 
-export async function openApiDocument(iface: Interface, router: { fetch(r: Request): Promise<Response> | Response }, table: RouteEntry[]) {
-  const base = `/v1/${iface}`;
-  const generated = (await (await router.fetch(new Request(`http://local${base}/openapi.json`))).json()) as any;
-  const paths: Record<string, any> = {};
-  for (const entry of table) {
-    const sofaPath = entry.route.path.replace(/:(\w+)/g, "{$1}");
-    const operation = generated.paths?.[sofaPath]?.[entry.route.method.toLowerCase()];
-    if (!operation) continue;
-    const ok = operation.responses?.["200"]?.content?.["application/json"]?.schema ?? {};
-    const data = entry.route.list ? ok.properties?.data ?? ok : ok;
-    operation.operationId = entry.field;
-    operation.responses = {
-      "200": { description: "OK", content: { "application/json": { schema: envelope(entry.route.type, data, !!entry.route.list) } } },
-      ...Object.fromEntries(
-        Object.entries(ERROR_STATUSES).map(([status, description]) => [
-          status,
-          { description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } },
-        ]),
-      ),
-    };
-    if (entry.route.bodyArg) {
-      const body = operation.requestBody?.content?.["application/json"]?.schema;
-      const inner = body?.properties?.[entry.route.bodyArg];
-      if (inner) operation.requestBody.content["application/json"].schema = inner;
-    }
-    if (operation.parameters) operation.parameters = operation.parameters.filter((p: { name: string }) => p.name !== "filter");
-    (paths[`${base}${sofaPath}`] ??= {})[entry.route.method.toLowerCase()] = operation;
+function errorResponse(status: number, headers: Record<string, unknown>) {
+  const { description, type, message } = ERRORS[status];
+  return {
+    description,
+    headers: { ...traceHeader, ...headers, ...(status === 429 ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : {}) },
+    content: {
+      "application/json": {
+        schema: { $ref: "#/components/schemas/ErrorBody" },
+        example: { message, type, status: "error", traceId: EXAMPLE_TRACE, ...(status === 400 ? { field: "locationId" } : {}) },
+      },
+    },
+  };
+}
+
+function operation(schema: GraphQLSchema, entry: RouteEntry, components: Components) {
+  const { route } = entry;
+  const root = entry.operation === "query" ? schema.getQueryType()! : schema.getMutationType()!;
+  const field = root.getFields()[entry.field];
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const parameters: Schema[] = [];
+  for (const arg of field.args) {
+    if (arg.name === route.bodyArg || arg.name === "filter") continue;
+    const inPath = pathParams.includes(arg.name);
+    parameters.push({
+      name: arg.name, in: inPath ? "path" : "query", required: inPath || isNonNullType(arg.type),
+      schema: components.of(arg.type), ...(arg.description ? { description: arg.description } : {}),
+    });
   }
-  generated.paths = paths;
-  generated.components = { ...generated.components, schemas: { ...generated.components?.schemas, ErrorBody: ERROR_BODY } };
-  generated.servers = [{ url: "/" }];
-  return generated;
+  const declared = new Set(field.args.map((a) => a.name));
+  if (route.query) {
+    for (const [name, kind] of Object.entries(route.query.filters)) {
+      if (!declared.has(name)) parameters.push({ name, in: "query", required: false, schema: FILTER_SCHEMAS[kind], description: `Filter on ${name}` });
+    }
+    const sortBy = parameters.find((p) => p.name === "sort_by");
+    if (sortBy && route.query.sortable.length) sortBy.schema = { type: "string", enum: [...route.query.sortable], description: "Field to sort by" };
+    const groupBy = parameters.find((p) => p.name === "group_by");
+    if (groupBy && route.query.groupable?.length) groupBy.schema = { type: "string", enum: [...route.query.groupable] };
+  }
+  const order = parameters.find((p) => p.name === "order");
+  if (order) order.schema = { type: "string", enum: ["asc", "desc"] };
+
+  let data: Schema = components.of(field.type);
+  const named = getNamedType(field.type);
+  if (route.list && isObjectType(named) && named.getFields().data) data = { type: "array", items: components.of(getNamedType(named.getFields().data.type)) };
+  if (route.type === "count") {
+    data = { oneOf: [{ type: "object", required: ["count"], properties: { count: { type: "integer" } } }, { type: "array", items: { type: "object", properties: { value: {}, count: { type: "integer" } } } }] };
+  }
+  const properties: Schema = { type: { type: "string", enum: [route.type] }, data, status: { type: "string", enum: ["ok"] } };
+  if (route.list) properties.count = { type: "integer", description: "Total matching records, not the page length" };
+  const limited = route.rateLimited !== false;
+  const headers = limited ? rateLimitHeaders : {};
+  const statuses = [400, 401, 404, ...(limited ? [429] : []), ...(route.errors ?? [])].sort();
+  return {
+    operationId: entry.field,
+    tags: [tagOf(route.path)],
+    summary: summaryOf(field.description ?? undefined, `${route.method} ${route.type}`),
+    ...(field.description ? { description: field.description } : {}),
+    parameters,
+    ...(route.bodyArg
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) } },
+          },
+        }
+      : {}),
+    responses: {
+      200: {
+        description: "OK",
+        headers: { ...traceHeader, ...headers },
+        content: {
+          "application/json": {
+            schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties },
+          },
+        },
+      },
+      ...Object.fromEntries(statuses.map((status) => [status, errorResponse(status, headers)])),
+    },
+  };
+}
+
+export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]) {
+  const components = new Components();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const entry of table) {
+    const path = `/v1/${iface}${entry.route.path.replace(/:(\w+)/g, "{$1}")}`;
+    (paths[path] ??= {})[entry.route.method.toLowerCase()] = operation(schema, entry, components);
+  }
+  const tags = [...new Set(table.map((e) => tagOf(e.route.path)))].sort().map((name) => ({ name }));
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: `Work order service: ${iface} interface`,
+      version: "1.0.0",
+      description:
+        "Every request carries X-API-KEY and SVC-KEY. Single answers are `{type, data, status: \"ok\"}`, lists add `count` (the " +
+        "total, not the page length); errors are `{message, type, status: \"error\", traceId}` (plus `field` when one field or " +
+        "parameter is at fault). Lists take offset, limit (default 10, at most 25), sort_by, order and field filters (a comma means " +
+        "any of). Guides: /docs.",
+    },
+    servers: [{ url: "/" }],
+    tags,
+    security: [{ apiKey: [], svcKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" },
+        svcKey: { type: "apiKey", in: "header", name: "SVC-KEY" },
+      },
+      schemas: {
+        ...components.schemas,
+        ErrorBody: {
+          type: "object",
+          required: ["message", "type", "status", "traceId"],
+          properties: {
+            message: { type: "string" },
+            type: { type: "string", enum: [...new Set(Object.values(ERRORS).map((e) => e.type)), "InternalServerError"] },
+            status: { type: "string", enum: ["error"] },
+            traceId: { type: "string" },
+            field: { type: "string", description: "The body field or parameter at fault (400), e.g. notes[2].photo" },
+          },
+        },
+      },
+    },
+  };
 }
 
 /**

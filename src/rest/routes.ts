@@ -42,3 +42,17 @@ export function sofaRoutes(table: RouteEntry[]) {
     table.map((e) => [`${e.operation === "query" ? "Query" : "Mutation"}.${e.field}`, { method: e.route.method, path: e.route.path }]),
   );
 }
+
+/** The path parameters of a matched route, decoded (`{id: "12"}`). */
+export function paramsOf(entry: RouteEntry, path: string): Record<string, string> {
+  const names = [...entry.route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const values = entry.pattern.exec(path)?.slice(1) ?? [];
+  const decode = (value = "") => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value; // malformed %-escapes: SOFA refuses them
+    }
+  };
+  return Object.fromEntries(names.map((name, i) => [name, decode(values[i])]));
+}

@@ -19,7 +19,7 @@ import type { Interface } from "../schema/core/interfaces.ts";
 import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
 import type { Context } from "../schema/core/context.ts";
-import { requestScope } from "../http/request-scope.ts";
+import { logDetails, requestScope } from "../http/request-scope.ts";
 import { toApiError } from "../http/errors.ts";
 import { sofaRoutes, type RouteEntry } from "./routes.ts";
 
@@ -38,11 +38,8 @@ function rootField(args: ExecutionArgs): { operation: OperationDefinitionNode; f
 
 /** Undeclared query parameters, as `{field: "a,b"}` (a repeated parameter is the same as a comma list). */
 function filtersFrom(query: URLSearchParams, declared: Set<string>): Record<string, string> {
-  const filters: Record<string, string> = {};
-  for (const name of new Set(query.keys())) {
-    if (!declared.has(name)) filters[name] = query.getAll(name).join(",");
-  }
-  return filters;
+  // Own properties only (fromEntries): `__proto__` or `toString` stays a filter name, to be refused as one.
+  return Object.fromEntries([...new Set(query.keys())].filter((name) => !declared.has(name)).map((name) => [name, query.getAll(name).join(",")]));
 }
 
 /** The body's keys that the input type declares; others are ignored, as the contract says. */
@@ -69,6 +66,7 @@ function envelopeExecute(schema: GraphQLSchema) {
     const result = await execute({ ...args, contextValue: rest.context, variableValues });
     if (result.errors?.length) return result;
     const value = (result.data as Record<string, any>)[field];
+    if (route.envelope === false) return { data: { [field]: value } };
     const envelope = route.list
       ? { type: route.type, data: value.data, count: value.count, status: "ok" }
       : { type: route.type, data: value, status: "ok" };
@@ -76,11 +74,14 @@ function envelopeExecute(schema: GraphQLSchema) {
   };
 }
 
-function errorHandler(errors: ReadonlyArray<unknown>) {
-  const scope = requestScope.getStore()!;
-  const error = toApiError(errors[0], scope.logger);
-  const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
-  return Response.json(errorBody(error, scope.traceId), { status: error.status, headers }) as unknown as globalThis.Response;
+function errorHandler(schema: GraphQLSchema) {
+  return (errors: ReadonlyArray<unknown>) => {
+    const scope = requestScope.getStore()!;
+    const error = toApiError(errors[0], scope.logger, schema);
+    logDetails({ errorType: error.type });
+    const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
+    return Response.json(errorBody(error, scope.traceId), { status: error.status, headers }) as unknown as globalThis.Response;
+  };
 }
 
 export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]) {
@@ -90,16 +91,8 @@ export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table:
     routes: sofaRoutes(table),
     execute: envelopeExecute(schema) as never,
     context: (serverContext: { rest: RestRequest }) => serverContext.rest,
-    errorHandler: errorHandler as never,
+    errorHandler: errorHandler(schema) as never,
     // Every type is a plain value here: SOFA would otherwise cut nested "models" down to their id.
     ignore: Object.keys(schema.getTypeMap()),
-    openAPI: {
-      info: { title: `Work order service: ${iface} interface`, version: "1.0.0" },
-      components: { securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" },
-        svcKey: { type: "apiKey", in: "header", name: "SVC-KEY" },
-      } },
-      security: [{ apiKey: [], svcKey: [] }],
-    } as never,
   });
 }

@@ -31,6 +31,13 @@ import "./work-orders/mutations.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
 import "./webhooks/subscriptions.ts";
+import "./supplier-network/queries.ts";
+import "./private-network/queries.ts";
+import "./private-network/mutations.ts";
+import "./inventory/queries.ts";
+import "./inventory/mutations.ts";
+import "./purchasing/queries.ts";
+import "./purchasing/mutations.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();
@@ -53,7 +60,7 @@ function guardInterfaces(schema: GraphQLSchema): void {
   }
 }
 
-/** A cut may have no mutations (the partners interface, for now); GraphQL needs an empty root type gone. */
+/** A cut may have no mutations; GraphQL needs an empty root type gone. */
 function withoutEmptyRoots(schema: GraphQLSchema): GraphQLSchema {
   const mutation = schema.getMutationType();
   if (!mutation || Object.keys(mutation.getFields()).length > 0) return schema;

@@ -1,18 +1,14 @@
 // Assets from the outside: the upsert's rules, tenant scope, supplier views, sub-assets, refrigerant
 // overrides, the lite projection and the single read with meters.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
+import { startTestApp, withReadOnlyKey, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
 let models: { rtu: number; otherType: number; globex: number };
 
 beforeAll(async () => {
-  // The base fixture plus a read-only contact of Acme with a key.
-  const fixture = structuredClone(BASE_FIXTURE);
-  fixture.contacts.push({ ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Reader", buyerFacility: "acme-hq", roles: ["viewer"] });
-  fixture.apiKeys.push({ ref: "acme-readonly-key", kind: "buyer", contact: "rita", rateLimit: { requests: 1000, windowSeconds: 20 } });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ fixture: withReadOnlyKey() }); // plus a read-only Acme key
   refs = t.fixture.refs;
   const otherType = await t.db.assetType.create({ data: { name: "Walk-in", buyerCompanyId: refs.acme } });
   const model = (assetTypeId: number, buyerCompanyId: number) =>

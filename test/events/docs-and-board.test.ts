@@ -95,6 +95,9 @@ describe("Bull Board at /admin/queues", () => {
     // A browser: Basic credentials with the token as password.
     const browser = await t.call(null, "GET", "/admin/queues/api/queues", undefined, { authorization: "Basic " + Buffer.from(`operator:${TOKEN}`).toString("base64") });
     expect(browser.status).toBe(200);
+    // Logged under the path that was asked for (the board's own router sees it without its base path).
+    const line = t.logs.find((l) => l.traceId === browser.headers.get("x-trace-id") && l.msg === "request");
+    expect(line).toMatchObject({ url: "/admin/queues/api/queues", status: 200 });
   });
 
   it("does not exist (404) when OPERATOR_TOKEN is unset", async () => {

@@ -76,6 +76,7 @@ describe("authentication", () => {
         email: "alice@acme.example",
         name: "Alice Admin",
         contactType: "buyer",
+        buyerFacilityId: t.fixture.refs["acme-hq"],
         buyerFacilityName: "Acme HQ",
         buyerCompanyId: t.fixture.refs.acme,
         buyerCompanyName: "Acme Foods",

@@ -59,6 +59,17 @@ describe("structured logs", () => {
     expect(line).toMatchObject({ method: "GET", status: 404, url: "/v1/buyer/location/locations/999999" });
   });
 
+  it("says which key and tenant made the request, the error type, and the GraphQL operation", async () => {
+    const reply = await t.call("acme-key", "GET", "/v1/buyer/location/locations/999999");
+    const line = t.logs.find((l) => l.traceId === reply.headers.get("x-trace-id") && l.msg === "request");
+    const key = await t.db.apiKey.findUniqueOrThrow({ where: { apiKey: t.fixture.keys["acme-key"].apiKey } });
+    expect(line).toMatchObject({ keyId: key.id, keyKind: "buyer", tenant: { buyerCompanyId: t.fixture.refs.acme }, errorType: "NotFoundException" });
+    const gql = await t.graphql("coolco-key", "query DashboardLocations { locations { count } }");
+    const gqlLine = t.logs.find((l) => l.traceId === gql.headers.get("x-trace-id") && l.msg === "request");
+    expect(gqlLine).toMatchObject({ url: "/graphql", operation: "DashboardLocations", keyKind: "supplier", tenant: { supplierFacilityId: t.fixture.refs["coolco-pdx"] } });
+    expect(gqlLine).not.toHaveProperty("errorType");
+  });
+
   it("keeps a caller's X-Request-Id as the trace id", async () => {
     const reply = await t.call("acme-key", "GET", "/v1/buyer/nothing", undefined, { "X-Request-Id": "req-1234567890" });
     expect(reply.body.traceId).toBe("req-1234567890");

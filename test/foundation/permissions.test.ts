@@ -1,15 +1,12 @@
 // Permissions are enforced the same way on REST and GraphQL: a key whose contact lacks the permission a
 // write declares gets the contract's 400 and nothing is written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
+import { startTestApp, withReadOnlyKey, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
 beforeAll(async () => {
-  const fixture = structuredClone(BASE_FIXTURE);
-  fixture.contacts.push({ ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Reader", buyerFacility: "acme-hq", roles: ["viewer"] });
-  fixture.apiKeys.push({ ref: "acme-readonly-key", kind: "buyer", contact: "rita", rateLimit: { requests: 1000, windowSeconds: 20 } });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ fixture: withReadOnlyKey() }); // plus a read-only Acme key
   refs = t.fixture.refs;
 });
 afterAll(() => t?.close());

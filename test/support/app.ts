@@ -13,6 +13,14 @@ import { createTestDatabase } from "./databases.ts";
 
 export const BASE_FIXTURE = JSON.parse(fs.readFileSync(new URL("../fixtures/base.json", import.meta.url), "utf8"));
 
+/** The base fixture plus Rita, an Acme contact whose role only reads, with the key "acme-readonly-key". */
+export function withReadOnlyKey() {
+  const fixture = structuredClone(BASE_FIXTURE);
+  fixture.contacts.push({ ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Reader", buyerFacility: "acme-hq", roles: ["viewer"] });
+  fixture.apiKeys.push({ ref: "acme-readonly-key", kind: "buyer", contact: "rita", rateLimit: { requests: 1000, windowSeconds: 20 } });
+  return fixture;
+}
+
 export interface TestApp {
   url: string;
   db: Db;

@@ -2,7 +2,7 @@
 // (ids shape, live labels of the company's work order catalog only, same 400 for unknown, foreign and
 // denied work orders), with nothing written when refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
+import { startTestApp, withReadOnlyKey, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -23,10 +23,7 @@ async function expectRefused(body: unknown, id = wo.acme, key = "acme-key", mess
 }
 
 beforeAll(async () => {
-  const fixture = structuredClone(BASE_FIXTURE);
-  fixture.contacts.push({ ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Reader", buyerFacility: "acme-hq", roles: ["viewer"] });
-  fixture.apiKeys.push({ ref: "acme-readonly-key", kind: "buyer", contact: "rita", rateLimit: { requests: 1000, windowSeconds: 20 } });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ fixture: withReadOnlyKey() }); // plus a read-only Acme key
   refs = t.fixture.refs;
   label.urgent = refs.urgent;
   const make = async (ref: string, data: { buyerCompanyId: number; kind: "asset" | "work_order"; name: string; deletedAt?: Date }) =>

@@ -161,5 +161,5 @@ describe("random action sequences through the HTTP API", () => {
     for (const status of ["TechWorkingOnSite", "WaitingForReview", "WorkReviewedAndCompleted", "WorkUnsatisfactory", "CancelledWithReason"] as const) {
       expect(reached).toContain(status);
     }
-  });
+  }, 120_000); // 200 requests: slower than the default timeout on a busy machine
 });

@@ -2,7 +2,7 @@
 // (photo rules, one grouped event), GET work_order_notes (root thread only, read marking, denied reads
 // as empty lists), with nothing persisted whenever a write is refused.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
+import { startTestApp, withReadOnlyKey, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -32,11 +32,7 @@ async function expectRefused(method: string, path: string, body: unknown, key = 
 }
 
 beforeAll(async () => {
-  // One more Acme contact and key whose role only reads.
-  const fixture = structuredClone(BASE_FIXTURE);
-  fixture.contacts.push({ ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Reader", buyerFacility: "acme-hq", roles: ["viewer"] });
-  fixture.apiKeys.push({ ref: "acme-readonly-key", kind: "buyer", contact: "rita", rateLimit: { requests: 1000, windowSeconds: 20 } });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ fixture: withReadOnlyKey() }); // plus a read-only Acme key
   refs = t.fixture.refs;
   const base = { buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac, createdBy: "alice@acme.example", statusChangedAt: new Date() };
   const create = async (ref: string, data: Record<string, unknown>) => (wo[ref] = (await t.db.workOrder.create({ data: { ...base, ...data } as never })).id);

@@ -33,6 +33,7 @@ function attachments(field: string, list: readonly Attachment[] | null | undefin
 export async function createAssetModel(ctx: Context, input: AssetModelInput, query: object) {
   const modelName = input.modelName.trim();
   if (!modelName) throw badInput("modelName must not be blank");
+  if (modelName.length > MAX_MODEL_NAME) throw badInput(`modelName is limited to ${MAX_MODEL_NAME} characters`);
   const data = { modelName, manuals: attachments("manuals", input.manuals), specs: attachments("specs", input.specs) };
   const buyerCompanyId = ctx.viewer.buyerCompanyId!;
   if (!(await ctx.db.assetType.count({ where: { id: input.assetTypeId, buyerCompanyId } }))) {
@@ -41,10 +42,14 @@ export async function createAssetModel(ctx: Context, input: AssetModelInput, que
   return ctx.db.assetModel.create({ ...query, data: { ...data, assetTypeId: input.assetTypeId, buyerCompanyId } });
 }
 
+/** Longest name a fuzzy match compares (similarity costs time in the name's length). */
+export const MAX_MODEL_NAME = 200;
+
 /** The model of the asset type whose name is most similar to `name`; 404 below the threshold. */
 export async function closestModel(ctx: Context, rawName: string, assetTypeId: number, query: object) {
   const name = rawName.trim();
   if (!name) throw badInput("name must not be blank");
+  if (name.length > MAX_MODEL_NAME) throw badInput(`name is limited to ${MAX_MODEL_NAME} characters`);
   // An unknown asset type is a 404, another company's a 400, like any single read.
   const type = await findInScope<{ id: number; buyerCompanyId: number }>(ctx.db.assetType, assetTypeId, assetTypeScope(ctx.viewer));
   // The (buyerCompanyId, assetTypeId) index narrows to one type's models before scoring; id breaks ties.

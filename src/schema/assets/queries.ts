@@ -1,6 +1,6 @@
 import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
-import { listArgs, pageQuery } from "../core/list.ts";
+import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { readRoutes } from "../core/read-routes.ts";
 import { AssetLitePage, AssetPage, AssetWithMeterRef } from "./types.ts";
 import { ASSET_LIST, assetLitePage, assetScope } from "./rules.ts";
@@ -13,7 +13,7 @@ readRoutes({
 
 builder.queryField("assetsLite", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/asset/assets/asset_lite", type: "AssetLite", list: true }),
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/asset/assets/asset_lite", type: "AssetLite", list: true, query: listQuery(ASSET_LIST) }),
     description: "The lite projection. Without offset and limit: the whole set, and count equals the items returned.",
     type: AssetLitePage,
     args: listArgs,

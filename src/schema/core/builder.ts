@@ -64,7 +64,7 @@ builder.addScalarType(
 function parseTimestamp(value: unknown, dateOnly: boolean): Date {
   const pattern = dateOnly ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
   if (typeof value !== "string" || !pattern.test(value) || Number.isNaN(Date.parse(value))) {
-    throw badInput(dateOnly ? `expected a calendar date (YYYY-MM-DD), got ${JSON.stringify(value)}` : `expected an ISO 8601 timestamp with offset, got ${JSON.stringify(value)}`);
+    throw badInput(dateOnly ? `must be a calendar date (YYYY-MM-DD), got ${JSON.stringify(value)}` : `must be an ISO 8601 timestamp with a UTC offset, got ${JSON.stringify(value)}`);
   }
   return new Date(dateOnly ? `${value}T00:00:00Z` : value);
 }
@@ -88,7 +88,7 @@ builder.scalarType("IdList", {
     const parts = Array.isArray(v) ? v : String(v).split(",");
     return parts.map((p) => {
       const text = String(p).trim();
-      if (!/^\d{1,9}$/.test(text)) throw badInput(`ids must be whole numbers, got ${JSON.stringify(p)}`);
+      if (!/^\d{1,9}$/.test(text)) throw badInput(`must be comma-separated whole numbers, got ${JSON.stringify(p)}`);
       return Number(text);
     });
   },

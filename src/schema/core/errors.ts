@@ -7,15 +7,18 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 429 | 500;
 export class ApiError extends GraphQLError {
   readonly status: ErrorStatus;
   readonly type: string;
+  /** The body field or parameter at fault, when one is (`input.` stripped: "notes[2].photo"). */
+  readonly field?: string;
 
-  constructor(status: ErrorStatus, type: string, message: string, headers?: Record<string, string>) {
-    super(message, { extensions: { code: type, http: { status, ...(headers ? { headers } : {}) } } });
+  constructor(status: ErrorStatus, type: string, message: string, headers?: Record<string, string>, field?: string) {
+    super(message, { extensions: { code: type, ...(field ? { field } : {}), http: { status, ...(headers ? { headers } : {}) } } });
     this.status = status;
     this.type = type;
+    this.field = field;
   }
 }
 
-export const badInput = (message: string) => new ApiError(400, "invalidInputDataException", message);
+export const badInput = (message: string, field?: string) => new ApiError(400, "invalidInputDataException", message, undefined, field);
 export const outOfScope = (message = "record is outside the scope of this key") =>
   new ApiError(400, "invalidInputDataException", message);
 /** A write to a record the key may not change: unknown, deleted, foreign and denied alike (the contract's rule). */
@@ -35,7 +38,7 @@ export const rateLimited = (limit: { requests: number; windowSeconds: number }, 
     { ...headers, "Retry-After": String(retryAfterSeconds) },
   );
 
-/** The contract's error body. */
-export function errorBody(error: { message: string; type: string }, traceId: string) {
-  return { message: error.message, type: error.type, status: "error" as const, traceId };
+/** The contract's error body (plus `field` when one field or parameter is at fault). */
+export function errorBody(error: { message: string; type: string; field?: string }, traceId: string) {
+  return { message: error.message, type: error.type, status: "error" as const, traceId, ...(error.field ? { field: error.field } : {}) };
 }

@@ -5,6 +5,17 @@ export type SubGraph = Interface | "graphql";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/** How a list filter's text is read (core/list.ts). */
+export type FilterKind = "int" | "string" | "boolean" | "datetime";
+
+/** A list's query parameters beyond its declared arguments, for the OpenAPI document. */
+export interface ListQuery {
+  filters: Record<string, FilterKind>;
+  sortable: readonly string[];
+  /** count_by: the fields group_by takes. */
+  groupable?: readonly string[];
+}
+
 /** How a root field is served over REST; kept in the field's `extensions.rest`. */
 export interface RestRoute {
   interfaces: readonly Interface[];
@@ -21,6 +32,12 @@ export interface RestRoute {
   rateLimited?: boolean;
   /** Name of the argument the JSON body is bound to (mutations). */
   bodyArg?: string;
+  /** false: the field's value is the whole body, without the envelope (the contract's invite answer). */
+  envelope?: boolean;
+  /** Filters and sort fields of a list or count_by (documented as query parameters). */
+  query?: ListQuery;
+  /** Error statuses beyond 400, 401, 404 and 429 that the route answers. */
+  errors?: readonly (403 | 406 | 409)[];
 }
 
 /** A root field's REST route; `extensions` adds other field extensions (a mutation's `requires(...)`). */

@@ -6,7 +6,9 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "./builder.ts";
 import { badInput } from "./errors.ts";
 
-export type FilterKind = "int" | "string" | "boolean" | "datetime";
+import type { FilterKind } from "./interfaces.ts";
+
+export type { FilterKind };
 
 export interface ListSpec {
   /** Filterable fields and how their text is read. */
@@ -25,6 +27,9 @@ export interface ListArgs {
   filter?: unknown;
 }
 
+/** A list spec as the route documents it (RestRoute.query). */
+export const listQuery = (spec: Pick<ListSpec, "filters" | "sortable">) => ({ filters: spec.filters, sortable: spec.sortable });
+
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 25;
 
@@ -36,12 +41,15 @@ export const listArgs = builder.args((t) => ({
   filter: t.field({ type: "JSON", description: "Field filters: {field: value | [values] | \"a,b\"}; comma means any of" }),
 }));
 
+/** Ids and integer columns are 32-bit in the database; anything outside is a 400, not a failed query. */
+export const isInt32 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= -2_147_483_648 && (n as number) <= 2_147_483_647;
+
 function readValue(field: string, kind: FilterKind, raw: unknown): unknown {
   const text = typeof raw === "string" ? raw.trim() : raw;
   switch (kind) {
     case "int": {
-      const n = typeof text === "number" ? text : /^-?\d{1,15}$/.test(String(text)) ? Number(text) : NaN;
-      if (!Number.isSafeInteger(n)) throw badInput(`filter ${field} expects whole numbers, got ${JSON.stringify(raw)}`);
+      const n = typeof text === "number" ? text : /^-?\d{1,10}$/.test(String(text)) ? Number(text) : NaN;
+      if (!isInt32(n)) throw badInput(`filter ${field} expects whole numbers up to 2147483647, got ${JSON.stringify(raw)}`);
       return n;
     }
     case "boolean":
@@ -65,7 +73,7 @@ export function filterWhere(filter: unknown, spec: Pick<ListSpec, "filters">): R
   if (typeof filter !== "object" || Array.isArray(filter)) throw badInput("filter must be an object of field filters");
   const where: Record<string, unknown> = {};
   for (const [field, raw] of Object.entries(filter as Record<string, unknown>)) {
-    const kind = spec.filters[field];
+    const kind = Object.hasOwn(spec.filters, field) ? spec.filters[field] : undefined;
     if (!kind) {
       const known = Object.keys(spec.filters).join(", ") || "none";
       throw badInput(`unknown filter ${JSON.stringify(field)}; filterable fields: ${known}`);

@@ -6,13 +6,20 @@ import type { Context } from "./context.ts";
 import { badInput, notWritable } from "./errors.ts";
 import type { Viewer } from "./viewer.ts";
 
-export type Permission = "asset.write" | "location.write" | "workOrder.write" | "user.provision";
+export type Permission =
+  | "asset.write" | "location.write" | "workOrder.write" | "user.provision" | "network.write"
+  | "inventory.write" | "purchasing.write" | "purchasing.approve";
 
 const PERMISSIONS: Record<Permission, { roles: readonly string[]; what: string }> = {
   "asset.write": { roles: ["admin", "super_admin", "facility_manager", "asset_manager", "dispatcher", "technician"], what: "write assets" },
   "location.write": { roles: ["admin", "super_admin", "facility_manager", "asset_manager"], what: "write locations" },
   "workOrder.write": { roles: ["admin", "super_admin", "facility_manager", "dispatcher", "technician", "requester"], what: "write work orders" },
   "user.provision": { roles: ["admin", "super_admin", "facility_manager"], what: "provision users" },
+  "network.write": { roles: ["admin", "super_admin", "facility_manager", "dispatcher"], what: "manage the private network" },
+  // Internal teams (/v1/partners, docs/purchasing.md): catalogs and stock; purchasing; approving requests.
+  "inventory.write": { roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher", "technician"], what: "write inventory" },
+  "purchasing.write": { roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher"], what: "write purchasing records" },
+  "purchasing.approve": { roles: ["admin", "super_admin", "facility_manager", "purchasing_manager"], what: "approve purchase requests" },
 };
 
 export function can(viewer: Viewer, permission: Permission): boolean {

@@ -6,7 +6,7 @@ import type { Context } from "./context.ts";
 import type { Viewer } from "./viewer.ts";
 import { restRoute, type Interface } from "./interfaces.ts";
 import type { GraphQLResolveInfo } from "graphql";
-import { findPage, listArgs, pageQuery, type ListArgs, type ListSpec } from "./list.ts";
+import { findPage, listArgs, listQuery, pageQuery, type ListArgs, type ListSpec } from "./list.ts";
 import { countBy, countByArgs } from "./count-by.ts";
 import { findInScope } from "./tenancy.ts";
 
@@ -40,7 +40,7 @@ export function readRoutes(r: ReadRoutes): void {
   const filterOf = (filter: unknown) => (r.checkFilter ? r.checkFilter(filter) : filter);
   builder.queryField(r.fields.list, (t) =>
     t.field({
-      ...restRoute({ interfaces: r.interfaces, method: "GET", path: r.path, type: r.type, list: true, maxLimit: r.spec.maxLimit }),
+      ...restRoute({ interfaces: r.interfaces, method: "GET", path: r.path, type: r.type, list: true, maxLimit: r.spec.maxLimit, query: listQuery(r.spec) }),
       description: r.description,
       type: r.page,
       args: listArgs,
@@ -51,7 +51,7 @@ export function readRoutes(r: ReadRoutes): void {
   if (r.fields.countBy) {
     builder.queryField(r.fields.countBy, (t) =>
       t.field({
-        ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/count_by`, type: "count" }),
+        ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/count_by`, type: "count", query: { ...listQuery(r.spec), groupable: Object.keys(r.spec.filters) } }),
         type: "JSON",
         args: countByArgs,
         resolve: (_root, args, ctx) => countBy(r.table(ctx), r.scope(ctx.viewer), { ...args, filter: filterOf(args.filter) }, r.spec),

@@ -5,6 +5,8 @@ export interface MeShape {
   email: string;
   name: string;
   contactType: string;
+  /** The facility the work order create body's buyerFacilityId needs. */
+  buyerFacilityId: number | null;
   buyerFacilityName: string | null;
   buyerCompanyId: number | null;
   buyerCompanyName: string | null;
@@ -19,6 +21,7 @@ export async function me(ctx: Context): Promise<MeShape> {
     email: v.email,
     name: v.displayName,
     contactType: v.kind === "buyer" ? "buyer" : "supplier",
+    buyerFacilityId: facility?.id ?? null,
     buyerFacilityName: facility?.name ?? null,
     buyerCompanyId: facility?.buyerCompanyId ?? null,
     buyerCompanyName: facility?.buyerCompany.name ?? null,

@@ -1,10 +1,10 @@
 import { builder } from "../core/builder.ts";
 import { restRoute, type Interface } from "../core/interfaces.ts";
-import { listArgs, pageQuery } from "../core/list.ts";
+import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { findInScope } from "../core/tenancy.ts";
 import type { LabelKind } from "../../generated/prisma/client.ts";
 import { LabelPage, LabelRef } from "./types.ts";
-import { catalog, labelPage, labelScope } from "./rules.ts";
+import { catalog, LABEL_LIST, labelPage, labelScope } from "./rules.ts";
 
 /**
  * The list and single read of one label catalog (root fields `<kind>Labels` and `<kind>Label`), the
@@ -15,7 +15,7 @@ function labelCatalogFields(kind: LabelKind, path: string, interfaces: readonly 
   const name = `${kind.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Label`;
   builder.queryField(`${name}s`, (t) =>
     t.field({
-      ...restRoute({ interfaces, method: "GET", path, type: "Label", list: true }),
+      ...restRoute({ interfaces, method: "GET", path, type: "Label", list: true, query: listQuery(LABEL_LIST) }),
       description: `The ${kind} label catalog: 10 per page by default; no_pagination=true returns every label (sorting and filters still apply).`,
       type: LabelPage,
       args: {

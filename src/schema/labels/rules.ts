@@ -5,7 +5,7 @@ import type { LabelKind } from "../../generated/prisma/client.ts";
 import type { Viewer } from "../core/viewer.ts";
 import { badInput } from "../core/errors.ts";
 import { NOTHING } from "../core/tenancy.ts";
-import { findPage, pageOf, type ListArgs, type ListSpec } from "../core/list.ts";
+import { findPage, isInt32, pageOf, type ListArgs, type ListSpec } from "../core/list.ts";
 import { inTransaction } from "../core/transaction.ts";
 
 export const LABEL_LIST: ListSpec = {
@@ -71,8 +71,8 @@ export const MAX_LABEL_IDS = 1000;
 export function parseLabelIds(ids: unknown): number[] {
   if (!Array.isArray(ids)) throw badInput("ids is required and must be an array of label ids");
   if (ids.length > MAX_LABEL_IDS) throw badInput(`ids may hold at most ${MAX_LABEL_IDS} label ids`);
-  const bad = ids.filter((id) => !Number.isSafeInteger(id));
-  if (bad.length) throw badInput(`ids must be whole numbers; got ${bad.map((id) => JSON.stringify(id)).join(", ")}`);
+  const bad = ids.filter((id) => !isInt32(id));
+  if (bad.length) throw badInput(`ids must be whole numbers up to 2147483647; got ${bad.map((id) => JSON.stringify(id)).join(", ")}`);
   return [...new Set(ids as number[])];
 }
 

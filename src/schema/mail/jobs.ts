@@ -6,9 +6,9 @@ import type { Redis } from "ioredis";
 import type { Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startPollLoop } from "../core/poll-loop.ts";
-import { handOverMail, MAIL_QUEUE, mailJobOptions, mailQueue, type MailMessage } from "./rules.ts";
+import { handOverMail, MAIL_QUEUE, mailJobOptions, mailQueue, senderNamed, type MailMessage } from "./rules.ts";
 
-export const DEFAULT_SENDER = "Work Order Service <no-reply@wo-service.local>";
+export const DEFAULT_SENDER = senderNamed("Work Order Service");
 
 export interface MailJobOptions {
   db: Db;

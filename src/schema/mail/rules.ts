@@ -16,6 +16,12 @@ export interface MailMessage {
   html?: string;
 }
 
+/** The address every mail is sent from; the display name may change per mail (senderNamed). */
+export const SENDER_ADDRESS = "no-reply@wo-service.local";
+
+/** `"Name" <SENDER_ADDRESS>`: a mail sent on someone's behalf shows their name (quotes and line breaks dropped). */
+export const senderNamed = (name: string) => `"${name.replace(/["\\\r\n]/g, "").trim()}" <${SENDER_ADDRESS}>`;
+
 export const MAIL_ATTEMPTS = 5;
 
 /**

@@ -7,7 +7,7 @@ import { provisionUser } from "./rules.ts";
 
 builder.mutationField("provisionUser", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/user/provision", type: "Contact", bodyArg: "input" }, requires("user.provision")),
+    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/user/provision", type: "Contact", bodyArg: "input", errors: [403] }, requires("user.provision")),
     type: ProvisionedContactRef,
     args: { input: t.arg({ type: ProvisionUserInput, required: true }) },
     resolve: (_root, { input }, ctx) => provisionUser(ctx, input),

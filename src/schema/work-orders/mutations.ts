@@ -56,7 +56,10 @@ for (const { action, iface, actor, input } of ACTION_ROUTES) {
   const row = TRANSITIONS.find((r) => r.action === action && r.actor === actor)!;
   builder.mutationField(`workOrder${pascal(action)}`, (t) =>
     t.prismaField({
-      ...restRoute({ interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input" }, byInputId),
+      ...restRoute(
+        { interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input", ...(action === "cancel" ? { errors: [409] as const } : {}) },
+        byInputId,
+      ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to.join(" or ")}. Returns the updated work order.`,
       type: WorkOrderRef,
       args: { input: t.arg({ type: input as typeof SupplierActionInput, required: true }) },

@@ -3,3 +3,4 @@
 export { EVENT_TYPES, addressedTo, messagesFor, writeEvent } from "./events.ts";
 export type { Audience, EventType, Message, NoteEventData, OutboxRow, StatusEventData, WorkOrderEventContext } from "./events.ts";
 export { STATUSES, type Status } from "./rules/state-machine.ts";
+export { workOrderScope } from "./rules/scope.ts";

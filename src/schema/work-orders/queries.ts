@@ -1,13 +1,13 @@
 import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { findInScope } from "../core/tenancy.ts";
-import { listArgs, pageQuery } from "../core/list.ts";
+import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { ProblemTypePage, TransitionRowRef, WorkOrderNotePage, WorkOrderPage, WorkOrderRef } from "./types.ts";
 import { workOrderScope } from "./rules/scope.ts";
 import { TRANSITION_ROWS } from "./rules/state-machine.ts";
-import { GROUPABLE, SEARCH_HELP, workOrderCount, workOrderPage } from "./rules/list.ts";
-import { rootThread } from "./rules/notes.ts";
-import { problemTypePage } from "./rules/problem-types.ts";
+import { GROUPABLE, SEARCH_HELP, WORK_ORDER_QUERY, workOrderCount, workOrderPage } from "./rules/list.ts";
+import { NOTE_LIST, rootThread } from "./rules/notes.ts";
+import { PROBLEM_TYPE_LIST, problemTypePage } from "./rules/problem-types.ts";
 
 builder.queryField("workOrder", (t) =>
   t.prismaField({
@@ -21,7 +21,7 @@ builder.queryField("workOrder", (t) =>
 
 builder.queryField("workOrders", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_orders", type: "WorkOrder", list: true }),
+    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_orders", type: "WorkOrder", list: true, query: WORK_ORDER_QUERY }),
     description: "Work orders in the key's scope; see docs/work-order-search.md for search, filters and sorting.",
     type: WorkOrderPage,
     args: { ...listArgs, search: t.arg.string({ description: SEARCH_HELP }) },
@@ -31,7 +31,7 @@ builder.queryField("workOrders", (t) =>
 
 builder.queryField("workOrdersCountBy", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/work_orders/count_by", type: "count" }),
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/work_orders/count_by", type: "count", query: WORK_ORDER_QUERY }),
     description: "The list's count for the same filters and search ({count}); with group_by, [{value, count}] by value.",
     type: "JSON",
     // The list's paging and sorting arguments are accepted (a client may send the list's query string);
@@ -43,7 +43,7 @@ builder.queryField("workOrdersCountBy", (t) =>
 
 builder.queryField("workOrderNotes", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_order_notes/:woId", type: "WorkOrderNote", list: true }),
+    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_order_notes/:woId", type: "WorkOrderNote", list: true, query: listQuery(NOTE_LIST) }),
     description: "The root thread, oldest first, paged like every list; marks it read for the key's contact. A work order the key may not read gives an empty list.",
     type: WorkOrderNotePage,
     args: { woId: t.arg.int({ required: true }), ...listArgs },
@@ -53,7 +53,7 @@ builder.queryField("workOrderNotes", (t) =>
 
 builder.queryField("problemTypes", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/problem_types", type: "ProblemType", list: true }),
+    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/problem_types", type: "ProblemType", list: true, query: listQuery(PROBLEM_TYPE_LIST) }),
     description: "The problem types configured for the key's company.",
     type: ProblemTypePage,
     args: listArgs,

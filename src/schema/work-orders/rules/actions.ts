@@ -12,7 +12,9 @@ import { changeStatus, factsOf, refuseUnless } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "./search.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
+import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
+import { nextRankedSupplier } from "../../supplier-network/public.ts";
 
 export interface WorkOrderPatch {
   supplierFacilityId?: number | null;
@@ -33,6 +35,7 @@ export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch,
       refuseUnless("reassign", actor.kind, wo.status);
       const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
       const contact = input.supplierPrimaryContactEmail == null ? null : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
+      if (contact) await checkContactEmails(tx, [{ field: "supplierPrimaryContactEmail", email: contact }], { buyerCompanyId: null, supplierFacilityIds: [target] });
       const now = ctx.now();
       await changeStatus(tx, wo, {
         action: "reassign", actor, now, facts: factsOf(wo),
@@ -84,26 +87,27 @@ async function updateOpenCall(tx: Tx, workOrderId: number, data: Prisma.ServiceC
 }
 
 /**
- * The next private-network supplier by rank for the work order's location and problem type, skipping
- * the decliner and every supplier that declined this work order before.
+ * The next private-network supplier by rank for the work order's location and problem type (the
+ * supplier network's ranking), skipping the decliner and every supplier that declined this work order
+ * before. Runs under the work order's row lock, so two declines of one work order never race.
  */
-async function nextRankedSupplier(tx: Tx, wo: WorkOrderForChange) {
+async function nextSupplierFor(tx: Tx, wo: WorkOrderForChange) {
   // Every supplier that declined this work order before (recorded on its statusChanges entries).
   const declines = await tx.workOrderStatusChange.findMany({
     where: { workOrderId: wo.id, action: "decline", supplierFacilityId: { not: null } },
     select: { supplierFacilityId: true },
   });
   const excluded = [wo.supplierFacilityId, ...declines.map((d) => d.supplierFacilityId)].filter((id): id is number => typeof id === "number");
-  const ranking = await tx.supplierRanking.findFirst({
-    where: {
-      locationId: wo.locationId,
-      problemTypeId: wo.problemTypeId,
-      relationship: { buyerCompanyId: wo.buyerCompanyId, deletedAt: null, supplierFacilityId: { notIn: excluded } },
-    },
-    orderBy: [{ rank: "asc" }, { id: "asc" }],
-    select: { relationship: { select: { supplierFacility: { select: { id: true, currency: true } } } } },
+  return nextRankedSupplier(tx, {
+    buyerCompanyId: wo.buyerCompanyId, locationId: wo.locationId, problemTypeId: wo.problemTypeId, excludeSupplierFacilityIds: excluded,
   });
-  return ranking?.relationship.supplierFacility ?? null;
+}
+
+/** A technician of the acting supplier (or someone without an account), never another tenant's contact. */
+async function technicianOf(tx: Tx, wo: WorkOrderForChange, raw: string): Promise<string> {
+  const email = emailOf(raw, "technicianEmail");
+  await checkContactEmails(tx, [{ field: "technicianEmail", email }], { buyerCompanyId: null, supplierFacilityIds: [wo.supplierFacilityId] });
+  return email;
 }
 
 const required = <T>(value: T | null | undefined, message: string): T => {
@@ -137,7 +141,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   },
 
   decline: async ({ tx, wo, now }) => {
-    const next = wo.buyerCompany.declineAutoPick ? await nextRankedSupplier(tx, wo) : null;
+    const next = wo.buyerCompany.declineAutoPick ? await nextSupplierFor(tx, wo) : null;
     const supplier = { supplierFacilityId: next?.id ?? null, supplierPrimaryContactEmail: null, assignedAt: next ? now : null };
     const data = { ...supplier, ...(await currencyData(tx, wo.locationId, next?.currency ?? null)) };
     if (!next) return { data };
@@ -145,7 +149,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   },
 
   assign_tech: async ({ tx, wo, input }) => {
-    await updateOpenCall(tx, wo.id, { technicianEmail: emailOf(required(input.technicianEmail, "technicianEmail is required"), "technicianEmail") });
+    await updateOpenCall(tx, wo.id, { technicianEmail: await technicianOf(tx, wo, required(input.technicianEmail, "technicianEmail is required")) });
     return {};
   },
 
@@ -153,7 +157,7 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
   reschedule: schedule,
 
   check_in: async ({ tx, wo, input, now }) => {
-    const given = input.technicianEmail == null ? null : emailOf(input.technicianEmail, "technicianEmail");
+    const given = input.technicianEmail == null ? null : await technicianOf(tx, wo, input.technicianEmail);
     const technicianEmail = required(given ?? (await openCall(tx, wo.id))?.technicianEmail, "technicianEmail is required: no technician is assigned");
     await updateOpenCall(tx, wo.id, { technicianEmail, checkInAt: now, checkInNote: input.note?.text ?? null });
     return { serviceCallNote: true };
@@ -189,7 +193,7 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
     else if (input.note) {
       // Reloaded: the note's event goes to the recipients after the change (e.g. the next supplier).
       const changed = await tx.workOrder.findUniqueOrThrow({ where: { id: wo.id }, include: FOR_CHANGE });
-      await appendRootNotes(tx, changed, [input.note], { now, addedByName: actor.name });
+      await appendRootNotes(tx, changed, [input.note], { now, addedByName: actor.name, formerSupplierFacilityId: wo.supplierFacilityId });
     }
     return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: wo.id } });
   });

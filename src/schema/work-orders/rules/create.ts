@@ -11,6 +11,7 @@ import { initialStatus, type Status } from "./state-machine.ts";
 import { actorOf, FOR_CHANGE, workOrderScope, type Actor } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "./search.ts";
+import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 
 /** A supplier facility the company may dispatch to: a live relationship, or the company's own in-house team. */
@@ -211,6 +212,7 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
     const includeWalkthroughTaskList = input.includeWalkthroughTaskList ?? false;
     if (includeWalkthroughTaskList && taskList === null) throw badInput("includeWalkthroughTaskList needs walkThroughId");
     const supplier = input.supplierFacilityId == null ? null : await dispatchableSupplier(tx, companyId, input.supplierFacilityId);
+    await checkContactEmails(tx, [{ field: "createdBy", email: createdBy }], { buyerCompanyId: companyId, supplierFacilityIds: [supplier?.id ?? null] });
     const company = await tx.buyerCompany.findUniqueOrThrow({ where: { id: companyId }, select: { serviceRequestsNeedApproval: true } });
     // needApproval overrides the company default; a requested PendingApproval asks for approval too.
     // Any other requested status is only a wish: the facts (approval, supplier) decide.

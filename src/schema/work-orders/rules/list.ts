@@ -6,6 +6,7 @@
 import { Prisma } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
 import { filterWhere, pageOf, type FilterKind, type ListArgs } from "../../core/list.ts";
+import type { ListQuery } from "../../core/interfaces.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { workOrderScope, workOrderScopeSql } from "./scope.ts";
@@ -32,6 +33,20 @@ const WINDOWS = ["statusChangedAt", "assignedAt", "createdAt"] as const;
 const IGNORED = ["updatedAtStartDate", "updatedAtEndDate", "buyerFacilityId", "walkthroughId"];
 /** What count_by may group on. */
 export const GROUPABLE = ["status", "locationId", "problemTypeId", "supplierFacilityId", "plannedMaintenanceScheduleId", "isPM", "assetId", "buyerFacilityId"];
+
+/** Sort fields; any other value (or none) sorts by createdAt descending (List and filter rules 3). */
+const SORTABLE = ["createdAt", "locationName", "woPriority", "lastServiceCallServiceScheduledAt"] as const;
+
+/** The list's query parameters beyond its arguments, as its route documents them. */
+export const WORK_ORDER_QUERY: ListQuery = {
+  filters: {
+    ...COLUMNS,
+    ...Object.fromEntries(WINDOWS.flatMap((name) => [[name, "string"], [`${name}Start`, "datetime"], [`${name}End`, "datetime"]])),
+    ...Object.fromEntries(IGNORED.map((name) => [name, "string"])),
+  },
+  sortable: SORTABLE,
+  groupable: GROUPABLE,
+};
 
 const col = (name: string) => Prisma.raw(`w."${name}"`);
 const anyOf = (v: unknown) => (v !== null && typeof v === "object" && "in" in v ? (v as { in: unknown[] }).in : [v]);

@@ -7,9 +7,10 @@ import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
 import { findPage, pageOf, type ListArgs, type ListSpec } from "../../core/list.ts";
 import { writeEvent } from "../events.ts";
-import { actorOf, lockForChange, workOrderScope, type WorkOrderForChange } from "./scope.ts";
+import { actorOf, lockForChange, relatedTo, workOrderScope, type WorkOrderForChange } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "./search.ts";
+import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 
 export const MAX_TAGGED_USERS = 25;
@@ -35,8 +36,14 @@ export async function appendRootNotes(
   tx: Tx,
   wo: WorkOrderForChange,
   notes: NoteInput[],
-  options: { now: Date; addedByName: string; subscribe?: string[]; bulk?: boolean },
+  options: { now: Date; addedByName: string; subscribe?: string[]; bulk?: boolean; formerSupplierFacilityId?: number | null },
 ): Promise<number[]> {
+  const authors = notes.map((n, i) => ({ field: notes.length > 1 ? `notes[${i}].noteAddedBy` : "note.noteAddedBy", email: n.noteAddedBy }));
+  const tagged = (options.subscribe ?? []).map((email, i) => ({ field: `taggedUsers[${i}]`, email }));
+  const related = relatedTo(wo);
+  // The note of an action that took the work order from its supplier (decline) is still that supplier's.
+  if (options.formerSupplierFacilityId !== undefined) related.supplierFacilityIds.push(options.formerSupplierFacilityId);
+  await checkContactEmails(tx, [...authors, ...tagged], related);
   const ids: number[] = [];
   for (const note of notes) {
     const row = await tx.workOrderNote.create({
@@ -167,7 +174,7 @@ export async function appendPhotoNotes(ctx: Context, input: { id: number; notes?
   return { data, count: data.length };
 }
 
-const NOTE_LIST: ListSpec = { filters: {}, sortable: ["noteAddedAt", "id"], defaultSort: { field: "noteAddedAt", order: "asc" } };
+export const NOTE_LIST: ListSpec = { filters: {}, sortable: ["noteAddedAt", "id"], defaultSort: { field: "noteAddedAt", order: "asc" } };
 
 /** The root thread, paged; reading it marks it read for the key's contact. A work order the key may not read: empty. */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {

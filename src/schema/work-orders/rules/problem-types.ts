@@ -2,7 +2,7 @@
 import type { Context } from "../../core/context.ts";
 import { findPage, type ListArgs, type ListSpec } from "../../core/list.ts";
 
-const PROBLEM_TYPE_LIST: ListSpec = {
+export const PROBLEM_TYPE_LIST: ListSpec = {
   filters: { id: "int", name: "string" },
   sortable: ["id", "name"],
   defaultSort: { field: "id", order: "asc" },

@@ -59,6 +59,12 @@ export const FOR_CHANGE = {
 
 export type WorkOrderForChange = Prisma.WorkOrderGetPayload<{ include: typeof FOR_CHANGE }>;
 
+/** The tenants a work order involves: its buyer company, its supplier and the suppliers it is visible to. */
+export const relatedTo = (wo: WorkOrderForChange) => ({
+  buyerCompanyId: wo.buyerCompanyId,
+  supplierFacilityIds: [wo.supplierFacilityId, ...wo.visibleTo.map((v) => v.supplierFacilityId)],
+});
+
 /**
  * Locks the work order row for the rest of the transaction (concurrent actions on one work order run
  * one after the other) and loads what a change needs. Not in scope, or absent: the same 400.

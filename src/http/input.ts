@@ -1,0 +1,70 @@
+// The one sanitation step every request's input goes through before any feature sees it (REST: path,
+// query and JSON body; GraphQL: variables and the document's literals). PostgreSQL cannot store a NUL
+// character, integers past 2^53 silently lose digits, and very deep JSON only costs: each is a 400
+// naming where it was, instead of a failed query deeper down. docs/api.md ("Request limits").
+import type { IncomingMessage } from "node:http";
+import { badInput } from "../schema/core/errors.ts";
+
+/** Largest JSON body of a REST write or a GraphQL request, checked while reading (before any parsing). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** How deep a JSON body (or GraphQL variables) may nest. */
+export const MAX_JSON_DEPTH = 32;
+
+const NUL = "\u0000";
+
+/** A path for messages: `notes[2].text`. */
+const join = (where: string, key: string | number) => (typeof key === "number" ? `${where}[${key}]` : where ? `${where}.${key}` : key);
+
+/** Checks one text value (a query parameter, a path segment, a string literal). */
+export function checkText(text: string, where: string): void {
+  if (text.includes(NUL)) throw badInput(`${where} must not contain NUL characters`);
+}
+
+/** Checks a parsed JSON value: depth, NUL characters in keys and strings, integers beyond 2^53. Iterative. */
+export function checkJson(value: unknown, where: string): void {
+  const stack: { value: unknown; where: string; depth: number }[] = [{ value, where, depth: 0 }];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (typeof item.value === "string") checkText(item.value, item.where || "the body");
+    else if (typeof item.value === "number") {
+      if (Number.isInteger(item.value) && !Number.isSafeInteger(item.value)) {
+        throw badInput(`${item.where || "the body"} is an integer too large to be exact (at most ${Number.MAX_SAFE_INTEGER})`);
+      }
+    } else if (item.value !== null && typeof item.value === "object") {
+      if (item.depth >= MAX_JSON_DEPTH) {
+        const top = /^[^.[]*/.exec(item.where)?.[0];
+        throw badInput(`${top || "the body"} nests deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+      const entries: [string | number, unknown][] = Array.isArray(item.value) ? item.value.map((v, i) => [i, v]) : Object.entries(item.value);
+      for (const [key, child] of entries) {
+        if (typeof key === "string") checkText(key, join(item.where, key));
+        stack.push({ value: child, where: join(item.where, key), depth: item.depth + 1 });
+      }
+    }
+  }
+}
+
+/** Query parameters: names and values. */
+export function checkQuery(params: URLSearchParams): void {
+  for (const [name, value] of params) {
+    checkText(name, "a query parameter name");
+    checkText(value, `query parameter ${name}`);
+  }
+}
+
+/** Reads a body up to `limit` bytes; a larger one is drained (so the 400 can still be sent) and refused. */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on("end", () =>
+      size > limit ? reject(badInput(`the body is larger than ${limit} bytes`)) : resolve(Buffer.concat(chunks).toString("utf8")),
+    );
+    req.on("error", reject);
+  });
+}

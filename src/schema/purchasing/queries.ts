@@ -1,0 +1,99 @@
+// Reads of purchase requests, orders and their line items and receipts (partner keys only).
+import type { GraphQLResolveInfo } from "graphql";
+import { builder } from "../core/builder.ts";
+import type { Context } from "../core/context.ts";
+import { restRoute } from "../core/interfaces.ts";
+import { findPage, listArgs, pageQuery, type ListArgs, type ListSpec } from "../core/list.ts";
+import { countBy, countByArgs } from "../core/count-by.ts";
+import { readRoutes } from "../core/read-routes.ts";
+import { findInScope } from "../core/tenancy.ts";
+import {
+  OrderLineItemPage, OrderPage, OrderRef, ReceiptPage, RequestLineItemPage, RequestPage, RequestRef, TRANSITION_TABLES, transitionTables,
+} from "./types.ts";
+import { checkRequestFilter, REQUEST_LINE_LIST, REQUEST_LIST, requestScope } from "./rules/requests.ts";
+import { checkOrderFilter, ORDER_LINE_LIST, ORDER_LIST, orderScope } from "./rules/orders.ts";
+import { RECEIPT_LIST } from "./rules/receipts.ts";
+
+readRoutes({
+  interfaces: ["partners"], path: "/purchasing/purchase_requests", type: "SupplierPurchaseRequest",
+  fields: { list: "purchaseRequests", countBy: "purchaseRequestsCountBy", one: "purchaseRequest" },
+  page: RequestPage, item: RequestRef, table: (ctx) => ctx.db.purchaseRequest, scope: requestScope, spec: REQUEST_LIST,
+  checkFilter: checkRequestFilter, description: "The team's purchase requests with their line items, newest first",
+});
+
+readRoutes({
+  interfaces: ["partners"], path: "/purchasing/purchase_orders", type: "SupplierPurchaseOrder",
+  fields: { list: "purchaseOrders", countBy: "purchaseOrdersCountBy", one: "purchaseOrder" },
+  page: OrderPage, item: OrderRef, table: (ctx) => ctx.db.purchaseOrder, scope: orderScope, spec: ORDER_LIST,
+  checkFilter: checkOrderFilter, description: "The team's purchase orders with their line items, newest first",
+});
+
+interface Table {
+  findMany(args: any): Promise<any[]>;
+  findFirst(args: any): Promise<any>;
+  count(args: any): Promise<number>;
+  groupBy(args: any): Promise<any[]>;
+}
+
+/**
+ * A list below one record (`{parentPath}/:id/{child}`) and its count_by: the record must be the team's
+ * (404 absent, 400 another team's, as a single read), then the list pages and filters its children.
+ */
+function childRoutes(r: {
+  path: string; type: string; fields: { list: string; countBy: string }; page: unknown; description: string;
+  parent: (ctx: Context) => Table; scope: typeof orderScope; table: (ctx: Context) => Table; parentKey: string; spec: ListSpec;
+}) {
+  const children = async (ctx: Context, id: number) => {
+    await findInScope(r.parent(ctx), id, r.scope(ctx.viewer), { select: { id: true } });
+    return { [r.parentKey]: id };
+  };
+  builder.queryField(r.fields.list, (t) =>
+    t.field({
+      ...restRoute({ interfaces: ["partners"], method: "GET", path: r.path, type: r.type, list: true }),
+      description: r.description,
+      type: r.page as typeof RequestLineItemPage,
+      args: { id: t.arg.int({ required: true }), ...listArgs },
+      resolve: async (_root, args, ctx, info: GraphQLResolveInfo) =>
+        findPage(r.table(ctx), await children(ctx, args.id), args as ListArgs, r.spec, pageQuery(ctx, info)),
+    }),
+  );
+  builder.queryField(r.fields.countBy, (t) =>
+    t.field({
+      ...restRoute({ interfaces: ["partners"], method: "GET", path: `${r.path}/count_by`, type: "count" }),
+      type: "JSON",
+      args: { id: t.arg.int({ required: true }), ...countByArgs },
+      resolve: async (_root, args, ctx) => countBy(r.table(ctx), await children(ctx, args.id), args, r.spec),
+    }),
+  );
+}
+
+childRoutes({
+  path: "/purchasing/purchase_requests/:id/line_items", type: "SupplierPurchaseRequestLineItem",
+  fields: { list: "purchaseRequestLineItems", countBy: "purchaseRequestLineItemsCountBy" }, page: RequestLineItemPage,
+  description: "The line items of one purchase request",
+  parent: (ctx) => ctx.db.purchaseRequest, scope: requestScope, table: (ctx) => ctx.db.purchaseRequestLineItem, parentKey: "purchaseRequestId", spec: REQUEST_LINE_LIST,
+});
+
+childRoutes({
+  path: "/purchasing/purchase_orders/:id/line_items", type: "SupplierPurchaseOrderLineItem",
+  fields: { list: "purchaseOrderLineItems", countBy: "purchaseOrderLineItemsCountBy" }, page: OrderLineItemPage,
+  description: "The line items of one purchase order",
+  parent: (ctx) => ctx.db.purchaseOrder, scope: orderScope, table: (ctx) => ctx.db.purchaseOrderLineItem, parentKey: "purchaseOrderId", spec: ORDER_LINE_LIST,
+});
+
+childRoutes({
+  path: "/purchasing/purchase_orders/:id/receipts", type: "SupplierReceipt",
+  fields: { list: "purchaseOrderReceipts", countBy: "purchaseOrderReceiptsCountBy" }, page: ReceiptPage,
+  description: "The receipts (and returns) recorded against one purchase order, oldest first",
+  parent: (ctx) => ctx.db.purchaseOrder, scope: orderScope, table: (ctx) => ctx.db.receipt, parentKey: "purchaseOrderId", spec: RECEIPT_LIST,
+});
+
+// GraphQL only: the tables every purchasing status change goes through.
+builder.queryField("purchasingTransitions", (t) =>
+  t.field({
+    subGraphs: ["graphql"],
+    description: "The purchase request and purchase order transition tables.",
+    type: TRANSITION_TABLES,
+    resolve: () => transitionTables(),
+  }),
+);
