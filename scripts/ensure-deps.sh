@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs npm dependencies when node_modules is missing or package-lock.json is newer than
 # node_modules/.package-lock.json (npm ci), and generates the Prisma client if src/generated is
-# missing. Quiet when there is nothing to do. Used by setup-and-start.sh, test.sh and .ci/run.
+# missing. Quiet when there is nothing to do. Used by setup-and-start.sh, test.sh, .ci/run,
+# production-check.sh and the Dockerfile. Arguments go to npm ci (e.g. --omit=dev for production).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,13 +12,13 @@ out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "installing npm dependencies (npm ci)"
-  if ! npm ci --no-audit --no-fund </dev/null >"$out" 2>&1; then
+  log "installing npm dependencies (npm ci${*:+ $*})"
+  if ! npm ci --no-audit --no-fund "$@" </dev/null >"$out" 2>&1; then
     if grep -q "can only install packages when your package.json and package-lock.json" "$out"; then
       # Happens when the registry in use does not serve some other-platform optional packages
       # (so they are absent from the lockfile); npm install accepts that lockfile unchanged.
       log "npm ci rejected package-lock.json as out of sync; using npm install instead"
-      npm install --no-audit --no-fund </dev/null >"$out" 2>&1 || { cat "$out" >&2; log "ERROR: npm install failed"; exit 1; }
+      npm install --no-audit --no-fund "$@" </dev/null >"$out" 2>&1 || { cat "$out" >&2; log "ERROR: npm install failed"; exit 1; }
     else
       cat "$out" >&2
       log "ERROR: npm ci failed"

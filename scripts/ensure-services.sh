@@ -7,8 +7,11 @@
 # - Remote service (e.g. the `postgres` host in docker-compose): waits for it up to
 #   SERVICE_WAIT_SECONDS (default 60), then fails.
 # - PostgreSQL reachable but the password-less login from the URL is refused (a fresh Debian
-#   install uses peer/scram auth): adds `trust` lines for 127.0.0.1/32 and ::1/128 to the local
-#   cluster's pg_hba.conf and reloads. Only done when that login actually fails.
+#   install asks for a password over TCP): only for a local Debian cluster and a DATABASE_URL without
+#   a password, it first says what it will change, then backs up that cluster's pg_hba.conf, adds two
+#   `trust` lines for DATABASE_URL's user only, from 127.0.0.1/32 and ::1/128 only, and reloads the
+#   cluster. Nothing else in the PostgreSQL configuration is touched. SETUP_PG_TRUST=no refuses the
+#   change (the script stops and says what to do instead). README.md "What the setup changes".
 #
 # Variables come from the environment, then .env, then the defaults below.
 set -euo pipefail
@@ -16,6 +19,8 @@ cd "$(dirname "$0")/.."
 
 . scripts/env.sh
 WAIT_SECONDS="${SERVICE_WAIT_SECONDS:-60}"
+# Where Debian keeps each cluster's configuration (<version>/<cluster>/pg_hba.conf).
+PG_CONFIG_DIR="${PG_CONFIG_DIR:-/etc/postgresql}"
 
 log() { echo "ensure-services: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -136,10 +141,8 @@ as_postgres_psql() { # runs psql as the postgres OS user over the local socket (
   else as_root su postgres -s /bin/sh -c 'psql -X -q -p "$0" "$@"' "$PG_PORT" "$@"; fi
 }
 
-HBA_MARK="# wo-service scripts/ensure-services.sh: password-less TCP logins from this machine (local development)"
-
 pg_fix_login() { # only called when the login from DATABASE_URL failed
-  local err="$1" cluster ver name hba
+  local err="$1" cluster ver name hba mark user
   cluster="$(pg_cluster_for_port)" || die "cannot log in to PostgreSQL at $PG_HOST:$PG_PORT as $PG_USER, and it is not a local Debian cluster I can configure:
 $err"
   read -r ver name <<<"$cluster"
@@ -148,7 +151,7 @@ $err"
 $err"
   fi
   if [[ "$err" == *"role \"$PG_USER\" does not exist"* ]]; then
-    log "creating PostgreSQL role $PG_USER (LOGIN CREATEDB)"
+    log "creating PostgreSQL role $PG_USER (LOGIN CREATEDB): DATABASE_URL logs in as it"
     printf 'CREATE ROLE %s LOGIN CREATEDB;\n' "\"${PG_USER//\"/\"\"}\"" | as_postgres_psql
     return 0
   fi
@@ -157,26 +160,48 @@ $err"
     *) die "cannot log in to PostgreSQL $ver/$name as $PG_USER:
 $err" ;;
   esac
-  hba="/etc/postgresql/$ver/$name/pg_hba.conf"
+  hba="$PG_CONFIG_DIR/$ver/$name/pg_hba.conf"
   [ -f "$hba" ] || die "cannot log in to PostgreSQL as $PG_USER and $hba is missing:
 $err"
-  if grep -qF "$HBA_MARK" "$hba"; then
+  mark="# wo-service scripts/ensure-services.sh: password-less TCP logins as $PG_USER from this machine (local development)"
+  if grep -qF "$mark" "$hba"; then
     die "cannot log in to PostgreSQL $ver/$name as $PG_USER even with the trust lines in $hba:
 $err"
   fi
-  log "PostgreSQL refused a password-less login as $PG_USER; allowing trust auth from 127.0.0.1/32 and ::1/128 in $hba"
+  user="$PG_USER"
+  [[ "$user" =~ ^[a-z_][a-z0-9_]*$ ]] || user="\"${user//\"/\"\"}\""
+  local lines=("host    all    $user    127.0.0.1/32    trust" "host    all    $user    ::1/128         trust")
+  log "PostgreSQL $ver/$name refused a password-less login as $PG_USER over TCP:"
+  log "  ${err%%$'\n'*}"
+  if [ "${SETUP_PG_TRUST:-yes}" = no ]; then
+    die "SETUP_PG_TRUST=no, so $hba is left alone. Either give DATABASE_URL a user and password that can log in
+(e.g. postgresql://wo:secret@127.0.0.1:$PG_PORT/wo_service in .env), or add these lines at the top of $hba
+and reload PostgreSQL (pg_ctlcluster $ver $name reload):
+  ${lines[0]}
+  ${lines[1]}"
+  fi
+  log "DATABASE_URL has no password, so this machine's PostgreSQL must trust $PG_USER from localhost. Changing:"
+  log "  1. $hba is copied to $hba.before-wo-service"
+  log "  2. these lines are added at its top (user $PG_USER only, from this machine only, every database:"
+  log "     the tests create their own):"
+  log "       ${lines[0]}"
+  log "       ${lines[1]}"
+  log "  3. the cluster reloads its configuration (pg_ctlcluster $ver $name reload)"
+  log "Other users, hosts and settings are unchanged. To undo: copy the backup back and reload. To refuse this"
+  log "change, run with SETUP_PG_TRUST=no (or set it in .env)."
   local tmp
   tmp="$(mktemp)"
   {
-    echo "$HBA_MARK"
-    echo "host    all    all    127.0.0.1/32    trust"
-    echo "host    all    all    ::1/128         trust"
+    echo "$mark"
+    printf '%s\n' "${lines[@]}"
     echo
     cat "$hba"
   } >"$tmp"
+  as_root cp -p "$hba" "$hba.before-wo-service"
   as_root cp "$tmp" "$hba"
   rm -f "$tmp"
   as_root pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" reload
+  log "done: $hba now trusts $PG_USER from 127.0.0.1 and ::1"
   sleep 1
 }
 

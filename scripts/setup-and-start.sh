@@ -4,7 +4,7 @@
 #   2. npm dependencies installed (scripts/ensure-deps.sh: npm ci when node_modules is missing or
 #      package-lock.json changed)
 #   3. database created and migrated (scripts/ensure-database.sh)
-#   4. exec npm start
+#   4. exec npm run dev (the service from the sources, with tsx; `npm run build && npm start` runs the compiled code)
 # --no-start stops after step 3. Every step is skipped quietly when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +31,4 @@ bash scripts/ensure-deps.sh
 bash scripts/ensure-database.sh
 
 [ "$start" = 1 ] || exit 0
-exec npm start
+exec npm run dev

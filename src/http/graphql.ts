@@ -1,4 +1,4 @@
-// GraphQL for dashboards and live UIs: yoga over HTTP (GraphiQL in development) and graphql-ws on the
+// GraphQL for dashboards and live UIs: yoga over HTTP (GraphiQL in development, served offline) and graphql-ws on the
 // same path. Both go through the request pipeline (pipeline.ts): the same key headers authenticate
 // (for websockets: the connection's connectionParams) and every operation counts against the rate limit.
 // Hostile input is bounded before execution: the body size (read here, before parsing), depth, aliases,
@@ -100,6 +100,9 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: development,
+    // GraphiQL's page with its scripts and styles inlined from the npm package (no CDN); loaded on
+    // first use, so production (no GraphiQL) never reads it.
+    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
     logging: false,
     maskedErrors: { maskError: (error) => maskError(error, services, schema), isDev: false },

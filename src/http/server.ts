@@ -1,5 +1,5 @@
 // The HTTP process: one node:http server for REST (/v1/...), GraphQL (/graphql, with websockets),
-// health (/healthz, /readyz), metrics (/metrics) and the docs index (/docs).
+// health (/healthz, /readyz), metrics (/metrics), the docs (/docs, /docs/<guide>) and their assets (/assets/).
 import { once } from "node:events";
 import http from "node:http";
 import type { Redis } from "ioredis";
@@ -13,6 +13,8 @@ import type { RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
 import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
 import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
+import { ASSET_PREFIX, serveAsset } from "./assets.ts";
+import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
 
 /** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
 export interface PathHandler {
@@ -32,14 +34,6 @@ export interface ApiOptions {
   /** Bull Board at /admin/queues behind this bearer token; unset: no board (404). */
   operatorToken?: string;
 }
-
-const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work order service</title></head><body>
-<h1>Work order service</h1><ul>
-<li><a href="/v1/buyer/docs">Buyer interface</a> (<a href="/v1/buyer/openapi.json">OpenAPI</a>)</li>
-<li><a href="/v1/supplier/docs">Supplier interface</a> (<a href="/v1/supplier/openapi.json">OpenAPI</a>)</li>
-<li><a href="/v1/partners/docs">Internal teams interface</a> (<a href="/v1/partners/openapi.json">OpenAPI</a>)</li>
-<li><a href="/graphql">GraphQL</a></li>
-<li><a href="/asyncapi.json">Webhook events</a> (AsyncAPI)</li></ul></body></html>`;
 
 export function createApiServer(services: Services, options: ApiOptions) {
   const { rest, pipeline } = options;
@@ -82,9 +76,17 @@ export function createApiServer(services: Services, options: ApiOptions) {
       res.writeHead(200, { "content-type": metrics.registry.contentType });
       return void res.end(await metrics.registry.metrics());
     }
-    if (url.pathname === "/docs" || url.pathname === "/") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      return void res.end(DOCS_INDEX);
+    if (url.pathname === "/docs" || url.pathname === "/docs/" || url.pathname === "/") {
+      return html(res, docsIndex({ graphiql: options.development }));
+    }
+    const guide = url.pathname.startsWith("/docs/") ? guidePage(url.pathname.slice("/docs/".length)) : undefined;
+    if (guide) {
+      scope.route = "/docs/:guide";
+      return html(res, guide);
+    }
+    if (url.pathname.startsWith(ASSET_PREFIX)) {
+      scope.route = `${ASSET_PREFIX}:asset`;
+      if (serveAsset(req, res, url.pathname)) return;
     }
     scope.route = "unmatched";
     json(res, 404, errorBody(notFound(`no route ${req.method} ${url.pathname}`), scope.traceId));
@@ -165,6 +167,11 @@ function probe(check: PromiseLike<unknown>): Promise<"ok" | "down"> {
 async function redisPing(redis: Redis): Promise<unknown> {
   if (redis.status !== "ready") await once(redis, "ready", { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
   return redis.ping();
+}
+
+function html(res: http.ServerResponse, page: string) {
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_CSP });
+  res.end(page);
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown) {

@@ -1,135 +1,46 @@
-// The operator CLI: `npm run operator -- <command>`. Every command prints one JSON object on stdout;
-// errors go to stderr with exit code 1 (2 for usage).
-import fs from "node:fs";
-import { parseArgs } from "node:util";
+// The operator CLI: `npm run -s operator -- <command>` in development, `node dist/operator/cli.js
+// <command>` in production. A command prints one JSON value on stdout and nothing else (anything a
+// library logs goes to stderr), so its output pipes into jq. Errors go to stderr: exit 1 when the
+// command failed, 2 on a usage error. `--help` after any command or group prints its usage on stdout.
+// The commands and their parsing: commands/.
 import { loadConfig } from "../config.ts";
-import { createDb } from "../db.ts";
-import { applyFixture, FixtureError } from "./apply.ts";
-import { issueKey, revokeKey } from "./keys.ts";
-import { Redis } from "ioredis";
-import {
-  addEndpoint, DELIVERY_STATUSES, endpointDeliveries, listEndpoints, redeliver, redeliverEndpointFailures, rotateEndpointSecret,
-  webhookQueue, type DeliveryStatus,
-} from "../schema/webhooks/public.ts";
+import { createDb, type Db } from "../db.ts";
+import { CommandFailed, UsageError } from "./command.ts";
+import { commandUsage, parse, usage } from "./commands/index.ts";
 
-const USAGE = `usage:
-  operator apply <fixture.json>
-  operator keys issue --contact <email> --kind buyer|supplier|partner [--expires-at <ISO time>] [--rate-limit <requests>/<seconds>]
-  operator keys revoke <apiKey>
-  operator webhooks add (--buyer-company <id> | --supplier-facility <id>) --url <https url> --events <e1,e2> [--mode test|production]
-  operator webhooks rotate <endpointId>
-  operator webhooks list [--buyer-company <id>] [--supplier-facility <id>]
-  operator webhooks deliveries <endpointId> [--status pending|delivered|failed|expired] [--since <ISO time>] [--limit <n>] [--offset <n>]
-  operator webhooks redeliver <webhookId> [--force]
-  operator webhooks redeliver-failures <endpointId> --since <ISO time> [--force]`;
+// stdout carries the result only: console output of libraries goes to stderr.
+console.log = console.info = console.debug = console.error;
 
-class UsageError extends Error {}
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
-function int(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number`);
-  return Number(value);
-}
-
-function time(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined) return undefined;
-  const at = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) throw new UsageError(`${name} must be an ISO 8601 time`);
-  return at;
-}
-
-async function run(argv: string[]): Promise<unknown> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      contact: { type: "string" }, kind: { type: "string" }, "expires-at": { type: "string" }, "rate-limit": { type: "string" },
-      "buyer-company": { type: "string" }, "supplier-facility": { type: "string" }, url: { type: "string" },
-      events: { type: "string" }, mode: { type: "string" },
-      // delivery log and replay
-      status: { type: "string" }, since: { type: "string" }, limit: { type: "string" }, offset: { type: "string" }, force: { type: "boolean" },
-    },
-  });
-  const [group, action, arg] = positionals;
+async function main(argv: string[]): Promise<void> {
+  const parsed = parse(argv);
+  if ("help" in parsed) {
+    process.stdout.write(`${parsed.help}\n`);
+    return;
+  }
+  const { command, args, values } = parsed;
   const config = loadConfig();
-  const db = createDb(config.databaseUrl, { max: 2 });
+  let db: Db | undefined;
   try {
-    if (group === "apply" && action) {
-      const text = fs.readFileSync(action, "utf8");
-      let input: unknown;
-      try {
-        input = JSON.parse(text);
-      } catch (error) {
-        throw new FixtureError([`${action} is not valid JSON: ${(error as Error).message}`]);
-      }
-      return await applyFixture(db, input, { allowInsecureWebhooks: config.webhookAllowInsecureUrls });
-    }
-    if (group === "keys" && action === "issue") {
-      const kind = values.kind;
-      if (!values.contact || (kind !== "buyer" && kind !== "supplier" && kind !== "partner")) throw new UsageError("--contact and --kind are required");
-      const limit = values["rate-limit"]?.match(/^([1-9]\d*)\/([1-9]\d*)$/);
-      if (values["rate-limit"] && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>, both positive");
-      const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : undefined;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 time");
-      return await issueKey(db, {
-        contactEmail: values.contact, kind, expiresAt,
-        rateLimit: limit ? { requests: Number(limit[1]), windowSeconds: Number(limit[2]) } : undefined,
-      });
-    }
-    if (group === "keys" && action === "revoke" && arg) return await revokeKey(db, arg);
-    if (group === "webhooks" && action === "add") {
-      if (!values.url || !values.events) throw new UsageError("--url and --events are required");
-      const mode = values.mode ?? "production";
-      if (mode !== "test" && mode !== "production") throw new UsageError("--mode is test or production");
-      return await addEndpoint(db, {
-        buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
-        url: values.url, events: values.events.split(",").map((e) => e.trim()), mode, allowInsecure: config.webhookAllowInsecureUrls,
-      });
-    }
-    if (group === "webhooks" && action === "rotate" && arg) return await rotateEndpointSecret(db, int(arg, "endpointId")!);
-    if (group === "webhooks" && action === "list") {
-      return await listEndpoints(db, {
-        buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
-      });
-    }
-    // Delivery log and replay (docs/events.md). --force: past the three-hour rule (operator only).
-    if (group === "webhooks" && action === "deliveries" && arg) {
-      const status = values.status;
-      if (status !== undefined && !DELIVERY_STATUSES.includes(status as DeliveryStatus)) throw new UsageError(`--status is one of ${DELIVERY_STATUSES.join(", ")}`);
-      return await endpointDeliveries(db, int(arg, "endpointId")!, {
-        status: status as DeliveryStatus | undefined, since: time(values.since, "--since"),
-        limit: int(values.limit, "--limit"), offset: int(values.offset, "--offset"),
-      });
-    }
-    if (group === "webhooks" && (action === "redeliver" || action === "redeliver-failures") && arg) {
-      const since = time(values.since, "--since");
-      if (action === "redeliver-failures" && !since) throw new UsageError("--since is required");
-      const endpointId = action === "redeliver-failures" ? int(arg, "endpointId")! : 0;
-      const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-      const queue = webhookQueue(redis, config.redisPrefix);
-      try {
-        return action === "redeliver"
-          ? await redeliver(db, queue, arg, values.force === true)
-          : await redeliverEndpointFailures(db, queue, endpointId, since!, values.force === true);
-      } finally {
-        await queue.close();
-        redis.disconnect();
-      }
-    }
-    throw new UsageError("unknown command");
+    print(await command.run({ args, values, config, db: () => (db ??= createDb(config.databaseUrl, { max: 2 })) }));
+  } catch (error) {
+    if (error instanceof UsageError) error.usage ??= commandUsage(command);
+    throw error;
   } finally {
-    await db.$disconnect();
+    await db?.$disconnect();
   }
 }
 
 try {
-  const result = await run(process.argv.slice(2));
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  await main(process.argv.slice(2));
+  process.exit(0);
 } catch (error) {
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n${error.usage ?? usage()}\n`);
     process.exit(2);
   }
+  if (error instanceof CommandFailed) print(error.result);
   process.stderr.write(`operator: ${(error as Error).message}\n`);
   process.exit(1);
 }

@@ -16,7 +16,7 @@ import { logDetails, requestScope } from "../http/request-scope.ts";
 import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
 import { isInt32 } from "../schema/core/list.ts";
 import { createSofaRouter, type RestRequest } from "./sofa.ts";
-import { openApiDocument, docsPage } from "./openapi.ts";
+import { openApiDocument, docsPage, DOCS_PAGE_CSP } from "./openapi.ts";
 import { checkJson, checkQuery, checkText, MAX_BODY_BYTES, readBody } from "../http/input.ts";
 import { receiveMultipart, type ReceivedUpload } from "./multipart.ts";
 
@@ -77,7 +77,7 @@ export class RestAdapter {
     // Documentation is public: integrators read it before they hold a key.
     if (req.method === "GET" && path === "/openapi.json") return send(200, server.openapi());
     if (req.method === "GET" && path === "/docs") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_PAGE_CSP });
       return void res.end(docsPage(iface));
     }
 

@@ -239,9 +239,17 @@ export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: 
   };
 }
 
-/** A small page that renders the document with Redoc (loaded by the reader's browser). */
+/**
+ * The interface's docs page: Redoc's standalone bundle, served by this service (src/http/assets.ts),
+ * renders the OpenAPI document. Nothing is loaded from other hosts (the policy tells the browser so;
+ * Redoc's search runs in a worker made from a blob).
+ */
 export function docsPage(iface: Interface): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${iface} interface</title></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${iface} interface</title></head>
 <body><redoc spec-url="/v1/${iface}/openapi.json"></redoc>
-<script src="https://cdn.redoc.ly/redoc/latest/bundles/redoc.standalone.js"></script></body></html>`;
+<script src="/assets/redoc.standalone.js"></script></body></html>`;
 }
+
+export const DOCS_PAGE_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'";

@@ -1,29 +1,19 @@
 // The operator CLI end to end: every check spawns the real `tsx src/operator/cli.ts` against a database
 // of this file's own, and reads the database back with pg. Spawns that cannot affect each other run
 // concurrently (each costs ~1 s of CPU).
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../src/schema/core/keys.ts";
 import { createTestDatabase } from "../support/databases.ts";
+import { operatorCli, ROOT, type Run } from "../support/operator-cli.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const CLI = path.join(ROOT, "src/operator/cli.ts");
-const SPEC_FIXTURE = path.resolve(ROOT, "../shared/spec/operator-fixture.example.json");
-const FIXTURE_PATH = fs.existsSync(SPEC_FIXTURE) ? SPEC_FIXTURE : path.join(ROOT, "test/fixtures/base.json");
+// The example the README and docs/operator.md point at.
+const FIXTURE_PATH = path.join(ROOT, "examples/operator-fixture.json");
 const FIXTURE = JSON.parse(fs.readFileSync(FIXTURE_PATH, "utf8"));
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface ApplyOutput {
   refs: Record<string, number>;
@@ -35,17 +25,8 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let client: pg.Client;
 let tmp: string;
 
-/** Runs the CLI; never rejects. WEBHOOK_ALLOW_INSECURE_URLS is unset unless `env` sets it. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, ...env };
-  if (!("WEBHOOK_ALLOW_INSECURE_URLS" in env)) delete childEnv.WEBHOOK_ALLOW_INSECURE_URLS;
-  return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { cwd: ROOT, env: childEnv, timeout: 60_000, maxBuffer: 10 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
+/** Runs the CLI on this file's database; never rejects. WEBHOOK_ALLOW_INSECURE_URLS is unset unless `env` sets it. */
+const cli = (args: string[], env: Record<string, string> = {}): Promise<Run> => operatorCli(database.url, args, { env });
 
 /** A fixture written to this file's temp directory; returns its path. */
 function fixtureFile(name: string, content: unknown): string {
@@ -369,6 +350,30 @@ describe("operator keys and webhooks", () => {
     expect(revokedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
+  it("keys list shows every key with its ref, tenant and state, filters, and never a secret", { timeout: 90_000 }, async () => {
+    const [all, revoked, alice] = await Promise.all([
+      cli(["keys", "list"]),
+      cli(["keys", "list", "--status", "revoked"]),
+      cli(["keys", "list", "--contact", "ALICE@acme.example", "--kind", "buyer", "--buyer-company", String(first.refs.acme)]),
+    ]);
+    for (const run of [all, revoked, alice]) expect([run.code, run.stderr]).toEqual([0, ""]);
+    const keys: Record<string, any>[] = JSON.parse(all.stdout);
+    const { rows } = await client.query(`SELECT id FROM "ApiKey" ORDER BY id`);
+    expect(keys.map((k) => k.id)).toEqual(rows.map((r) => r.id));
+    const acmeKey = FIXTURE.apiKeys.find((k: { ref: string }) => k.ref === "acme-key");
+    expect(keys.find((k) => k.ref === "acme-key")).toEqual({
+      id: first.refs["acme-key"], ref: "acme-key", apiKey: first.keys["acme-key"].apiKey, kind: "buyer", status: "active",
+      contact: "alice@acme.example", buyerCompanyId: first.refs.acme, buyerFacilityId: first.refs["acme-hq"], supplierFacilityId: null,
+      rateLimit: acmeKey.rateLimit, createdAt: expect.any(String), expiresAt: null, revokedAt: null,
+    });
+    expect(keys.find((k) => k.id === issued.id)).toMatchObject({ ref: null, status: "revoked", rateLimit: { requests: 5, windowSeconds: 10 } });
+    expect(JSON.parse(revoked.stdout).map((k: { id: number }) => k.id)).toEqual([issued.id]);
+    const alices = JSON.parse(alice.stdout);
+    expect(alices.length).toBeGreaterThan(1);
+    expect(alices.every((k: { contact: string; kind: string }) => k.contact === "alice@acme.example" && k.kind === "buyer")).toBe(true);
+    for (const svcKey of Object.values(first.keys).map((k) => k.svcKey)) expect(all.stdout).not.toContain(svcKey);
+  });
+
   it("webhooks rotate gives a new secret and keeps the old one for 24 hours", async () => {
     const run = await start("rotate", rotateArgs);
     const [before, after] = [run.at, Date.now()];
@@ -394,7 +399,7 @@ describe("operator keys and webhooks", () => {
     expect(list.map((e) => e.id)).toEqual(rows.map((r) => r.id));
     expect(list.find((e) => e.id === added.id)).toEqual({
       id: added.id, url: "https://example.com/h", events: ["workorder.create"], mode: "production",
-      buyerCompanyId: first.refs.acme, supplierFacilityId: null, rotating: true,
+      buyerCompanyId: first.refs.acme, supplierFacilityId: null, rotating: true, disabledAt: null,
     });
     expect(list.filter((e) => e.rotating).map((e) => e.id)).toEqual([added.id]);
     expect(run.stdout).not.toContain("whsec_");

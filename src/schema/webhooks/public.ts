@@ -1,8 +1,12 @@
 // What the transports (server, worker, operator CLI) use of webhooks: the jobs, the live events of
-// subscriptions, the AsyncAPI document, and the operator's endpoint and replay commands.
+// subscriptions, the AsyncAPI document, and the operator's endpoint, replay, test and explain commands.
 export { startWebhookJobs, webhookQueue, WEBHOOK_QUEUE } from "./jobs/start.ts";
 export { relayOutbox, SUBSCRIPTION_CHANNEL } from "./jobs/relay.ts";
 export { createLiveEvents, type EventServices } from "./live-events.ts";
 export { asyncApiJson } from "./asyncapi.ts";
-export { addEndpoint, endpointUrlProblem, listEndpoints, newSigningSecret, rotateEndpointSecret } from "./rules/endpoints.ts";
+export {
+  addEndpoint, deleteEndpoint, disableEndpoint, enableEndpoint, endpointUrlProblem, listEndpoints, newSigningSecret, rotateEndpointSecret,
+} from "./rules/endpoints.ts";
+export { sendTestEvent } from "./rules/test-event.ts";
+export { explainWorkOrderEvents } from "./rules/explain.ts";
 export { DELIVERY_STATUSES, endpointDeliveries, redeliver, redeliverEndpointFailures, type DeliveryStatus } from "./rules/replay.ts";

@@ -1,28 +1,19 @@
-// One delivery attempt of one webhook message: sign the stored body, POST it with a 10 s timeout,
-// record the attempt, and say whether to retry. Any 2xx acknowledges. A message not handed over within
-// three hours of the change is expired and never sent.
+// One delivery attempt of one webhook message: sign the stored body and POST it with a 10 s timeout
+// (send.ts), record the attempt, and say whether to retry. Any 2xx acknowledges. A message not handed
+// over within three hours of the change is expired and never sent.
 //
 // This is the hot path of the worker (thousands of attempts a second), so it runs plain SQL on the
 // pool under Prisma (db.ts sqlPool) and undici's `request` (a fraction of fetch's cost per call).
-import dns from "node:dns";
-import type { LookupFunction } from "node:net";
 import DataLoader from "dataloader";
-import { Agent, request } from "undici";
 import { sqlPool, type Db } from "../../../db.ts";
-import { signatureHeaders } from "../rules/signing.ts";
-import { DELIVERY_TIMEOUT_MS, DELIVERY_WINDOW_MS, endpointUrlProblem, isPrivateAddress, retryDelayMs } from "../rules/endpoints.ts";
+import { DELIVERY_WINDOW_MS, retryDelayMs } from "../rules/endpoints.ts";
+import { createSender, type SenderOptions } from "./send.ts";
 
 export type Outcome = "delivered" | "retry" | "expired" | "skipped";
 
-export interface DelivererOptions {
+export interface DelivererOptions extends SenderOptions {
   db: Db;
   now: () => Date;
-  /** WEBHOOK_ALLOW_INSECURE_URLS: http and private addresses allowed (development, tests). */
-  allowInsecureUrls: boolean;
-  /** How long an attempt may take (decisions.md §3: 10 s); tests shorten it. */
-  timeoutMs?: number;
-  /** Host name resolution (dns.lookup); tests inject names that resolve to private addresses. */
-  lookup?: typeof dns.lookup;
 }
 
 /** A delivery as an attempt needs it: the stored body and the endpoint's URL and secrets. */
@@ -101,68 +92,9 @@ function deliveryStore(db: Db) {
   };
 }
 
-/**
- * Resolves like dns.lookup but refuses names that resolve to a private address. It runs when a
- * connection is opened, so the address checked is the address connected to (no second resolution an
- * attacker's DNS could answer differently).
- */
-function publicOnly(lookup: typeof dns.lookup): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "", 0);
-      const list = addresses as dns.LookupAddress[];
-      if (list.length === 0) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), "", 0);
-      if (list.some((a) => isPrivateAddress(a.address))) {
-        return callback(Object.assign(new Error(`endpoint URL resolves to a private address (${hostname})`), { code: "EPRIVATEADDRESS" }), "", 0);
-      }
-      // net asks for every address when it tries several families (autoSelectFamily), else for one.
-      if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-      else callback(null, list[0].address, list[0].family);
-    });
-  };
-}
-
-/** What the attempt log says about a failed POST. */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  const e = error as Error & { code?: string; cause?: Error };
-  if (e.name === "TimeoutError") return `timed out after ${timeoutMs / 1000} s`;
-  return e.cause?.message ?? e.message;
-}
-
 export function createDeliverer(options: DelivererOptions) {
-  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const store = deliveryStore(options.db);
-  // Keep-alive connections per endpoint origin, reused across deliveries.
-  const agent = new Agent({
-    connect: { timeout: timeoutMs, ...(options.allowInsecureUrls ? {} : { lookup: publicOnly(options.lookup ?? dns.lookup) }) },
-  });
-
-  /** Signs and POSTs one delivery; the status code (null when there was no answer) and the error, if any. */
-  async function post(delivery: DeliveryRow, webhookId: string, started: Date): Promise<{ statusCode: number | null; error: string | null }> {
-    const refused = endpointUrlProblem(delivery.url, options.allowInsecureUrls);
-    if (refused) return { statusCode: null, error: `endpoint URL ${refused}` };
-    const secrets = [delivery.secret];
-    if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > started) secrets.push(delivery.previousSecret);
-    try {
-      const response = await request(delivery.url, {
-        method: "POST",
-        dispatcher: agent,
-        body: delivery.body,
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "wo-service-webhooks/1",
-          "x-webhook-mode": delivery.mode,
-          ...signatureHeaders(delivery.body, { webhookId, timestamp: Math.floor(started.getTime() / 1000), secrets }),
-        },
-      });
-      await response.body.dump(); // the answer's body is not read; this frees the connection
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` };
-    } catch (error) {
-      return { statusCode: null, error: describeFailure(error, timeoutMs) };
-    }
-  }
+  const sender = createSender(options);
 
   return {
     async deliver(webhookId: string): Promise<Outcome> {
@@ -175,7 +107,7 @@ export function createDeliverer(options: DelivererOptions) {
       }
       const attempt = delivery.attempts + 1;
       const clock = performance.now();
-      const { statusCode, error } = await post(delivery, webhookId, started);
+      const { statusCode, error } = await sender.post(delivery, delivery.body, webhookId, started);
       const latencyMs = Math.round(performance.now() - clock);
       const ok = error === null;
       // Would the next attempt still fall inside the three-hour window?
@@ -187,6 +119,6 @@ export function createDeliverer(options: DelivererOptions) {
       });
       return ok ? "delivered" : expired ? "expired" : "retry";
     },
-    close: () => agent.close(),
+    close: () => sender.close(),
   };
 }

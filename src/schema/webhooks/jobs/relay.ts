@@ -7,7 +7,8 @@ import type { Redis } from "ioredis";
 import { sqlPool, sqlTransaction, type Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
-import { addressedTo, messagesFor, type Audience, type Message, type OutboxRow } from "../../work-orders/public.ts";
+import { messagesFor, type Message, type OutboxRow } from "../../work-orders/public.ts";
+import { endpointSkips, messageBody } from "../rules/routing.ts";
 
 /**
  * The Redis channel of live messages (`<prefix>:work-order-events`). Each Redis message is a JSON
@@ -40,9 +41,6 @@ export interface RelayDeps {
   now: () => Date;
 }
 
-const ownerOf = (e: EndpointRow): Audience =>
-  e.buyerCompanyId !== null ? { buyerCompanyId: e.buyerCompanyId } : { supplierFacilityId: e.supplierFacilityId! };
-
 /**
  * Step 1: up to `batch` outbox rows → deliveries; returns the messages for live subscribers.
  * Plain SQL on Prisma's pool: this runs for every event, and an ORM call per step costs more than the SQL.
@@ -74,14 +72,14 @@ export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 2
     const sequence = new Map<string, number>();
     const deliveries = messages.flatMap((m) =>
       endpoints
-        .filter((e) => addressedTo(ownerOf(e), m) && e.events.includes(m.event_type))
+        .filter((e) => endpointSkips(e, m) === null)
         .map((e) => {
           const key = `${m.eventId}_${e.id}`;
           const n = sequence.get(key) ?? 0;
           sequence.set(key, n + 1);
           return {
             eventId: m.eventId, endpointId: e.id, sequence: n, webhookId: `msg_${key}_${n}`, eventType: m.event_type,
-            body: JSON.stringify({ event_type: m.event_type, data: m.data }), eventAt: m.row.createdAt,
+            body: messageBody(m), eventAt: m.row.createdAt,
           };
         }),
     );

@@ -1,7 +1,8 @@
-// Webhook endpoints (decisions.md §3): registered, rotated and listed by the operator; their URL rules,
-// signing secrets, retry schedule and the three-hour window.
+// Webhook endpoints (decisions.md §3): registered, rotated, listed, disabled, enabled and deleted by the
+// operator; their URL rules, signing secrets, retry schedule and the three-hour window.
 import net from "node:net";
-import type { Db } from "../../../db.ts";
+import type { Db, Tx } from "../../../db.ts";
+import { inTransaction } from "../../core/transaction.ts";
 import { EVENT_TYPES, type EventType } from "../../work-orders/public.ts";
 
 /** Rotated-out secrets keep signing (next to the new one) this long. */
@@ -93,5 +94,50 @@ export async function listEndpoints(db: Db, filter: { buyerCompanyId?: number; s
     id: r.id, url: r.url, events: r.events, mode: r.mode,
     buyerCompanyId: r.buyerCompanyId, supplierFacilityId: r.supplierFacilityId,
     rotating: r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > new Date(),
+    disabledAt: r.disabledAt?.toISOString() ?? null,
   }));
+}
+
+async function endpointOrFail(db: Db | Tx, id: number) {
+  const row = await db.webhookEndpoint.findUnique({ where: { id } });
+  if (!row) throw new Error(`no webhook endpoint ${id}`);
+  return row;
+}
+
+/** Why the operator stopped the deliveries that were still pending when an endpoint was disabled. */
+export const DISABLED_ERROR = "endpoint disabled by the operator";
+
+/**
+ * Disabling stops everything at once: the relay creates no deliveries for the endpoint, and the ones
+ * still pending (waiting for a first attempt or a retry) become `failed`, so the worker skips them.
+ * After enabling, `redeliver-failures` sends them again. Disabling twice keeps the first time.
+ */
+export async function disableEndpoint(db: Db, id: number, now = new Date()) {
+  return inTransaction(db, async (tx) => {
+    const row = await endpointOrFail(tx, id);
+    const disabledAt = row.disabledAt ?? now;
+    if (!row.disabledAt) await tx.webhookEndpoint.update({ where: { id }, data: { disabledAt } });
+    const stopped = await tx.webhookDelivery.updateMany({
+      where: { endpointId: id, status: "pending" },
+      data: { status: "failed", lastError: DISABLED_ERROR },
+    });
+    return { id, disabledAt: disabledAt.toISOString(), pendingDeliveriesStopped: stopped.count };
+  });
+}
+
+/** Events relayed from now on are delivered again; earlier ones are not (see disableEndpoint). */
+export async function enableEndpoint(db: Db, id: number) {
+  await endpointOrFail(db, id);
+  await db.webhookEndpoint.update({ where: { id }, data: { disabledAt: null } });
+  return { id, disabledAt: null };
+}
+
+/** Deletes an endpoint with its delivery log (attempts included); queued jobs of it find nothing to send. */
+export async function deleteEndpoint(db: Db, id: number) {
+  return inTransaction(db, async (tx) => {
+    await endpointOrFail(tx, id);
+    const deliveries = await tx.webhookDelivery.deleteMany({ where: { endpointId: id } });
+    await tx.webhookEndpoint.delete({ where: { id } });
+    return { id, deleted: true, deliveriesDeleted: deliveries.count };
+  });
 }
