@@ -1,7 +1,7 @@
 // `npx tsx bench/webhooks.ts`: webhook delivery and subscription fan-out, end to end, next to a bare
 // HTTP POST loop to the same receiver.
 //
-//   1. Database wo_bench_webhooks (dropped, created, `prisma migrate deploy`, dropped again at the end),
+//   1. Database wo_bench_webhooks or BENCH_DATABASE (dropped, created, `prisma migrate deploy`, dropped again at the end),
 //      the base fixture with its two webhook endpoints (acme's buyer endpoint, coolco-pdx's supplier
 //      endpoint) pointed at a local node:http receiver (2xx), and a bench key without a rate limit.
 //   2. Baseline: a child process POSTs a delivery-sized JSON body to the receiver with undici's
@@ -42,7 +42,8 @@ import { abort, cleanUp, gitRevision, onCleanUp } from "./common.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const DATABASE = "wo_bench_webhooks";
+/** BENCH_DATABASE: another name, so two checkouts can run this bench on one server at once. */
+const DATABASE = process.env.BENCH_DATABASE ?? "wo_bench_webhooks";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 500);
