@@ -49,7 +49,7 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 500);
 const BASELINE_REQUESTS = Number(process.env.BENCH_BASELINE_REQUESTS ?? 10_000);
 const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 200);
-/** Worker-role processes next to the API process (BullMQ and the relay scale out across them). */
+/** Worker-role processes next to the API process (the relay and the delivery claims scale out across them). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const TARGET_PER_SECOND = 2_000;
 const WATCHDOG_SECONDS = 170;
@@ -358,7 +358,7 @@ async function main() {
   console.log(`
 Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${summary.loadAverage.join(" ")})
   baseline: bare POST loop, concurrency ${CONCURRENCY}      ${String(baseline.requestsPerSecond).padStart(6)} req/s
-  webhooks: outbox → relay → BullMQ → signed POST  ${String(deliveriesPerSecond).padStart(6)} deliveries/s  (${summary.throughput.ratioToBaseline}× baseline; target ${TARGET_PER_SECOND}: ${summary.throughput.met ? "met" : "MISSED"})
+  webhooks: outbox → relay → claim → signed POST   ${String(deliveriesPerSecond).padStart(6)} deliveries/s  (${summary.throughput.ratioToBaseline}× baseline; target ${TARGET_PER_SECOND}: ${summary.throughput.met ? "met" : "MISSED"})
   subscription messages during the burst            ${String(summary.throughput.subscriptionMessagesPerSecond).padStart(6)} msg/s
   ${line("baseline POST round trip", baseline.latencyMs)}
   ${line("webhook, commit → receipt (steady)", steady.webhooks)}

@@ -45,7 +45,6 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       redisPrefix: config.redisPrefix,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
-      operatorToken: config.operatorToken, // Bull Board (src/http/bull-board.ts)
     });
     await new Promise<void>((resolve) => api.server.listen(config.port, resolve));
     port = (api.server.address() as { port: number }).port;

@@ -30,8 +30,11 @@ export interface Config {
   webhookConcurrency: number;
   /** First retry delay of a failed mail (exponential backoff); MAIL_RETRY_DELAY_MS, small in tests. */
   mailRetryDelayMs: number;
-  /** OPERATOR_TOKEN: bearer token of the operator's web tools (Bull Board at /admin/queues); unset: they are off. */
-  operatorToken?: string;
+  /**
+   * WORK_LEASE_MS: how long a webhook or mail attempt holds its row. A worker that dies mid-attempt
+   * leaves the row due again after this; keep it well above the 10 s delivery timeout.
+   */
+  workLeaseMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,6 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayIntervalMs: Number(env.RELAY_INTERVAL_MS ?? 100),
     webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 200),
     mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
-    operatorToken: env.OPERATOR_TOKEN || undefined,
+    workLeaseMs: Number(env.WORK_LEASE_MS ?? 60_000),
   };
 }

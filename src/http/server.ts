@@ -6,13 +6,12 @@ import type { Redis } from "ioredis";
 import type { GraphQLSchema } from "graphql";
 import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
-import { asyncApiJson, createLiveEvents, webhookQueue } from "../schema/webhooks/public.ts";
+import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
 import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics.ts";
 import type { RequestPipeline } from "./pipeline.ts";
 import { requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
 import { attachWebsockets, createGraphql } from "./graphql.ts";
-import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
 
 /** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
 export interface PathHandler {
@@ -29,8 +28,6 @@ export interface ApiOptions {
   redisPrefix: string;
   development: boolean;
   shutdownGraceMs: number;
-  /** Bull Board at /admin/queues behind this bearer token; unset: no board (404). */
-  operatorToken?: string;
 }
 
 const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work order service</title></head><body>
@@ -44,12 +41,9 @@ const DOCS_INDEX = `<!doctype html><html><head><meta charset="utf-8"><title>Work
 export function createApiServer(services: Services, options: ApiOptions) {
   const { rest, pipeline } = options;
   const metrics = new Metrics();
-  // Subscriptions fan out from the relay's Redis channel; replays remove old jobs by id.
+  // Subscriptions fan out from the relay's Redis channel.
   const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
-  const replayQueue = webhookQueue(options.redis, options.redisPrefix);
-  replayQueue.on("error", (err) => services.logger.warn({ err: err.message }, "webhook queue error"));
-  const board = options.operatorToken ? createQueueBoard(options.redis, options.redisPrefix, options.operatorToken, services.logger) : undefined;
-  const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents, webhookQueue: replayQueue });
+  const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents });
   let inFlight = 0;
   let draining: (() => void) | undefined;
 
@@ -59,11 +53,6 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
       return yoga.requestListener(req, res);
-    }
-    // The operator's queue board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
-    if (board?.owns(url.pathname)) {
-      scope.route = BULL_BOARD_PATH;
-      return board.handle(req, res);
     }
     scope.route = url.pathname;
     if (url.pathname === "/asyncapi.json") {
@@ -139,7 +128,6 @@ export function createApiServer(services: Services, options: ApiOptions) {
       }
       server.closeAllConnections();
       await websockets.close();
-      await Promise.all([replayQueue.close(), board?.close()]);
       await closed;
     },
   };

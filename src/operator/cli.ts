@@ -6,10 +6,9 @@ import { loadConfig } from "../config.ts";
 import { createDb } from "../db.ts";
 import { applyFixture, FixtureError } from "./apply.ts";
 import { issueKey, revokeKey } from "./keys.ts";
-import { Redis } from "ioredis";
 import {
   addEndpoint, DELIVERY_STATUSES, endpointDeliveries, listEndpoints, redeliver, redeliverEndpointFailures, rotateEndpointSecret,
-  webhookQueue, type DeliveryStatus,
+  type DeliveryStatus,
 } from "../schema/webhooks/public.ts";
 
 const USAGE = `usage:
@@ -104,17 +103,9 @@ async function run(argv: string[]): Promise<unknown> {
     if (group === "webhooks" && (action === "redeliver" || action === "redeliver-failures") && arg) {
       const since = time(values.since, "--since");
       if (action === "redeliver-failures" && !since) throw new UsageError("--since is required");
-      const endpointId = action === "redeliver-failures" ? int(arg, "endpointId")! : 0;
-      const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-      const queue = webhookQueue(redis, config.redisPrefix);
-      try {
-        return action === "redeliver"
-          ? await redeliver(db, queue, arg, values.force === true)
-          : await redeliverEndpointFailures(db, queue, endpointId, since!, values.force === true);
-      } finally {
-        await queue.close();
-        redis.disconnect();
-      }
+      return action === "redeliver"
+        ? await redeliver(db, arg, values.force === true)
+        : await redeliverEndpointFailures(db, int(arg, "endpointId")!, since!, values.force === true);
     }
     throw new UsageError("unknown command");
   } finally {

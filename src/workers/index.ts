@@ -1,5 +1,6 @@
-// The worker role: wires each feature's background jobs to its Redis connections and starts them.
-// close() lets in-flight jobs finish.
+// The worker role: wires each feature's background jobs and starts them. close() lets in-flight
+// attempts finish. Every job's schedule is in PostgreSQL; Redis only carries the live messages of
+// subscriptions (published by the webhook relay).
 import { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
@@ -7,27 +8,21 @@ import { startMailJobs } from "../schema/mail/public.ts";
 import { startWebhookJobs } from "../schema/webhooks/public.ts";
 
 export async function startWorkers(config: Config, services: Services) {
-  // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
-  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  for (const redis of [connection, publisher]) redis.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
+  publisher.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
   const { db, logger, now } = services;
   const jobs = [
-    startMailJobs({
-      db, connection, prefix: config.redisPrefix, smtpUrl: config.smtpUrl, logger, now,
-      retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs,
-    }),
+    startMailJobs({ db, smtpUrl: config.smtpUrl, logger, now, retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs, leaseMs: config.workLeaseMs }),
     startWebhookJobs({
-      db, connection, publisher, prefix: config.redisPrefix, logger, now,
+      db, publisher, prefix: config.redisPrefix, logger, now,
       allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
-      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency,
+      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency, leaseMs: config.workLeaseMs,
     }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {
     async close() {
       await Promise.all(jobs.map((j) => j.close()));
-      connection.disconnect();
       publisher.disconnect();
     },
   };
