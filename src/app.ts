@@ -21,7 +21,7 @@ export interface App {
 
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const db = overrides.db ?? createDb(config.databaseUrl);
+  const db = overrides.db ?? createDb(config.databaseUrl, { onConnectionError: (err) => logger.warn({ err: err.message }, "database connection lost; reconnecting on demand") });
   const services: Services = { db, logger, now: overrides.now ?? (() => new Date()) };
   // Fail fast while Redis is unreachable (no offline queue): the API must not hang on it.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });

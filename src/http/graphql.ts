@@ -2,11 +2,13 @@
 // same path. Both go through the request pipeline (pipeline.ts): the same key headers authenticate
 // (for websockets: the connection's connectionParams) and every operation counts against the rate limit.
 import type { Server } from "node:http";
-import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, maskError, type YogaServerInstance } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { GraphQLError, type GraphQLSchema } from "graphql";
+import { isConnectionError } from "../db.ts";
+import { serviceUnavailable } from "../schema/core/errors.ts";
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
@@ -26,6 +28,11 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     graphiql: development,
     landingPage: false,
     logging: false,
+    // A database that cannot be reached is the contract's 503, over GraphQL too; the rest as yoga masks it.
+    maskedErrors: {
+      maskError: (error, message, isDev) =>
+        isConnectionError(error instanceof GraphQLError ? error.originalError : error) ? serviceUnavailable() : maskError(error, message, isDev),
+    },
     // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
     plugins: [maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true })],
     context: async (initial): Promise<Context> => {

@@ -104,7 +104,8 @@ export function createApiServer(services: Services, options: ApiOptions) {
         await route(req, res, url, scope);
       } catch (error) {
         const apiError = toApiError(error, scope.logger);
-        if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId));
+        const headers = (apiError.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+        if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId), headers);
         else res.destroy();
       }
     });
@@ -153,7 +154,7 @@ async function redisPing(redis: Redis): Promise<unknown> {
   return redis.ping();
 }
 
-function json(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
 }
