@@ -1,12 +1,15 @@
 // How any REST request becomes a response, in order: trace id → interface → key (401) → route (404)
-// → rate limit (429) → JSON body (400) → SOFA (the root field, its envelope or its error body).
-// Auth and rate limiting run here, in front of SOFA, so a bad key gets 401 before any body is read.
+// → rate limit (429) → JSON body (400) → Idempotency-Key (writes) → SOFA (the root field, its envelope
+// or its error body). Auth and rate limiting run here, in front of SOFA, so a bad key gets 401 before
+// any body is read. A write with an Idempotency-Key runs in one transaction with its stored answer
+// (core/idempotency.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import { INTERFACES, type Interface } from "../schema/core/interfaces.ts";
 import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/core/errors.ts";
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
 import type { Services } from "../schema/core/context.ts";
+import { once, parseIdempotencyKey, requestFingerprint } from "../schema/core/idempotency.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { requestScope } from "../http/request-scope.ts";
 import { matchRoute, routeTable, type RouteEntry } from "./routes.ts";
@@ -80,9 +83,12 @@ export class RestAdapter {
       }
     }
 
+    const writes = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
     let body: unknown;
-    if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
+    let idempotencyKey: string | undefined;
+    if (writes) {
       try {
+        idempotencyKey = parseIdempotencyKey(req.headers["idempotency-key"]);
         const text = await readBody(req, MAX_JSON_BODY_BYTES);
         body = text.trim() ? JSON.parse(text) : undefined;
       } catch (error) {
@@ -90,18 +96,32 @@ export class RestAdapter {
       }
     }
 
-    const rest: RestRequest = {
-      context: { ...this.services, viewer, traceId: scope.traceId, channel: iface },
-      body,
-      query: url.searchParams,
-    };
+    const context = { ...this.services, viewer, traceId: scope.traceId, channel: iface };
     // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
     // SOFA only needs the path and query string.
-    const request = new Request(url, { method: req.method });
-    const response = await server.router.fetch(request, { rest });
-    const headers: Record<string, string> = { ...limitHeaders };
-    response.headers.forEach((value, key) => (headers[key] = value));
-    send(response.status, await response.text(), headers);
+    const run = async (db = this.services.db) => {
+      const rest: RestRequest = { context: { ...context, db }, body, query: url.searchParams };
+      const response = await server.router.fetch(new Request(url, { method: req.method }), { rest });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, key) => (headers[key] = value));
+      return { status: response.status, body: await response.text(), headers };
+    };
+    if (idempotencyKey === undefined) {
+      const answer = await run();
+      return send(answer.status, answer.body, { ...limitHeaders, ...answer.headers });
+    }
+    let answer;
+    try {
+      answer = await once(
+        this.services.db,
+        { apiKeyId: viewer.keyId, key: idempotencyKey, fingerprint: requestFingerprint(req.method!, url.pathname + url.search, body), now: this.services.now() },
+        run,
+      );
+    } catch (error) {
+      if (error instanceof ApiError) return fail(error, limitHeaders);
+      throw error;
+    }
+    send(answer.status, answer.body, { ...limitHeaders, ...answer.headers, ...(answer.replayed ? { "idempotent-replayed": "true" } : {}) });
   }
 }
 

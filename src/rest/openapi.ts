@@ -1,5 +1,6 @@
 // The OpenAPI document of an interface: SOFA's generated document, corrected to what the wire carries
-// (envelopes, the error body, the JSON body instead of SOFA's `input` wrapper, only contract routes).
+// (envelopes, the error body, the JSON body instead of SOFA's `input` wrapper, only contract routes,
+// the Idempotency-Key header of writes).
 import type { Interface } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
 
@@ -19,6 +20,22 @@ const ERROR_STATUSES: Record<string, string> = {
   "401": "Missing or invalid X-API-KEY / SVC-KEY",
   "404": "Record or route not found",
   "429": "Rate limit exceeded (see Retry-After)",
+  "503": "The database cannot be reached right now; nothing was done (see Retry-After)",
+};
+
+const WRITE_METHODS = new Set(["post", "put", "patch"]);
+
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes this write safe to retry: the first answer to a key (per API key, 1 to 255 visible ASCII characters, " +
+    "e.g. a UUID) is stored with the work it answers, and the same key with the same method, path and body within " +
+    "24 hours returns that answer (status and body, with `Idempotent-Replayed: true`) without doing the work again. " +
+    "A concurrent duplicate waits for the first. Only 2xx answers are stored: after an error nothing was done and a " +
+    "retry runs again. The same key with another request is 422.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 
 function envelope(type: string, data: unknown, list: boolean) {
@@ -47,6 +64,13 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
         ]),
       ),
     };
+    if (WRITE_METHODS.has(entry.route.method.toLowerCase())) {
+      operation.parameters = [...(operation.parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
+      operation.responses["422"] = {
+        description: "The Idempotency-Key was already used for another request",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } },
+      };
+    }
     if (entry.route.bodyArg) {
       const body = operation.requestBody?.content?.["application/json"]?.schema;
       const inner = body?.properties?.[entry.route.bodyArg];
@@ -56,7 +80,11 @@ export async function openApiDocument(iface: Interface, router: { fetch(r: Reque
     (paths[`${base}${sofaPath}`] ??= {})[entry.route.method.toLowerCase()] = operation;
   }
   generated.paths = paths;
-  generated.components = { ...generated.components, schemas: { ...generated.components?.schemas, ErrorBody: ERROR_BODY } };
+  generated.components = {
+    ...generated.components,
+    schemas: { ...generated.components?.schemas, ErrorBody: ERROR_BODY },
+    parameters: { ...generated.components?.parameters, IdempotencyKey: IDEMPOTENCY_KEY },
+  };
   generated.servers = [{ url: "/" }];
   return generated;
 }

@@ -4,6 +4,7 @@
 import { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
+import { startIdempotencyCleanup } from "../schema/core/idempotency.ts";
 import { startMailJobs } from "../schema/mail/public.ts";
 import { startWebhookJobs } from "../schema/webhooks/public.ts";
 
@@ -18,6 +19,7 @@ export async function startWorkers(config: Config, services: Services) {
       allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
       relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency, leaseMs: config.workLeaseMs,
     }),
+    startIdempotencyCleanup({ db, logger, now }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {

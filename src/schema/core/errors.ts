@@ -25,6 +25,8 @@ export const unauthorized = (message = "missing or invalid X-API-KEY / SVC-KEY")
 export const forbidden = (message: string) => new ApiError(403, "ForbiddenException", message);
 export const notFound = (message = "record not found") => new ApiError(404, "NotFoundException", message);
 export const conflict = (message: string) => new ApiError(409, "ConflictException", message);
+/** Well-formed but refused as a whole (an Idempotency-Key reused for another request). */
+export const unprocessable = (message: string) => new ApiError(422, "UnprocessableEntityException", message);
 
 /** The one 429 of every channel (REST, GraphQL over HTTP, websockets); `headers` are the RateLimit-* ones. */
 export const rateLimited = (limit: { requests: number; windowSeconds: number }, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
