@@ -1,9 +1,13 @@
 // The operator CLI: `npm run operator -- <command>`. Every command prints one JSON object on stdout;
 // errors go to stderr with exit code 1 (2 for usage).
+import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
-import { createDb } from "../db.ts";
+import { createDb, type Db } from "../db.ts";
+import { audited } from "../schema/core/audit.ts";
+import { operatorAuditLog } from "../schema/audit/public.ts";
 import { applyFixture, FixtureError } from "./apply.ts";
 import { issueKey, revokeKey } from "./keys.ts";
 import {
@@ -20,7 +24,12 @@ const USAGE = `usage:
   operator webhooks list [--buyer-company <id>] [--supplier-facility <id>]
   operator webhooks deliveries <endpointId> [--status pending|delivered|failed|expired] [--since <ISO time>] [--limit <n>] [--offset <n>]
   operator webhooks redeliver <webhookId> [--force]
-  operator webhooks redeliver-failures <endpointId> --since <ISO time> [--force]`;
+  operator webhooks redeliver-failures <endpointId> --since <ISO time> [--force]
+  operator audit [--buyer-company <id>] [--since <ISO time>] [--until <ISO time>] [--operation <name>] [--channel <name>]
+                 [--key <apiKeyId>] [--record-id <id>] [--limit <n>] [--offset <n>]
+
+Every command that changes something writes an audit entry in the same transaction (who: OPERATOR_NAME
+or the OS user).`;
 
 class UsageError extends Error {}
 
@@ -47,11 +56,18 @@ async function run(argv: string[]): Promise<unknown> {
       events: { type: "string" }, mode: { type: "string" },
       // delivery log and replay
       status: { type: "string" }, since: { type: "string" }, limit: { type: "string" }, offset: { type: "string" }, force: { type: "boolean" },
+      // audit log
+      until: { type: "string" }, operation: { type: "string" }, channel: { type: "string" }, key: { type: "string" }, "record-id": { type: "string" },
     },
   });
   const [group, action, arg] = positionals;
   const config = loadConfig();
   const db = createDb(config.databaseUrl, { max: 2 });
+  // A change and its audit entry commit together; `ids` names the records it wrote.
+  const traceId = crypto.randomUUID();
+  const actor = `operator:${process.env.OPERATOR_NAME || os.userInfo().username}`;
+  const change = <T>(operation: string, work: (db: Db) => Promise<T>, ids: (result: T) => unknown[]) =>
+    audited(db, { channel: "operator", apiKeyId: null, contactId: null, actor, buyerCompanyId: null, supplierFacilityId: null, operation, traceId, at: new Date() }, work, ids);
   try {
     if (group === "apply" && action) {
       const text = fs.readFileSync(action, "utf8");
@@ -61,7 +77,7 @@ async function run(argv: string[]): Promise<unknown> {
       } catch (error) {
         throw new FixtureError([`${action} is not valid JSON: ${(error as Error).message}`]);
       }
-      return await applyFixture(db, input, { allowInsecureWebhooks: config.webhookAllowInsecureUrls });
+      return await change("apply", (db) => applyFixture(db, input, { allowInsecureWebhooks: config.webhookAllowInsecureUrls }), (r) => Object.entries(r.refs).map(([ref, id]) => `${ref}:${id}`));
     }
     if (group === "keys" && action === "issue") {
       const kind = values.kind;
@@ -70,22 +86,26 @@ async function run(argv: string[]): Promise<unknown> {
       if (values["rate-limit"] && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>, both positive");
       const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : undefined;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 time");
-      return await issueKey(db, {
-        contactEmail: values.contact, kind, expiresAt,
+      return await change("keys issue", (db) => issueKey(db, {
+        contactEmail: values.contact!, kind, expiresAt,
         rateLimit: limit ? { requests: Number(limit[1]), windowSeconds: Number(limit[2]) } : undefined,
-      });
+      }), (r) => [r.id]);
     }
-    if (group === "keys" && action === "revoke" && arg) return await revokeKey(db, arg);
+    if (group === "keys" && action === "revoke" && arg) return await change("keys revoke", (db) => revokeKey(db, arg), (r) => [r.apiKey]);
     if (group === "webhooks" && action === "add") {
       if (!values.url || !values.events) throw new UsageError("--url and --events are required");
       const mode = values.mode ?? "production";
       if (mode !== "test" && mode !== "production") throw new UsageError("--mode is test or production");
-      return await addEndpoint(db, {
+      const { url, events } = values;
+      return await change("webhooks add", (db) => addEndpoint(db, {
         buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
-        url: values.url, events: values.events.split(",").map((e) => e.trim()), mode, allowInsecure: config.webhookAllowInsecureUrls,
-      });
+        url, events: events.split(",").map((e) => e.trim()), mode, allowInsecure: config.webhookAllowInsecureUrls,
+      }), (r) => [r.id]);
     }
-    if (group === "webhooks" && action === "rotate" && arg) return await rotateEndpointSecret(db, int(arg, "endpointId")!);
+    if (group === "webhooks" && action === "rotate" && arg) {
+      const id = int(arg, "endpointId")!;
+      return await change("webhooks rotate", (db) => rotateEndpointSecret(db, id), (r) => [r.id]);
+    }
     if (group === "webhooks" && action === "list") {
       return await listEndpoints(db, {
         buyerCompanyId: int(values["buyer-company"], "--buyer-company"), supplierFacilityId: int(values["supplier-facility"], "--supplier-facility"),
@@ -103,9 +123,17 @@ async function run(argv: string[]): Promise<unknown> {
     if (group === "webhooks" && (action === "redeliver" || action === "redeliver-failures") && arg) {
       const since = time(values.since, "--since");
       if (action === "redeliver-failures" && !since) throw new UsageError("--since is required");
-      return action === "redeliver"
-        ? await redeliver(db, arg, values.force === true)
-        : await redeliverEndpointFailures(db, int(arg, "endpointId")!, since!, values.force === true);
+      const force = values.force === true;
+      if (action === "redeliver") return await change("webhooks redeliver", (db) => redeliver(db, arg, force), (r) => [r.webhookId]);
+      const endpointId = int(arg, "endpointId")!;
+      return await change("webhooks redeliver-failures", (db) => redeliverEndpointFailures(db, endpointId, since!, force), (r) => r.redelivered);
+    }
+    if (group === "audit" && !action) {
+      return await operatorAuditLog(db, {
+        buyerCompanyId: int(values["buyer-company"], "--buyer-company"), since: time(values.since, "--since"), until: time(values.until, "--until"),
+        operation: values.operation, channel: values.channel, apiKeyId: int(values.key, "--key"), recordId: values["record-id"],
+        limit: int(values.limit, "--limit"), offset: int(values.offset, "--offset"),
+      });
     }
     throw new UsageError("unknown command");
   } finally {
