@@ -10,14 +10,15 @@
 //   3. The service (`src/main.ts`) in child processes with their own Redis prefix: one API process and
 //      BENCH_WORKERS worker-role processes (relay + delivery worker); a graphql-ws subscriber (the bench
 //      key, acme) in this process.
-//   4. Latency: BENCH_LATENCY_EVENTS status-update events committed in batches of 5 every 50 ms (100
-//      events/s, below capacity); commit → receipt p50/p99 for webhooks and for the subscription.
+//   4. Latency: BENCH_LATENCY_EVENTS status-update events committed in batches of 5 at BENCH_LATENCY_RATE
+//      events/s (default 100: every 50 ms; below capacity); commit → receipt p50/p99 for webhooks and for
+//      the subscription.
 //   5. Throughput: BENCH_EVENTS (5,000) events committed in batches of BENCH_BATCH as fast as possible;
 //      each gives two deliveries (buyer + supplier endpoint) and one subscription message. Deliveries/s
 //      from the first commit to the last receipt, and commit → receipt p50/p99 under that load.
 //   Every delivery must arrive exactly once (by webhook-id) and every row end `delivered`.
 //
-// Settings: BENCH_EVENTS (5000), BENCH_BATCH (500), BENCH_LATENCY_EVENTS (500), BENCH_BASELINE_REQUESTS
+// Settings: BENCH_EVENTS (5000), BENCH_BATCH (500), BENCH_LATENCY_EVENTS (500), BENCH_LATENCY_RATE (100), BENCH_BASELINE_REQUESTS
 // (10000), BENCH_WORKERS (1), WEBHOOK_CONCURRENCY (200, the service default) and RELAY_INTERVAL_MS (passed to the service),
 // BENCH_PROFILE=<dir> (V8 CPU profiles of the service processes). Summary printed; JSON in
 // <tmpdir>/wo-bench/webhooks.json. Exit code 1 below the 2,000 deliveries/s target, 2 on failure.
@@ -47,6 +48,8 @@ const DATABASE = process.env.BENCH_DATABASE ?? "wo_bench_webhooks";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 500);
+/** Events per second of the latency stage (committed 5 at a time). */
+const LATENCY_RATE = Number(process.env.BENCH_LATENCY_RATE ?? 100);
 const BASELINE_REQUESTS = Number(process.env.BENCH_BASELINE_REQUESTS ?? 10_000);
 const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 200);
 /** Worker-role processes next to the API process (the relay and the delivery claims scale out across them). */
@@ -293,13 +296,14 @@ async function main() {
     return { webhooks: stats(hooks), subscription: stats(ids.map((id) => subscription.get(id)! - committedAt.get(id)!)) };
   };
 
-  // Latency at a steady pace: batches of 5 every 50 ms (100 events/s, 200 deliveries/s).
-  log(`latency: ${LATENCY_EVENTS} events in batches of 5 every 50 ms`);
+  // Latency at a steady pace: batches of 5 (every 50 ms at the default 100 events/s, 200 deliveries/s).
+  const pace = (5 / LATENCY_RATE) * 1000;
+  log(`latency: ${LATENCY_EVENTS} events in batches of 5 every ${pace.toFixed(0)} ms (${LATENCY_RATE} events/s)`);
   const paced: number[] = [];
   while (paced.length < LATENCY_EVENTS) {
     const tick = performance.now();
     paced.push(...(await commitBatch(db, refs, Math.min(5, LATENCY_EVENTS - paced.length))));
-    await sleep(Math.max(0, 50 - (performance.now() - tick)));
+    await sleep(Math.max(0, pace - (performance.now() - tick)));
   }
   await waitUntil(() => paced.every((id) => subscription.has(id)) && receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints, 60_000, "the paced deliveries");
   const steady = latencyOf(paced);
@@ -348,7 +352,7 @@ async function main() {
       met: deliveriesPerSecond >= TARGET_PER_SECOND,
       latencyMs: load,
     },
-    steadyLatencyMs: { rate: "100 events/s (200 deliveries/s)", ...steady },
+    steadyLatencyMs: { rate: `${LATENCY_RATE} events/s (${LATENCY_RATE * endpoints} deliveries/s)`, ...steady },
     exactlyOnce: { deliveries: expected, duplicates, warmUpEvents: afterWarmUp - 1 },
   };
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
@@ -361,8 +365,8 @@ Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, l
   webhooks: outbox → relay → claim → signed POST   ${String(deliveriesPerSecond).padStart(6)} deliveries/s  (${summary.throughput.ratioToBaseline}× baseline; target ${TARGET_PER_SECOND}: ${summary.throughput.met ? "met" : "MISSED"})
   subscription messages during the burst            ${String(summary.throughput.subscriptionMessagesPerSecond).padStart(6)} msg/s
   ${line("baseline POST round trip", baseline.latencyMs)}
-  ${line("webhook, commit → receipt (steady)", steady.webhooks)}
-  ${line("subscription, commit → receipt (steady)", steady.subscription)}
+  ${line(`webhook, commit → receipt (${LATENCY_RATE}/s)`, steady.webhooks)}
+  ${line(`subscription, commit → receipt (${LATENCY_RATE}/s)`, steady.subscription)}
   ${line("webhook, commit → receipt (burst)", load.webhooks)}
   ${line("subscription, commit → receipt (burst)", load.subscription)}
   exactly once: ${expected} deliveries, ${duplicates} duplicates; all rows delivered
