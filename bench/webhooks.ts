@@ -171,6 +171,34 @@ async function stopService(child: ChildProcess) {
   await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }
 
+/**
+ * CPU seconds used so far by the service processes and by this database's PostgreSQL backends
+ * (/proc/<pid>/stat utime + stime). On a shared machine the deliveries a second follow the load of
+ * other work; the CPU a delivery costs does much less.
+ */
+async function cpuSample(db: Db, servicePids: number[]) {
+  const ticks = (pid: number) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+    } catch {
+      return undefined; // gone, or not Linux
+    }
+  };
+  const { rows } = await sqlPool(db).query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+  return {
+    service: servicePids.reduce((sum, pid) => sum + (ticks(pid) ?? 0), 0),
+    postgres: new Map(rows.map((r) => [r.pid, ticks(r.pid) ?? 0])),
+  };
+}
+
+function cpuSpent(before: Awaited<ReturnType<typeof cpuSample>>, after: Awaited<ReturnType<typeof cpuSample>>, deliveries: number) {
+  let postgres = 0;
+  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+  const perDelivery = (seconds: number) => round((seconds * 1000) / deliveries, 3);
+  return { service: perDelivery(after.service - before.service), postgres: perDelivery(postgres), total: perDelivery(after.service - before.service + postgres) };
+}
+
 // ---------------------------------------------------------------- events
 
 /** The committed batches: event id → commit time, and work order id (one per event) → commit time. */
@@ -253,10 +281,12 @@ async function main() {
   log(`service: api on port ${port}; ${WORKERS} worker process(es), WEBHOOK_CONCURRENCY=${CONCURRENCY}, RELAY_INTERVAL_MS=${process.env.RELAY_INTERVAL_MS ?? "100 (default)"}`);
   const service = await startService({ ...serviceEnv, ROLES: "api" }, port);
   onCleanUp(() => stopService(service));
+  const servicePids = [service.pid!];
   for (let i = 0; i < WORKERS; i++) {
     // Worker-role processes have no HTTP server; started like the API and checked through it.
     const worker = await startService({ ...serviceEnv, ROLES: "worker", PORT: "0" }, port);
     onCleanUp(() => stopService(worker));
+    servicePids.push(worker.pid!);
   }
 
   // The subscriber: acme's buyer key receives one message per event.
@@ -311,6 +341,7 @@ async function main() {
   // Throughput: everything at once, in batches.
   log(`throughput: ${EVENTS} events (${EVENTS * endpoints} deliveries) in batches of ${BATCH}`);
   const burst: number[] = [];
+  const cpuBefore = await cpuSample(db, servicePids);
   const firstCommitStart = performance.now();
   while (burst.length < EVENTS) burst.push(...(await commitBatch(db, refs, Math.min(BATCH, EVENTS - burst.length))));
   const writeSeconds = (performance.now() - firstCommitStart) / 1000;
@@ -321,6 +352,7 @@ async function main() {
   const lastSubscription = Math.max(...burst.map((id) => subscription.get(id)!));
   const seconds = (lastReceipt - firstCommit) / 1000;
   const load = latencyOf(burst);
+  const cpu = cpuSpent(cpuBefore, await cpuSample(db, servicePids), burstArrivals.length);
 
   // Exactly once, and every row delivered.
   await sleep(500);
@@ -351,6 +383,7 @@ async function main() {
       target: TARGET_PER_SECOND,
       met: deliveriesPerSecond >= TARGET_PER_SECOND,
       latencyMs: load,
+      cpuMsPerDelivery: cpu,
     },
     steadyLatencyMs: { rate: `${LATENCY_RATE} events/s (${LATENCY_RATE * endpoints} deliveries/s)`, ...steady },
     exactlyOnce: { deliveries: expected, duplicates, warmUpEvents: afterWarmUp - 1 },
@@ -369,6 +402,7 @@ Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, l
   ${line(`subscription, commit → receipt (${LATENCY_RATE}/s)`, steady.subscription)}
   ${line("webhook, commit → receipt (burst)", load.webhooks)}
   ${line("subscription, commit → receipt (burst)", load.subscription)}
+  CPU per delivery during the burst: service processes ${cpu.service} ms, PostgreSQL backends ${cpu.postgres} ms (Redis not counted)
   exactly once: ${expected} deliveries, ${duplicates} duplicates; all rows delivered
   JSON: ${RESULT_FILE}`);
   if (!summary.throughput.met) process.exitCode = 1;
