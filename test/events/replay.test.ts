@@ -95,7 +95,7 @@ describe("redeliverWebhook", () => {
     expect(receiver.delivered(given.webhookId)).toHaveLength(1);
   });
 
-  it("refuses a delivery whose change is more than three hours old; the operator can force it", async () => {
+  it("refuses a delivery whose change is more than three hours old; the operator can force it", { timeout: 90_000 }, async () => {
     const event = await eventAged(3 * HOUR + 1_000);
     const expired = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { eventId: event.id, endpointId: endpoints.acme, status: "expired" } }));
     expect(expired.attempts).toBe(0);
