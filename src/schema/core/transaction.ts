@@ -6,15 +6,10 @@ import type { Db, Tx } from "../../db.ts";
 
 const joined = new WeakSet<object>();
 
-/** Limits of a transaction this call opens (Prisma's defaults: 2 s to get a connection, 5 s to finish). */
-export interface TransactionLimits {
-  maxWait?: number;
-  timeout?: number;
-}
-
-export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, limits?: TransactionLimits): Promise<T> {
+/** `options`: Prisma's interactive transaction limits (a background batch may need more than the 5 s default). */
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T> {
   if (joined.has(db)) return work(db as unknown as Tx);
-  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), limits);
+  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), options);
 }
 
 /** `tx` as a Db for code that takes one (a rule's ctx.db): its inTransaction calls join `tx`. */
