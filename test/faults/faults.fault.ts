@@ -3,6 +3,7 @@
 // produced, distinct deliveries, duplicates and lost, and fails when anything is lost or a process exits
 // by itself. The table is printed at the end (and written as JSON).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
 import { install, printReport, produceEvents, sleep, tally, waitUntil, type Installation, type ScenarioReport } from "./harness.ts";
 
 let i: Installation;
@@ -64,9 +65,15 @@ describe("fault injection", () => {
       const retrying = await produceEvents(i, 300);
       await waitUntil(async () => (await i.db.webhookDelivery.count({ where: { eventId: { gte: 0 }, attempts: { gte: 1 }, status: "pending", body: { contains: `"workOrderId":${retrying.at(-1)}` } } })) === 2, 30_000, "the first failures");
       await waitUntil(async () => (await i.db.webhookDelivery.count({ where: { status: "pending", attempts: 0 } })) === 0, 30_000, "every delivery attempted once");
-      // …300 more written while no worker runs: never attempted.
+      // …and 300 more relayed into deliveries by a worker that died before attempting any.
       await i.worker.kill("SIGKILL");
       const neverAttempted = await produceEvents(i, 300);
+      while ((await relayOutbox({ db: i.db, now: () => new Date() })).events > 0);
+      // What is waiting when Redis dies: all 1,200, none of them anywhere but in PostgreSQL.
+      const waiting = await i.db.webhookDelivery.groupBy({ by: ["attempts"], where: { status: "pending" }, _count: true });
+      const retryWaiting = waiting.filter((w) => w.attempts > 0).reduce((n, w) => n + w._count, 0);
+      const untried = waiting.find((w) => w.attempts === 0)?._count ?? 0;
+      expect(retryWaiting + untried).toBe((retrying.length + neverAttempted.length) * 2);
       // Redis dies and comes back empty; the API keeps taking writes meanwhile.
       await i.redis.kill("SIGKILL");
       const during = await fetch(`http://127.0.0.1:${i.api.port}/v1/buyer/asset/asset_types`, {
@@ -79,7 +86,7 @@ describe("fault injection", () => {
       await i.worker.restart();
       const ids = [...retrying, ...neverAttempted];
       await allArrived(ids, 90_000, "every delivery after Redis came back empty");
-      return { workOrderIds: ids, notes: `${retrying.length * 2} waiting for a retry, ${neverAttempted.length * 2} never attempted; API write during the outage: ${during.status}` };
+      return { workOrderIds: ids, notes: `at the kill: ${retryWaiting} waiting for a retry, ${untried} never attempted; API write during the outage: ${during.status}` };
     });
   }, 180_000);
 
