@@ -12,14 +12,14 @@ export interface Config {
   port: number;
   databaseUrl: string;
   redisUrl: string;
-  /** Prefix of every Redis key and BullMQ queue, so several installs (or test files) can share one Redis. */
+  /** Prefix of every Redis key, so several installs (or test files) can share one Redis. */
   redisPrefix: string;
   smtpUrl: string;
   portalUrl: string;
   webhookAllowInsecureUrls: boolean;
   logLevel: string;
   development: boolean;
-  /** Which roles this process runs: the HTTP API, the BullMQ workers, or both (one-machine install). */
+  /** Which roles this process runs: the HTTP API, the background workers, or both (one-machine install). */
   roles: { api: boolean; worker: boolean };
   shutdownGraceMs: number;
   /** Multiplies the webhook retry delays of decisions.md §3 (WEBHOOK_RETRY_SCALE; 1 in production). */
