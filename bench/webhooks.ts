@@ -1,7 +1,7 @@
 // `npx tsx bench/webhooks.ts`: webhook delivery and subscription fan-out, end to end, next to a bare
 // HTTP POST loop to the same receiver.
 //
-//   1. Database wo_bench_webhooks (dropped, created, `prisma migrate deploy`, dropped again at the end),
+//   1. Database wo_bench_webhooks or BENCH_DATABASE (dropped, created, `prisma migrate deploy`, dropped again at the end),
 //      the base fixture with its two webhook endpoints (acme's buyer endpoint, coolco-pdx's supplier
 //      endpoint) pointed at a local node:http receiver (2xx), and a bench key without a rate limit.
 //   2. Baseline: a child process POSTs a delivery-sized JSON body to the receiver with undici's
@@ -10,14 +10,15 @@
 //   3. The service (`src/main.ts`) in child processes with their own Redis prefix: one API process and
 //      BENCH_WORKERS worker-role processes (relay + delivery worker); a graphql-ws subscriber (the bench
 //      key, acme) in this process.
-//   4. Latency: BENCH_LATENCY_EVENTS status-update events committed in batches of 5 every 50 ms (100
-//      events/s, below capacity); commit → receipt p50/p99 for webhooks and for the subscription.
+//   4. Latency: BENCH_LATENCY_EVENTS status-update events committed in batches of 5 at BENCH_LATENCY_RATE
+//      events/s (default 100: every 50 ms; below capacity); commit → receipt p50/p99 for webhooks and for
+//      the subscription.
 //   5. Throughput: BENCH_EVENTS (5,000) events committed in batches of BENCH_BATCH as fast as possible;
 //      each gives two deliveries (buyer + supplier endpoint) and one subscription message. Deliveries/s
 //      from the first commit to the last receipt, and commit → receipt p50/p99 under that load.
 //   Every delivery must arrive exactly once (by webhook-id) and every row end `delivered`.
 //
-// Settings: BENCH_EVENTS (5000), BENCH_BATCH (500), BENCH_LATENCY_EVENTS (500), BENCH_BASELINE_REQUESTS
+// Settings: BENCH_EVENTS (5000), BENCH_BATCH (500), BENCH_LATENCY_EVENTS (500), BENCH_LATENCY_RATE (100), BENCH_BASELINE_REQUESTS
 // (10000), BENCH_WORKERS (1), WEBHOOK_CONCURRENCY (200, the service default) and RELAY_INTERVAL_MS (passed to the service),
 // BENCH_PROFILE=<dir> (V8 CPU profiles of the service processes). Summary printed; JSON in
 // <tmpdir>/wo-bench/webhooks.json. Exit code 1 below the 2,000 deliveries/s target, 2 on failure.
@@ -42,13 +43,16 @@ import { abort, cleanUp, gitRevision, onCleanUp } from "./common.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const DATABASE = "wo_bench_webhooks";
+/** BENCH_DATABASE: another name, so two checkouts can run this bench on one server at once. */
+const DATABASE = process.env.BENCH_DATABASE ?? "wo_bench_webhooks";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 500);
+/** Events per second of the latency stage (committed 5 at a time). */
+const LATENCY_RATE = Number(process.env.BENCH_LATENCY_RATE ?? 100);
 const BASELINE_REQUESTS = Number(process.env.BENCH_BASELINE_REQUESTS ?? 10_000);
 const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 200);
-/** Worker-role processes next to the API process (BullMQ and the relay scale out across them). */
+/** Worker-role processes next to the API process (the relay and the delivery claims scale out across them). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const TARGET_PER_SECOND = 2_000;
 const WATCHDOG_SECONDS = 170;
@@ -167,6 +171,34 @@ async function stopService(child: ChildProcess) {
   await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }
 
+/**
+ * CPU seconds used so far by the service processes and by this database's PostgreSQL backends
+ * (/proc/<pid>/stat utime + stime). On a shared machine the deliveries a second follow the load of
+ * other work; the CPU a delivery costs does much less.
+ */
+async function cpuSample(db: Db, servicePids: number[]) {
+  const ticks = (pid: number) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+    } catch {
+      return undefined; // gone, or not Linux
+    }
+  };
+  const { rows } = await sqlPool(db).query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+  return {
+    service: servicePids.reduce((sum, pid) => sum + (ticks(pid) ?? 0), 0),
+    postgres: new Map(rows.map((r) => [r.pid, ticks(r.pid) ?? 0])),
+  };
+}
+
+function cpuSpent(before: Awaited<ReturnType<typeof cpuSample>>, after: Awaited<ReturnType<typeof cpuSample>>, deliveries: number) {
+  let postgres = 0;
+  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+  const perDelivery = (seconds: number) => round((seconds * 1000) / deliveries, 3);
+  return { service: perDelivery(after.service - before.service), postgres: perDelivery(postgres), total: perDelivery(after.service - before.service + postgres) };
+}
+
 // ---------------------------------------------------------------- events
 
 /** The committed batches: event id → commit time, and work order id (one per event) → commit time. */
@@ -249,10 +281,12 @@ async function main() {
   log(`service: api on port ${port}; ${WORKERS} worker process(es), WEBHOOK_CONCURRENCY=${CONCURRENCY}, RELAY_INTERVAL_MS=${process.env.RELAY_INTERVAL_MS ?? "100 (default)"}`);
   const service = await startService({ ...serviceEnv, ROLES: "api" }, port);
   onCleanUp(() => stopService(service));
+  const servicePids = [service.pid!];
   for (let i = 0; i < WORKERS; i++) {
     // Worker-role processes have no HTTP server; started like the API and checked through it.
     const worker = await startService({ ...serviceEnv, ROLES: "worker", PORT: "0" }, port);
     onCleanUp(() => stopService(worker));
+    servicePids.push(worker.pid!);
   }
 
   // The subscriber: acme's buyer key receives one message per event.
@@ -292,13 +326,14 @@ async function main() {
     return { webhooks: stats(hooks), subscription: stats(ids.map((id) => subscription.get(id)! - committedAt.get(id)!)) };
   };
 
-  // Latency at a steady pace: batches of 5 every 50 ms (100 events/s, 200 deliveries/s).
-  log(`latency: ${LATENCY_EVENTS} events in batches of 5 every 50 ms`);
+  // Latency at a steady pace: batches of 5 (every 50 ms at the default 100 events/s, 200 deliveries/s).
+  const pace = (5 / LATENCY_RATE) * 1000;
+  log(`latency: ${LATENCY_EVENTS} events in batches of 5 every ${pace.toFixed(0)} ms (${LATENCY_RATE} events/s)`);
   const paced: number[] = [];
   while (paced.length < LATENCY_EVENTS) {
     const tick = performance.now();
     paced.push(...(await commitBatch(db, refs, Math.min(5, LATENCY_EVENTS - paced.length))));
-    await sleep(Math.max(0, 50 - (performance.now() - tick)));
+    await sleep(Math.max(0, pace - (performance.now() - tick)));
   }
   await waitUntil(() => paced.every((id) => subscription.has(id)) && receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints, 60_000, "the paced deliveries");
   const steady = latencyOf(paced);
@@ -306,6 +341,7 @@ async function main() {
   // Throughput: everything at once, in batches.
   log(`throughput: ${EVENTS} events (${EVENTS * endpoints} deliveries) in batches of ${BATCH}`);
   const burst: number[] = [];
+  const cpuBefore = await cpuSample(db, servicePids);
   const firstCommitStart = performance.now();
   while (burst.length < EVENTS) burst.push(...(await commitBatch(db, refs, Math.min(BATCH, EVENTS - burst.length))));
   const writeSeconds = (performance.now() - firstCommitStart) / 1000;
@@ -316,6 +352,7 @@ async function main() {
   const lastSubscription = Math.max(...burst.map((id) => subscription.get(id)!));
   const seconds = (lastReceipt - firstCommit) / 1000;
   const load = latencyOf(burst);
+  const cpu = cpuSpent(cpuBefore, await cpuSample(db, servicePids), burstArrivals.length);
 
   // Exactly once, and every row delivered.
   await sleep(500);
@@ -346,8 +383,9 @@ async function main() {
       target: TARGET_PER_SECOND,
       met: deliveriesPerSecond >= TARGET_PER_SECOND,
       latencyMs: load,
+      cpuMsPerDelivery: cpu,
     },
-    steadyLatencyMs: { rate: "100 events/s (200 deliveries/s)", ...steady },
+    steadyLatencyMs: { rate: `${LATENCY_RATE} events/s (${LATENCY_RATE * endpoints} deliveries/s)`, ...steady },
     exactlyOnce: { deliveries: expected, duplicates, warmUpEvents: afterWarmUp - 1 },
   };
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
@@ -357,13 +395,14 @@ async function main() {
   console.log(`
 Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${summary.loadAverage.join(" ")})
   baseline: bare POST loop, concurrency ${CONCURRENCY}      ${String(baseline.requestsPerSecond).padStart(6)} req/s
-  webhooks: outbox → relay → BullMQ → signed POST  ${String(deliveriesPerSecond).padStart(6)} deliveries/s  (${summary.throughput.ratioToBaseline}× baseline; target ${TARGET_PER_SECOND}: ${summary.throughput.met ? "met" : "MISSED"})
+  webhooks: outbox → relay → claim → signed POST   ${String(deliveriesPerSecond).padStart(6)} deliveries/s  (${summary.throughput.ratioToBaseline}× baseline; target ${TARGET_PER_SECOND}: ${summary.throughput.met ? "met" : "MISSED"})
   subscription messages during the burst            ${String(summary.throughput.subscriptionMessagesPerSecond).padStart(6)} msg/s
   ${line("baseline POST round trip", baseline.latencyMs)}
-  ${line("webhook, commit → receipt (steady)", steady.webhooks)}
-  ${line("subscription, commit → receipt (steady)", steady.subscription)}
+  ${line(`webhook, commit → receipt (${LATENCY_RATE}/s)`, steady.webhooks)}
+  ${line(`subscription, commit → receipt (${LATENCY_RATE}/s)`, steady.subscription)}
   ${line("webhook, commit → receipt (burst)", load.webhooks)}
   ${line("subscription, commit → receipt (burst)", load.subscription)}
+  CPU per delivery during the burst: service processes ${cpu.service} ms, PostgreSQL backends ${cpu.postgres} ms (Redis not counted)
   exactly once: ${expected} deliveries, ${duplicates} duplicates; all rows delivered
   JSON: ${RESULT_FILE}`);
   if (!summary.throughput.met) process.exitCode = 1;

@@ -20,9 +20,24 @@ export interface App {
   close(): Promise<void>;
 }
 
+const REDIS_STARTUP_WAIT_MS = 2_000;
+
+function redisReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once("ready", done);
+  });
+}
+
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const db = overrides.db ?? createDb(config.databaseUrl);
+  const db = overrides.db ?? createDb(config.databaseUrl, { onConnectionError: (err) => logger.warn({ err: err.message }, "database connection lost; reconnecting on demand") });
   const services: Services = {
     db, logger, now: overrides.now ?? (() => new Date()),
     files: overrides.files ?? new LocalDiskStorage(config.fileStorageDir),
@@ -40,6 +55,9 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     closers.push(() => workers.close());
   }
   if (config.roles.api) {
+    // The first requests should find the rate limiter's Redis connected; a Redis that is down does not
+    // hold the API back longer than this (the limiter then fails open).
+    await redisReady(redis, REDIS_STARTUP_WAIT_MS);
     const schemas = buildSchemas();
     const pipeline = new RequestPipeline(services, new RateLimiter(redis, config.redisPrefix, logger));
     const api = createApiServer(services, {
@@ -50,7 +68,6 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       redisPrefix: config.redisPrefix,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
-      operatorToken: config.operatorToken, // Bull Board (src/http/bull-board.ts)
     });
     await new Promise<void>((resolve) => api.server.listen(config.port, resolve));
     port = (api.server.address() as { port: number }).port;

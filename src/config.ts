@@ -12,14 +12,14 @@ export interface Config {
   port: number;
   databaseUrl: string;
   redisUrl: string;
-  /** Prefix of every Redis key and BullMQ queue, so several installs (or test files) can share one Redis. */
+  /** Prefix of every Redis key, so several installs (or test files) can share one Redis. */
   redisPrefix: string;
   smtpUrl: string;
   portalUrl: string;
   webhookAllowInsecureUrls: boolean;
   logLevel: string;
   development: boolean;
-  /** Which roles this process runs: the HTTP API, the BullMQ workers, or both (one-machine install). */
+  /** Which roles this process runs: the HTTP API, the background workers, or both (one-machine install). */
   roles: { api: boolean; worker: boolean };
   shutdownGraceMs: number;
   /** Multiplies the webhook retry delays of decisions.md §3 (WEBHOOK_RETRY_SCALE; 1 in production). */
@@ -32,14 +32,17 @@ export interface Config {
   mailRetryDelayMs: number;
   /** How often the built-in planned maintenance generator runs a round (PM_GENERATOR_INTERVAL_MS). */
   pmGeneratorIntervalMs: number;
-  /** OPERATOR_TOKEN: bearer token of the operator's web tools (Bull Board at /admin/queues); unset: they are off. */
-  operatorToken?: string;
   /** FILE_STORAGE_DIR: where the local-disk file storage keeps uploads (created on first upload). */
   fileStorageDir: string;
   /** UPLOAD_MAX_BYTES: a cap below every upload route's own limit (512 MB invoice PDFs, 100 MB files); unset: the routes' limits. */
   uploadMaxBytes?: number;
   /** PUBLIC_URL: this API's base URL as integrators reach it; links to stored files are built on it. */
   publicUrl: string;
+  /**
+   * WORK_LEASE_MS: how long a webhook or mail attempt holds its row. A worker that dies mid-attempt
+   * leaves the row due again after this; keep it well above the 10 s delivery timeout.
+   */
+  workLeaseMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,9 +64,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 200),
     mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
     pmGeneratorIntervalMs: Number(env.PM_GENERATOR_INTERVAL_MS ?? 60_000),
-    operatorToken: env.OPERATOR_TOKEN || undefined,
     fileStorageDir: env.FILE_STORAGE_DIR || "data/files",
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
+    workLeaseMs: Number(env.WORK_LEASE_MS ?? 60_000),
   };
 }

@@ -1,6 +1,10 @@
 // The one way to open the database: Prisma over the pg driver adapter (no native engine needed).
 // The pg pool under it is ours, so hot paths that Prisma would slow down (webhook relay and delivery,
 // thousands of rows a second) can run plain SQL on the same connections: `sqlPool(db)`.
+//
+// Connection loss is survived, never crashed on: a pg client that loses its connection emits 'error',
+// and an 'error' event without a listener ends the process. The pool (idle clients) and every client
+// checked out here have one; the broken client is dropped and the next query opens a new connection.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
@@ -11,8 +15,18 @@ export type Tx = Prisma.TransactionClient;
 
 const pools = new WeakMap<Db, pg.Pool>();
 
-export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+export interface DbOptions {
+  max?: number;
+  /** Told about connections lost while idle (the pool has already dropped them). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** A connection that cannot be opened within this time counts as the database being unreachable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  pool.on("error", (error) => options.onConnectionError?.(error));
   // $disconnect() ends the pool too.
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
@@ -29,17 +43,51 @@ export function sqlPool(db: Db): pg.Pool {
 /** Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). */
 export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await sqlPool(db).connect();
+  // Set when the server ends this connection (pg_terminate_backend, a restart): the query in flight
+  // fails with it, and the client is destroyed on release instead of going back to the pool.
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    if (!lost) await client.query("ROLLBACK").catch((e: Error) => (lost = e));
     throw error;
   } finally {
-    client.release();
+    client.removeListener("error", onError);
+    client.release(lost);
   }
 }
+
+/**
+ * Whether an error means the database cannot be reached right now (refused, terminated, timed out,
+ * shutting down, out of connections), as opposed to a bad statement: such a request is answered 503.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length) {
+    const e = pending.pop() as Record<string, any> | undefined;
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    if (typeof e.code === "string" && (CONNECTION_CODES.has(e.code) || e.code.startsWith("08"))) return true;
+    if (typeof e.kind === "string" && UNREACHABLE_KINDS.has(e.kind)) return true;
+    if (e.name === "PrismaClientInitializationError") return true;
+    if (typeof e.message === "string" && CONNECTION_MESSAGES.test(e.message)) return true;
+    pending.push(e.cause, e.originalError, e.meta?.driverAdapterError, e.meta?.driverAdapterError?.cause);
+  }
+  return false;
+}
+
+/** Node socket codes, pg's admin shutdown / crash / cannot-connect-now / too-many-connections, and Prisma's "can't reach" family. */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN",
+  "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1008", "P1017", "P2024",
+]);
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Unable to start a transaction in the given time|terminating connection due to administrator command/i;
 
 export { Prisma };

@@ -1,9 +1,11 @@
 // Every error leaves the service as the contract's body {message, type, status: "error", traceId} (plus
 // `field` when one field or parameter is at fault). Known errors keep their status; input GraphQL
-// rejects (wrong types, missing fields) is a 400 in the contract's words, naming the field; anything
-// unexpected is logged and answered as a 500 without internals.
+// rejects (wrong types, missing fields) is a 400 in the contract's words, naming the field; a database
+// that cannot be reached is a 503 (ServiceUnavailableException, Retry-After); anything else unexpected
+// is logged and answered as a 500 without internals.
 import { GraphQLError, isEnumType, type GraphQLSchema } from "graphql";
-import { ApiError, badInput, conflict, notFound } from "../schema/core/errors.ts";
+import { isConnectionError } from "../db.ts";
+import { ApiError, badInput, conflict, notFound, serviceUnavailable } from "../schema/core/errors.ts";
 import type { Logger } from "../logger.ts";
 
 function fromPrisma(error: { code?: string; name?: string }): ApiError | undefined {
@@ -88,6 +90,10 @@ export function toApiError(error: unknown, logger: Logger, schema?: GraphQLSchem
   }
   const prisma = fromPrisma(error as never);
   if (prisma) return prisma;
+  if (isConnectionError(error)) {
+    logger.warn({ err: (error as Error)?.message }, "database unreachable; answered 503");
+    return serviceUnavailable();
+  }
   logger.error({ err: error }, "unexpected error");
   return new ApiError(500, "InternalServerError", "internal error");
 }

@@ -6,13 +6,12 @@ import type { Redis } from "ioredis";
 import type { GraphQLSchema } from "graphql";
 import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
-import { asyncApiJson, createLiveEvents, webhookQueue } from "../schema/webhooks/public.ts";
+import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
 import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics.ts";
 import type { RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
 import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
-import { BULL_BOARD_PATH, createQueueBoard } from "./bull-board.ts";
 import { ASSET_PREFIX, serveAsset } from "./assets.ts";
 import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
 
@@ -31,19 +30,14 @@ export interface ApiOptions {
   redisPrefix: string;
   development: boolean;
   shutdownGraceMs: number;
-  /** Bull Board at /admin/queues behind this bearer token; unset: no board (404). */
-  operatorToken?: string;
 }
 
 export function createApiServer(services: Services, options: ApiOptions) {
   const { rest, pipeline } = options;
   const metrics = new Metrics();
-  // Subscriptions fan out from the relay's Redis channel; replays remove old jobs by id.
+  // Subscriptions fan out from the relay's Redis channel.
   const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
-  const replayQueue = webhookQueue(options.redis, options.redisPrefix);
-  replayQueue.on("error", (err) => services.logger.warn({ err: err.message }, "webhook queue error"));
-  const board = options.operatorToken ? createQueueBoard(options.redis, options.redisPrefix, options.operatorToken, services.logger) : undefined;
-  const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents, webhookQueue: replayQueue });
+  const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents });
   let inFlight = 0;
   let draining: (() => void) | undefined;
 
@@ -53,11 +47,6 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
       return serveGraphqlHttp(yoga, req, res, url);
-    }
-    // The operator's queue board (only when OPERATOR_TOKEN is set) and the AsyncAPI document.
-    if (board?.owns(url.pathname)) {
-      scope.route = BULL_BOARD_PATH;
-      return board.handle(req, res);
     }
     scope.route = url.pathname;
     if (url.pathname === "/asyncapi.json") {
@@ -105,7 +94,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
       },
     };
     res.setHeader("x-trace-id", traceId);
-    const url = req.url; // as requested (the queue board's handler rewrites req.url)
+    const url = req.url; // as requested (a handler may rewrite req.url)
     inFlight++;
     res.on("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -119,7 +108,8 @@ export function createApiServer(services: Services, options: ApiOptions) {
       } catch (error) {
         const apiError = toApiError(error, scope.logger);
         logDetails({ errorType: apiError.type });
-        if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId));
+        const headers = (apiError.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+        if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId), headers);
         else res.destroy();
       }
     });
@@ -143,7 +133,6 @@ export function createApiServer(services: Services, options: ApiOptions) {
       }
       server.closeAllConnections();
       await websockets.close();
-      await Promise.all([replayQueue.close(), board?.close()]);
       await closed;
     },
   };
@@ -174,7 +163,7 @@ function html(res: http.ServerResponse, page: string) {
   res.end(page);
 }
 
-function json(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
 }

@@ -4,6 +4,7 @@ import type { Db } from "../db.ts";
 import { Prisma, type Tx } from "../db.ts";
 import { fixtureSchema, type Fixture } from "./fixture.ts";
 import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
+import { inTransaction } from "../schema/core/transaction.ts";
 import { endpointUrlProblem, newSigningSecret } from "../schema/webhooks/public.ts";
 import { applyBuyerSupplierRelationships } from "./apply-networks.ts";
 import { pmLocationData, pmScheduleWrite, walkthroughData, writeWalkthroughDetails } from "./apply-pm.ts";
@@ -138,8 +139,9 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
   }
   const result: ApplyResult = { refs: {}, keys: {}, webhooks: {} };
 
-  await db
-    .$transaction(
+  // inTransaction: a caller's transaction is joined (the operator CLI writes its audit entry in it).
+  await inTransaction(
+    db,
     async (tx) => {
       const refs = new Refs(await tx.operatorRef.findMany());
       await refs.loadOwners(tx);
@@ -351,8 +353,7 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       result.refs = refs.all();
     },
     { timeout: 120_000, maxWait: 10_000 },
-    )
-    .catch((error: { code?: string; meta?: { target?: unknown } }) => {
+  ).catch((error: { code?: string; meta?: { target?: unknown } }) => {
       // A unique value the fixture repeats from rows it does not own (a contact's email, a fixed apiKey).
       if (error.code === "P2002") throw new FixtureError([`a record with the same ${JSON.stringify(error.meta?.target ?? "values")} already exists outside this fixture`]);
       throw error;

@@ -29,6 +29,11 @@ export interface Command {
   /** Names of its positional arguments (all required). */
   args?: string[];
   options?: Record<string, OptionSpec>;
+  /**
+   * For a command that changes something: the ids of the records it wrote, read from its result. The
+   * CLI then runs it in one transaction with its audit entry (docs/audit.md).
+   */
+  writes?(result: any): unknown[];
   run(input: CommandInput): Promise<unknown>;
 }
 

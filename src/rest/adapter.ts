@@ -1,8 +1,9 @@
 // How any REST request becomes a response, in order: trace id → interface → key (401) → route (404)
-// → rate limit (429) → JSON body (400), or for routes that declare `upload` the multipart stream
-// (multipart.ts) → SOFA (the root field, its envelope or its error body; routes that declare
-// `download` answer with the file's bytes). Auth and rate limiting run here, in front of SOFA, so a
-// bad key gets 401 before any body is read.
+// → rate limit (429) → input checks (400) → JSON body (400), or for routes that declare `upload` the
+// multipart stream (multipart.ts) → Idempotency-Key (JSON writes) → SOFA (the root field, its envelope
+// or its error body; routes that declare `download` answer with the file's bytes). Auth and rate
+// limiting run here, in front of SOFA, so a bad key gets 401 before any body is read. A write with an
+// Idempotency-Key runs in one transaction with its stored answer (core/idempotency.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { getNamedType, type GraphQLSchema } from "graphql";
@@ -11,6 +12,7 @@ import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import type { Download } from "../schema/core/files.ts";
+import { once, parseIdempotencyKey, requestFingerprint } from "../schema/core/idempotency.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { logDetails, requestScope } from "../http/request-scope.ts";
 import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
@@ -100,14 +102,20 @@ export class RestAdapter {
       }
     }
 
+    const writes = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
     let body: unknown;
     let upload: ReceivedUpload | undefined;
+    let idempotencyKey: string | undefined;
     try {
       checkText(safeDecode(path), "the path");
       checkQuery(url.searchParams);
       checkArguments(server.schema, entry, paramsOf(entry, path), url.searchParams);
+      if (writes) idempotencyKey = parseIdempotencyKey(req.headers["idempotency-key"]);
+      if (idempotencyKey !== undefined && entry.route.upload) {
+        throw badInput("Idempotency-Key is not taken on multipart uploads (the file is streamed, not held to compare); retry the upload itself", "Idempotency-Key");
+      }
     } catch (error) {
-      return fail(error as ApiError, limitHeaders);
+      return fail(error as ApiError, { ...limitHeaders, ...(entry.route.upload ? { connection: "close" } : {}) });
     }
     if (entry.route.upload) {
       const maxBytes = Math.min(entry.route.upload.maxBytes, this.options.uploadMaxBytes ?? Infinity);
@@ -117,7 +125,7 @@ export class RestAdapter {
         // The body is not read: close the connection rather than receive it.
         return fail(error as ApiError, { ...limitHeaders, connection: "close" });
       }
-    } else if (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") {
+    } else if (writes) {
       try {
         const text = await readBody(req, MAX_BODY_BYTES);
         try {
@@ -134,19 +142,36 @@ export class RestAdapter {
     let download: Download | undefined;
     const context: Context = { ...this.services, viewer, traceId: scope.traceId, channel: iface, upload: upload?.upload };
     if (entry.route.download) context.download = (file) => (download = file);
-    const rest: RestRequest = { context, body, query: url.searchParams };
     // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
     // SOFA only needs the path and query string.
-    const request = new Request(url, { method: req.method });
-    const response = await server.router.fetch(request, { rest });
-    const headers: Record<string, string> = { ...limitHeaders };
-    response.headers.forEach((value, key) => (headers[key] = value));
-    if (upload?.finish()) headers.connection = "close";
-    if (download) {
-      if (response.status === 200) return sendFile(res, download, limitHeaders);
-      download.stream.destroy();
+    const run = async (db = this.services.db) => {
+      const rest: RestRequest = { context: { ...context, db }, body, query: url.searchParams };
+      const response = await server.router.fetch(new Request(url, { method: req.method }), { rest });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, key) => (headers[key] = value));
+      return { status: response.status, body: await response.text(), headers };
+    };
+    if (idempotencyKey === undefined) {
+      const answer = await run();
+      if (upload?.finish()) answer.headers.connection = "close";
+      if (download) {
+        if (answer.status === 200) return sendFile(res, download, limitHeaders);
+        download.stream.destroy();
+      }
+      return send(answer.status, answer.body, { ...limitHeaders, ...answer.headers });
     }
-    send(response.status, await response.text(), headers);
+    let answer;
+    try {
+      answer = await once(
+        this.services.db,
+        { apiKeyId: viewer.keyId, key: idempotencyKey, fingerprint: requestFingerprint(req.method!, url.pathname + url.search, body), now: this.services.now() },
+        run,
+      );
+    } catch (error) {
+      if (error instanceof ApiError) return fail(error, limitHeaders);
+      throw error;
+    }
+    send(answer.status, answer.body, { ...limitHeaders, ...answer.headers, ...(answer.replayed ? { "idempotent-replayed": "true" } : {}) });
   }
 }
 

@@ -38,7 +38,22 @@ const ERRORS: Record<number, { description: string; type: string; message: strin
   404: { description: "The record (or route) does not exist", type: "NotFoundException", message: "record not found" },
   406: { description: "The record cannot be saved as it is", type: "NotAcceptableException", message: "the invoice cannot be saved" },
   409: { description: "Conflicts with the record's state", type: "ConflictException", message: "work order 12 cannot be cancelled while technician tina@coolco.example is checked in (cancellation lock)" },
+  422: { description: "The Idempotency-Key was already used for another request", type: "UnprocessableEntityException", message: "Idempotency-Key abc was used for another request" },
   429: { description: "Rate limit exceeded: retry after Retry-After seconds", type: "TooManyRequestsException", message: "rate limit of 10 requests per 20 s exceeded; retry after 7 s" },
+  503: { description: "The database cannot be reached right now; nothing was done (see Retry-After)", type: "ServiceUnavailableException", message: "the service cannot reach its database right now; retry in 5 s" },
+};
+
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes this write safe to retry: the first answer to a key (per API key, 1 to 255 visible ASCII characters, " +
+    "e.g. a UUID) is stored with the work it answers, and the same key with the same method, path and body within " +
+    "24 hours returns that answer (status and body, with `Idempotent-Replayed: true`) without doing the work again. " +
+    "A concurrent duplicate waits for the first. Only 2xx answers are stored: after an error nothing was done and a " +
+    "retry runs again. The same key with another request is 422.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 
 const TAGS: Record<string, string> = {
@@ -108,7 +123,7 @@ function errorResponse(status: number, headers: Record<string, unknown>, descrip
   const { type, message } = ERRORS[status];
   return {
     description,
-    headers: { ...traceHeader, ...headers, ...(status === 429 ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : {}) },
+    headers: { ...traceHeader, ...headers, ...(status === 429 || status === 503 ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : {}) },
     content: {
       "application/json": {
         schema: { $ref: "#/components/schemas/ErrorBody" },
@@ -156,7 +171,9 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
   const limited = route.rateLimited !== false;
   const headers = limited ? rateLimitHeaders : {};
   const extra = route.errors ?? {};
-  const statuses = [400, 401, 404, ...(limited ? [429] : []), ...Object.keys(extra).map(Number)].sort();
+  const idempotent = route.method !== "GET" && !route.upload;
+  if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
+  const statuses = [400, 401, 404, ...(limited ? [429] : []), 503, ...(idempotent ? [422] : []), ...Object.keys(extra).map(Number)].sort();
   const ok = route.download
     ? { description: "The file's bytes, as an attachment", headers: { ...traceHeader, ...headers }, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
     : {
@@ -217,6 +234,7 @@ export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: 
     security: [{ apiKey: [], svcKey: [] }],
     paths,
     components: {
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" },
         svcKey: { type: "apiKey", in: "header", name: "SVC-KEY" },

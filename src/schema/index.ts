@@ -5,6 +5,7 @@ import { builder } from "./core/builder.ts";
 import { INTERFACES, type Interface, type RestRoute } from "./core/interfaces.ts";
 import { applyMasking } from "./core/masking.ts";
 import { applyPermissions } from "./core/permissions.ts";
+import { applyAudit } from "./core/audit.ts";
 import { forbidden } from "./core/errors.ts";
 import { INTERFACE_OF_KIND } from "./core/viewer.ts";
 import type { Context } from "./core/context.ts";
@@ -47,6 +48,7 @@ import "./proposals/queries.ts";
 import "./proposals/mutations.ts";
 import "./invoices/queries.ts";
 import "./invoices/mutations.ts";
+import "./audit/queries.ts";
 
 export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();
@@ -91,12 +93,14 @@ export function buildSchemas(): Schemas {
   applyMasking(graphql, true);
   applyPermissions(graphql);
   guardInterfaces(graphql);
+  applyAudit(graphql);
   const rest = Object.fromEntries(
     INTERFACES.map((iface) => {
       const cut = withoutEmptyRoots(builder.toSchema({ subGraph: iface, sortSchema: false }));
       assertValidSchema(cut);
       applyMasking(cut, false);
       applyPermissions(cut);
+      applyAudit(cut);
       return [iface, cut];
     }),
   ) as Record<Interface, GraphQLSchema>;

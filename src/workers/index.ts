@@ -1,8 +1,10 @@
-// The worker role: wires each feature's background jobs to its Redis connections and starts them.
-// close() lets in-flight jobs finish.
+// The worker role: wires each feature's background jobs and starts them. close() lets in-flight
+// attempts finish. Every job's schedule is in PostgreSQL; Redis carries the live messages of
+// subscriptions (published by the webhook relay) and the planned maintenance generator's trigger.
 import { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
+import { startIdempotencyCleanup } from "../schema/core/idempotency.ts";
 import { startMailJobs } from "../schema/mail/public.ts";
 import { startWebhookJobs } from "../schema/webhooks/public.ts";
 import { startPmJobs } from "../schema/planned-maintenance/public.ts";
@@ -15,17 +17,15 @@ export async function startWorkers(config: Config, services: Services) {
   for (const redis of [connection, publisher]) redis.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
   const { db, logger, now } = services;
   const jobs = [
-    startMailJobs({
-      db, connection, prefix: config.redisPrefix, smtpUrl: config.smtpUrl, logger, now,
-      retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs,
-    }),
+    startMailJobs({ db, smtpUrl: config.smtpUrl, logger, now, retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs, leaseMs: config.workLeaseMs }),
     startWebhookJobs({
-      db, connection, publisher, prefix: config.redisPrefix, logger, now,
+      db, publisher, prefix: config.redisPrefix, logger, now,
       allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
-      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency,
+      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency, leaseMs: config.workLeaseMs,
     }),
     startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
     startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),
+    startIdempotencyCleanup({ db, logger, now }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {

@@ -1,12 +1,12 @@
 // Events written while no worker runs wait in the outbox and are delivered exactly once per endpoint
-// when a worker starts; a worker that stops between the relay's two steps (deliveries written, not yet
-// handed to BullMQ, or handed over without recording it) loses and duplicates nothing.
-import { Redis } from "ioredis";
+// when a worker starts; deliveries a dying worker had written or claimed are attempted by the next
+// one; and no Redis at all is needed to deliver (the schedule is in PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
+import type { Config } from "../../src/config.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
-import { webhookQueue } from "../../src/schema/webhooks/jobs/start.ts";
+import { claimDeliveries } from "../../src/schema/webhooks/jobs/delivery.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder, confirmed, context, note, silentLogger, sleep, startReceiver, waitFor } from "./helpers.ts";
 
@@ -27,7 +27,8 @@ afterAll(async () => {
 });
 
 /** A worker-role process on the same database and Redis prefix (no API). */
-const startWorker = (): Promise<App> => startApp({ ...t.config, roles: { api: false, worker: true } }, { db: t.db, logger: silentLogger() });
+const startWorker = (config: Partial<Config> = {}): Promise<App> =>
+  startApp({ ...t.config, ...config, roles: { api: false, worker: true } }, { db: t.db, logger: silentLogger() });
 
 /** 2 status updates (buyer + coolco-pdx endpoints) and 2 notes (buyer endpoint only: coolco's does not take notes). */
 async function writeEvents(count: number) {
@@ -70,37 +71,47 @@ describe("outbox durability", () => {
     }
   });
 
-  it("recovers from a worker that stopped between writing deliveries and handing them over", async () => {
+  it("attempts the deliveries a dead worker had written, and those it held, once its lease runs out", async () => {
     receiver.receipts.length = 0;
     const before = new Set((await t.db.webhookDelivery.findMany({ select: { webhookId: true } })).map((d) => d.webhookId));
     const expected = await writeEvents(4);
-    const redis = new Redis(t.config.redisUrl, { maxRetriesPerRequest: null });
-    const queue = webhookQueue(redis, t.config.redisPrefix);
-    try {
-      // The relay's step 1 as a dying worker ran it: deliveries written and the outbox marked relayed…
-      const step1 = await relayOutbox({ db: t.db, now: () => new Date() });
-      expect(step1.events).toBe(8);
-      const pending = await t.db.webhookDelivery.findMany({ where: { webhookId: { notIn: [...before] } }, orderBy: { id: "asc" } });
-      expect(pending).toHaveLength(expected);
-      expect(pending.every((d) => d.status === "pending" && d.enqueuedAt === null)).toBe(true);
-      // …and half of them handed to BullMQ without recording it (the crash came before the update).
-      const half = pending.slice(0, Math.floor(pending.length / 2));
-      await queue.addBulk(half.map((d) => ({ name: "deliver", data: { webhookId: d.webhookId }, opts: { jobId: d.webhookId } })));
-      await sleep(200);
-      expect(receiver.receipts).toHaveLength(0);
+    // The relay's round as a dying worker ran it: deliveries written and the outbox marked relayed…
+    const step1 = await relayOutbox({ db: t.db, now: () => new Date() });
+    expect(step1).toMatchObject({ events: 8, deliveries: expected });
+    const pending = await t.db.webhookDelivery.findMany({ where: { webhookId: { notIn: [...before] } }, orderBy: { id: "asc" } });
+    expect(pending).toHaveLength(expected);
+    expect(pending.every((d) => d.status === "pending" && d.nextAttemptAt !== null && d.leaseUntil === null)).toBe(true);
+    // …and half of them claimed for attempts it never made (it died first), held for another second.
+    const leaseEnds = new Date(Date.now() + 1_000);
+    const held = await claimDeliveries(t.db, new Date(), Math.floor(expected / 2), leaseEnds);
+    expect(held).toHaveLength(Math.floor(expected / 2));
 
-      const worker = await startWorker();
-      try {
-        await expectDeliveredOnce(pending.map((d) => d.webhookId));
-        expect(receiver.receipts).toHaveLength(expected);
-        const after = await t.db.webhookDelivery.findMany({ where: { id: { in: pending.map((d) => d.id) } } });
-        expect(after.every((d) => d.status === "delivered" && d.attempts === 1 && d.enqueuedAt !== null)).toBe(true);
-      } finally {
-        await worker.close();
-      }
+    const worker = await startWorker();
+    try {
+      await expectDeliveredOnce(pending.map((d) => d.webhookId));
+      expect(receiver.receipts).toHaveLength(expected);
+      // The held ones only once their lease had run out.
+      const heldIds = new Set(held.map((d) => d.webhookId));
+      const heldReceipts = receiver.receipts.filter((r) => heldIds.has(r.headers["webhook-id"] as string));
+      expect(heldReceipts).toHaveLength(held.length);
+      expect(heldReceipts.every((r) => r.at >= leaseEnds.getTime())).toBe(true);
+      const after = await t.db.webhookDelivery.findMany({ where: { id: { in: pending.map((d) => d.id) } } });
+      expect(after.every((d) => d.status === "delivered" && d.attempts === 1 && d.nextAttemptAt === null && d.leaseUntil === null)).toBe(true);
     } finally {
-      await queue.close();
-      redis.disconnect();
+      await worker.close();
+    }
+  });
+
+  it("delivers without any Redis: the schedule is in PostgreSQL", async () => {
+    receiver.receipts.length = 0;
+    const expected = await writeEvents(2);
+    const worker = await startWorker({ redisUrl: "redis://127.0.0.1:1" }); // nothing listens there
+    try {
+      await waitFor(() => receiver.receipts.length >= expected, 15_000, "the deliveries");
+      await sleep(200);
+      expect(receiver.receipts).toHaveLength(expected);
+    } finally {
+      await worker.close();
     }
   });
 });

@@ -31,6 +31,8 @@ export interface Receipt {
   body: string;
   status: number;
   json: { event_type: string; data: Record<string, unknown> };
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /** A webhook receiver on 127.0.0.1: answers 204, or 500 while `failing` is true. Records every request. */
@@ -42,7 +44,7 @@ export async function startReceiver() {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const status = state.failing ? 500 : 204;
-      receipts.push({ path: req.url ?? "", headers: req.headers, body, status, json: JSON.parse(body) });
+      receipts.push({ path: req.url ?? "", headers: req.headers, body, status, json: JSON.parse(body), at: Date.now() });
       res.writeHead(status).end();
     });
   });

@@ -3,10 +3,8 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
-import { webhookQueue } from "../../src/schema/webhooks/jobs/start.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder, confirmed, context, note, sleep, startReceiver, waitFor } from "./helpers.ts";
 
@@ -80,10 +78,7 @@ describe("redeliverWebhook", () => {
   it("resends a given-up delivery with the same webhook-id and body, continuing its attempt log", async () => {
     const given = await givenUpDelivery();
     expect(given.attempts).toBe(3);
-    // The given-up job is still in BullMQ's failed set under the webhook-id: it must not block the replay.
-    const redis = new Redis(t.config.redisUrl, { maxRetriesPerRequest: null });
-    const queue = webhookQueue(redis, t.config.redisPrefix);
-    expect(await (await queue.getJob(given.webhookId))?.getState()).toBe("failed");
+    expect(given).toMatchObject({ nextAttemptAt: null, leaseUntil: null });
     const failedBodies = receiver.receipts.filter((r) => r.headers["webhook-id"] === given.webhookId).map((r) => r.body);
     expect(failedBodies).toHaveLength(3);
 
@@ -98,11 +93,9 @@ describe("redeliverWebhook", () => {
     expect(after.eventAt).toEqual(given.eventAt); // a replay does not reopen the three-hour window
     await sleep(150);
     expect(receiver.delivered(given.webhookId)).toHaveLength(1);
-    await queue.close();
-    redis.disconnect();
   });
 
-  it("refuses a delivery whose change is more than three hours old; the operator can force it", async () => {
+  it("refuses a delivery whose change is more than three hours old; the operator can force it", { timeout: 90_000 }, async () => {
     const event = await eventAged(3 * HOUR + 1_000);
     const expired = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { eventId: event.id, endpointId: endpoints.acme, status: "expired" } }));
     expect(expired.attempts).toBe(0);
@@ -112,7 +105,7 @@ describe("redeliverWebhook", () => {
     expect(refused.body.errors[0].message).toContain("three-hour window");
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain("three-hour window");
-    expect(await t.db.webhookDelivery.findUniqueOrThrow({ where: { id: expired.id } })).toMatchObject({ status: "expired", enqueuedAt: expired.enqueuedAt });
+    expect(await t.db.webhookDelivery.findUniqueOrThrow({ where: { id: expired.id } })).toMatchObject({ status: "expired", nextAttemptAt: null });
 
     const forced = await cli(["webhooks", "redeliver", expired.webhookId, "--force"]);
     expect(forced.stderr).toBe("");

@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import crypto from "node:crypto";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
+import type { ClaimedDelivery } from "../../src/schema/webhooks/jobs/delivery.ts";
 
 interface Received { headers: http.IncomingHttpHeaders; body: string }
 
@@ -157,16 +158,27 @@ describe("secret rotation and URL rules at delivery", () => {
 
 describe("endpoint URL rules and the attempt timeout", () => {
   let eventId = 999_000n;
-  /** A delivery marked as handed over already, so this file's running worker leaves it to the test. */
+  /** A delivery due only in an hour, so this file's running worker leaves it to the test. */
   async function ownDelivery(webhookId: string) {
     eventId++;
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const delivery = await t.db.webhookDelivery.create({
-      data: { eventId, endpointId: endpoint.id, webhookId, eventType: "workorder.status_update", body: "{}", eventAt: new Date(), enqueuedAt: new Date() },
+      data: { eventId, endpointId: endpoint.id, webhookId, eventType: "workorder.status_update", body: "{}", eventAt: new Date(), nextAttemptAt: new Date(Date.now() + 3_600_000) },
     });
     const attempt = (n: number) => t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: n } });
     return { endpoint, attempt };
   }
+  /** Claims that delivery for the test's own deliverer, as the dispatcher would once it is due. */
+  async function take(webhookId: string): Promise<ClaimedDelivery> {
+    const [row] = await t.db.$queryRaw<ClaimedDelivery[]>`
+      UPDATE "WebhookDelivery" d SET "leaseUntil" = now() + interval '1 minute' FROM "WebhookEndpoint" e
+       WHERE d."webhookId" = ${webhookId} AND e.id = d."endpointId"
+       RETURNING d.id, d."webhookId", d.body, d."eventAt", d.attempts, d."retriesFrom", d."leaseUntil",
+                 e.url, e.mode::text AS mode, e.secret, e."previousSecret", e."previousSecretExpiresAt"`;
+    return row;
+  }
+  /** Retries an hour and more away: the running worker never reaches them during this file. */
+  const LATE = 1_000;
   async function withEndpointUrl(endpointId: number, url: string, body: () => Promise<void>) {
     await t.db.webhookEndpoint.update({ where: { id: endpointId }, data: { url } });
     try {
@@ -179,13 +191,13 @@ describe("endpoint URL rules and the attempt timeout", () => {
   it("refuses plain http and private addresses unless insecure URLs are allowed", async () => {
     const { createDeliverer } = await import("../../src/schema/webhooks/jobs/delivery.ts");
     const { endpoint, attempt } = await ownDelivery("msg_rules_test");
-    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false });
+    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false, retryScale: LATE });
     try {
-      expect(await strict.deliver("msg_rules_test")).toBe("retry");
+      expect(await strict.attempt(await take("msg_rules_test"))).toBe("retry");
       expect((await attempt(1)).error).toContain("https");
       expect((await attempt(1)).statusCode).toBeNull();
       await withEndpointUrl(endpoint.id, "https://127.0.0.1:1/hook", async () => {
-        expect(await strict.deliver("msg_rules_test")).toBe("retry");
+        expect(await strict.attempt(await take("msg_rules_test"))).toBe("retry");
         expect((await attempt(2)).error).toContain("private");
       });
     } finally {
@@ -202,10 +214,10 @@ describe("endpoint URL rules and the attempt timeout", () => {
       resolved.push(hostname);
       callback(null, [{ address: "10.1.2.3", family: 4 }]);
     }) as unknown as typeof import("node:dns").lookup;
-    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false, lookup });
+    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false, lookup, retryScale: LATE });
     try {
       await withEndpointUrl(endpoint.id, "https://hooks.example.com/hook", async () => {
-        expect(await strict.deliver("msg_dns_test")).toBe("retry");
+        expect(await strict.attempt(await take("msg_dns_test"))).toBe("retry");
         const failed = await attempt(1);
         expect(failed.error).toContain("private address");
         expect(failed.statusCode).toBeNull();
@@ -222,11 +234,11 @@ describe("endpoint URL rules and the attempt timeout", () => {
     // Accepts the request and never answers.
     const silent = http.createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const deliverer = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: true, timeoutMs: 300 });
+    const deliverer = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: true, timeoutMs: 300, retryScale: LATE });
     try {
       await withEndpointUrl(endpoint.id, `http://127.0.0.1:${(silent.address() as { port: number }).port}/hook`, async () => {
         const started = Date.now();
-        expect(await deliverer.deliver("msg_timeout_test")).toBe("retry");
+        expect(await deliverer.attempt(await take("msg_timeout_test"))).toBe("retry");
         expect(Date.now() - started).toBeGreaterThanOrEqual(300);
         const timedOut = await attempt(1);
         expect(timedOut.error).toBe("timed out after 0.3 s");

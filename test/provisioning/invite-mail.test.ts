@@ -1,19 +1,15 @@
-// The invite mail end to end: API (contact + mail outbox in one transaction) → relay → BullMQ (real
-// Redis) → mail worker → nodemailer → an SMTP server.
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
+// The invite mail end to end: API (contact + mail outbox in one transaction) → mail worker (claims due
+// mail from PostgreSQL) → nodemailer → an SMTP server.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import pino from "pino";
 import { startApp } from "../../src/app.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { MAIL_QUEUE } from "../../src/schema/mail/rules.ts";
+import { MAIL_ATTEMPTS } from "../../src/schema/mail/rules.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 
 const PATH = "/v1/buyer/user/provision";
 let t: TestApp;
 let smtp: TestSmtp;
-let redis: Redis;
-let queue: Queue;
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -25,18 +21,14 @@ beforeAll(async () => {
       c.mailRetryDelayMs = 20; // 20, 40, 80 … ms between attempts instead of seconds
     },
   });
-  redis = new Redis(t.config.redisUrl, { maxRetriesPerRequest: null });
-  queue = new Queue(MAIL_QUEUE, { connection: redis, prefix: t.config.redisPrefix });
 });
 afterAll(async () => {
-  await queue?.close();
-  redis?.disconnect();
   await t?.close();
   await smtp?.close();
 });
 
 const to = (email: string) => (m: { rcptTo: string[] }) => m.rcptTo.includes(email);
-/** A mail committed to the outbox, as the API commits invites; the worker's relay queues it. */
+/** A mail committed to the outbox, as the API commits invites; the worker sends it. */
 let marker = 0;
 const commitMail = (message: { to: string; subject: string; text: string }, jobId = `test-mail-${++marker}`) =>
   t.db.mailOutbox.create({ data: { jobId, message } });
@@ -80,24 +72,31 @@ describe("invite mail", () => {
     expect(smtp.attempts - attemptsBefore).toBe(3);
     expect(smtp.received.filter(to("retry@acme.example"))).toHaveLength(1);
     const retried = () => t.logs.filter((l) => l.msg === "mail failed; will retry" && l.jobId === `invite-contact-${reply.body.data.id}`);
-    // The worker marks the job completed only after the server's 250 reply: poll for it.
+    // The worker records the attempt only after the server's 250 reply: poll for it.
     await vi.waitFor(async () => {
-      const job = await queue.getJob(`invite-contact-${reply.body.data.id}`);
-      expect(await job?.getState()).toBe("completed");
-      expect(job?.attemptsMade).toBe(3);
+      const row = await t.db.mailOutbox.findUniqueOrThrow({ where: { jobId: `invite-contact-${reply.body.data.id}` } });
+      expect(row).toMatchObject({ status: "sent", attempts: 3, nextAttemptAt: null, leaseUntil: null });
+      expect(row.sentAt).toBeInstanceOf(Date);
       expect(retried().map((l) => l.attempt)).toEqual([1, 2]);
     }, { timeout: 5_000, interval: 25 });
   });
 
-  it("never sends an invite twice: a repeated job id is not queued again", async () => {
+  it("gives a mail up after its last attempt, logged as an error", async () => {
+    smtp.failNext(MAIL_ATTEMPTS);
+    const row = await commitMail({ to: "never@acme.example", subject: "doomed", text: "doomed" });
+    await vi.waitFor(async () => {
+      expect(await t.db.mailOutbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: "failed", attempts: MAIL_ATTEMPTS, nextAttemptAt: null });
+    }, { timeout: 5_000, interval: 25 });
+    expect(t.logs.filter((l) => l.msg === "mail given up" && l.jobId === row.jobId && l.level === 50)).toHaveLength(1);
+    expect(smtp.received.filter(to("never@acme.example"))).toHaveLength(0);
+  });
+
+  it("never sends a mail twice: a sent mail is not due again", async () => {
     const reply = await t.call("acme-key", "POST", PATH, { email: "once@acme.example", nameGiven: "Owen", nameFamily: "Once", roles: ["technician"] });
     await smtp.waitFor(to("once@acme.example"));
-    // Hand the same invite over again (as a relay that died before recording the hand-over would), then
-    // a marker mail: once the marker is delivered, the worker has had every chance to send the duplicate.
+    // A marker mail: once it is delivered, the worker has had every chance to send the invite again.
     const row = await t.db.mailOutbox.findUniqueOrThrow({ where: { jobId: `invite-contact-${reply.body.data.id}` } });
-    expect(row.enqueuedAt).toBeInstanceOf(Date);
-    await t.db.mailOutbox.update({ where: { id: row.id }, data: { enqueuedAt: null } });
-    await vi.waitFor(async () => expect((await t.db.mailOutbox.findUniqueOrThrow({ where: { id: row.id } })).enqueuedAt).not.toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await t.db.mailOutbox.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("sent"), { timeout: 5_000 });
     await commitMail({ to: "marker@acme.example", subject: "marker", text: "marker" });
     await smtp.waitFor(to("marker@acme.example"));
     await new Promise((r) => setTimeout(r, 200));

@@ -48,7 +48,7 @@ describe("provisioning a buyer contact", () => {
     // The invite is committed with the contact, under a job id derived from the contact id.
     const job = await invite(stored.id);
     expect(job?.message).toMatchObject({ to: "nina.new@acme.example", subject: "You're invited to Acme Foods" });
-    expect(job?.enqueuedAt).toBeNull();
+    expect(job).toMatchObject({ status: "pending", attempts: 0, sentAt: null });
   });
 
   it("accepts an own facility and own locations; listed locations default to no access to all", async () => {

@@ -2,12 +2,13 @@
 // strict) and positional arguments. `--help` anywhere after a command or a group asks for its usage.
 import { parseArgs } from "node:util";
 import { UsageError, type Command, type CommandInput } from "../command.ts";
+import { auditCommands } from "./audit.ts";
 import { eventCommands } from "./events.ts";
 import { fixtureCommands } from "./fixtures.ts";
 import { keyCommands } from "./keys.ts";
 import { webhookCommands } from "./webhooks.ts";
 
-export const COMMANDS: Command[] = [...fixtureCommands, ...keyCommands, ...webhookCommands, ...eventCommands];
+export const COMMANDS: Command[] = [...fixtureCommands, ...keyCommands, ...webhookCommands, ...eventCommands, ...auditCommands];
 
 const usageLine = (c: Command) => `operator ${c.name} ${c.usage}`.trimEnd();
 export const usage = (commands: Command[] = COMMANDS) => `usage:\n${commands.map((c) => `  ${usageLine(c)}`).join("\n")}`;

@@ -18,6 +18,7 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
       "expires-at": { type: "string", value: "<ISO time>", help: "the key stops authenticating at this time" },
       "rate-limit": { type: "string", value: "<requests>/<seconds>", help: "instead of the default 10 requests per 20 s window" },
     },
+    writes: (result: { id: number }) => [result.id],
     async run({ values, db }) {
       const contact = str(values, "contact");
       const kind = str(values, "kind");
@@ -64,6 +65,7 @@ status, contact, tenant ids, rate-limit override, created/expires/revoked times.
     args: ["apiKey"],
     help: `Revokes a key at once (its X-API-KEY value, as keys list shows it). Prints {apiKey, revokedAt};
 revoking again prints the first time.`,
+    writes: (result: { apiKey: string }) => [result.apiKey],
     run: ({ args: [apiKey], db }) => revokeKey(db(), apiKey),
   },
 ];

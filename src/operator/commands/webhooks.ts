@@ -1,26 +1,13 @@
 // `operator webhooks …`: endpoints (add, list, rotate, disable, enable, delete, test) and the delivery
 // log with its replays (docs/events.md).
-import { Redis } from "ioredis";
 import { inTransaction, joinable } from "../../schema/core/transaction.ts";
 import {
   addEndpoint, deleteEndpoint, DELIVERY_STATUSES, disableEndpoint, enableEndpoint, endpointDeliveries, listEndpoints, redeliver,
-  redeliverEndpointFailures, rotateEndpointSecret, sendTestEvent, webhookQueue, type DeliveryStatus,
+  redeliverEndpointFailures, rotateEndpointSecret, sendTestEvent, type DeliveryStatus,
 } from "../../schema/webhooks/public.ts";
-import { CommandFailed, OWNER_OPTIONS, UsageError, int, owner, str, time, type Command, type CommandInput } from "../command.ts";
+import { CommandFailed, OWNER_OPTIONS, UsageError, int, owner, str, time, type Command } from "../command.ts";
 
 const endpointId = (args: string[]) => int(args[0], "endpointId")!;
-
-/** Replays hand deliveries to the BullMQ queue; the Redis connection lives as long as the command. */
-async function withQueue<T>({ config }: CommandInput, work: (queue: ReturnType<typeof webhookQueue>) => Promise<T>): Promise<T> {
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  const queue = webhookQueue(redis, config.redisPrefix);
-  try {
-    return await work(queue);
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
-}
 
 export const webhookCommands: Command[] = [
   {
@@ -34,6 +21,7 @@ the signing secret (whsec_…), shown again only by apply for fixture endpoints.
       events: { type: "string", value: "<e1,e2>", help: "workorder.create, workorder.status_update, workorder.new_note (comma-separated)" },
       mode: { type: "string", value: "test|production", help: "sent as x-webhook-mode; default production" },
     },
+    writes: (result: { id: number }) => [result.id],
     async run({ values, config, db }) {
       const url = str(values, "url");
       const events = str(values, "events");
@@ -59,6 +47,7 @@ signs), disabledAt. Secrets are never listed.`,
     args: ["endpointId"],
     help: `Replaces the signing secret. The previous one keeps signing next to it for 24 hours.
 Prints {id, secret, previousSecretExpiresAt}.`,
+    writes: (result: { id: number }) => [result.id],
     run: ({ args, db }) => rotateEndpointSecret(db(), endpointId(args)),
   },
   {
@@ -84,6 +73,7 @@ exits 1 when the receiver did not answer 2xx.`,
     args: ["endpointId"],
     help: `Stops all sending to the endpoint: no deliveries for new events, and its pending deliveries
 (first attempts and retries) become failed. Prints {id, disabledAt, pendingDeliveriesStopped}.`,
+    writes: (result: { id: number }) => [result.id],
     run: ({ args, db }) => disableEndpoint(db(), endpointId(args)),
   },
   {
@@ -92,6 +82,7 @@ exits 1 when the receiver did not answer 2xx.`,
     args: ["endpointId"],
     help: `Delivers events relayed from now on again. Deliveries stopped while it was disabled are sent
 again with webhooks redeliver-failures. Prints {id, disabledAt: null}.`,
+    writes: (result: { id: number }) => [result.id],
     run: ({ args, db }) => enableEndpoint(db(), endpointId(args)),
   },
   {
@@ -100,6 +91,7 @@ again with webhooks redeliver-failures. Prints {id, disabledAt: null}.`,
     args: ["endpointId"],
     help: `Deletes the endpoint and its delivery log. A fixture ref naming it is forgotten, so applying
 that fixture again registers a new endpoint. Prints {id, deleted, deliveriesDeleted}.`,
+    writes: (result: { id: number }) => [result.id],
     run: ({ args, db }) =>
       inTransaction(db(), async (tx) => {
         const id = endpointId(args);
@@ -136,7 +128,8 @@ that fixture again registers a new endpoint. Prints {id, deleted, deliveriesDele
     help: `Sends a delivery again (same webhook-id and body) while its change is under three hours old;
 --force gives it a fresh three-hour window.`,
     options: { force: { type: "boolean", help: "past the three-hour rule (operator only)" } },
-    run: (input) => withQueue(input, (queue) => redeliver(input.db(), queue, input.args[0], input.values.force === true)),
+    writes: (result: { webhookId: string }) => [result.webhookId],
+    run: ({ args: [webhookId], values, db }) => redeliver(db(), webhookId, values.force === true),
   },
   {
     name: "webhooks redeliver-failures",
@@ -147,11 +140,12 @@ that fixture again registers a new endpoint. Prints {id, deleted, deliveriesDele
       since: { type: "string", value: "<ISO time>", help: "changes at or after this time; required" },
       force: { type: "boolean", help: "past the three-hour rule (operator only)" },
     },
+    writes: (result: { redelivered: string[] }) => result.redelivered,
     async run(input) {
       const since = time(str(input.values, "since"), "--since");
       if (!since) throw new UsageError("--since is required");
       const id = endpointId(input.args);
-      return withQueue(input, (queue) => redeliverEndpointFailures(input.db(), queue, id, since, input.values.force === true));
+      return redeliverEndpointFailures(input.db(), id, since, input.values.force === true);
     },
   },
 ];

@@ -2,7 +2,7 @@
 // `{message, type, status: "error", traceId}` on REST and the error's extensions on GraphQL.
 import { GraphQLError } from "graphql";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 422 | 429 | 500 | 503;
 
 export class ApiError extends GraphQLError {
   readonly status: ErrorStatus;
@@ -30,6 +30,8 @@ export const notFound = (message = "record not found") => new ApiError(404, "Not
 export const conflict = (message: string) => new ApiError(409, "ConflictException", message);
 /** A save-level validation failure (the contract's 406 for invoices). */
 export const notAcceptable = (message: string) => new ApiError(406, "NotAcceptableException", message);
+/** Well-formed but refused as a whole (an Idempotency-Key reused for another request). */
+export const unprocessable = (message: string) => new ApiError(422, "UnprocessableEntityException", message);
 
 /** The one 429 of every channel (REST, GraphQL over HTTP, websockets); `headers` are the RateLimit-* ones. */
 export const rateLimited = (limit: { requests: number; windowSeconds: number }, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
@@ -39,6 +41,15 @@ export const rateLimited = (limit: { requests: number; windowSeconds: number }, 
     `rate limit of ${limit.requests} requests per ${limit.windowSeconds} s exceeded; retry after ${retryAfterSeconds} s`,
     { ...headers, "Retry-After": String(retryAfterSeconds) },
   );
+
+/** Seconds a client is told to wait (Retry-After) while the database is unreachable. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/** The database cannot be reached right now (refused, terminated, restarting); the request did nothing. */
+export const serviceUnavailable = () =>
+  new ApiError(503, "ServiceUnavailableException", `the service cannot reach its database right now; retry in ${UNAVAILABLE_RETRY_SECONDS} s`, {
+    "Retry-After": String(UNAVAILABLE_RETRY_SECONDS),
+  });
 
 /** The contract's error body (plus `field` when one field or parameter is at fault). */
 export function errorBody(error: { message: string; type: string; field?: string }, traceId: string) {

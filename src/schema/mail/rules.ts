@@ -1,11 +1,9 @@
 // Outgoing mail: a message is written to the mail outbox in the transaction of the change that causes
-// it (queueMail), handed to the BullMQ mail queue by the worker (handOverMail) under its job id, so a
-// repeated hand-over is not sent twice, and sent over SMTP with retries (jobs.ts).
-import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+// it (queueMail); the worker claims due rows and sends them over SMTP (jobs.ts), retrying on the
+// schedule kept in the row (core/due-work.ts), so no mail waits in Redis.
 import type { Db, Tx } from "../../db.ts";
-
-export const MAIL_QUEUE = "mail";
+import { sqlPool } from "../../db.ts";
+import { claimDueSql } from "../core/due-work.ts";
 
 export interface MailMessage {
   to: string;
@@ -25,31 +23,48 @@ export const senderNamed = (name: string) => `"${name.replace(/["\\\r\n]/g, "").
 export const MAIL_ATTEMPTS = 5;
 
 /**
- * Retries with exponential backoff: 5 attempts from `retryDelayMs` (default 5 s: 5, 10, 20, 40 s), so a
- * short SMTP outage loses nothing. The delay is configurable (MAIL_RETRY_DELAY_MS) so tests stay fast.
+ * Retries with exponential backoff: 5 attempts, waiting `retryDelayMs` (default 5 s: 5, 10, 20, 40 s)
+ * and doubling, so a short SMTP outage loses nothing. Configurable (MAIL_RETRY_DELAY_MS) so tests stay fast.
  */
-export const mailJobOptions = (retryDelayMs = 5_000): JobsOptions => ({
-  attempts: MAIL_ATTEMPTS,
-  backoff: { type: "exponential", delay: retryDelayMs },
-  // Completed jobs are kept for a while so a repeated jobId is recognised as a duplicate and not re-sent.
-  removeOnComplete: 1000,
-  removeOnFail: 5000,
-});
+export const mailRetryDelay = (failedAttempts: number, retryDelayMs = 5_000) => retryDelayMs * 2 ** (failedAttempts - 1);
 
-export function mailQueue(connection: Redis, prefix: string) {
-  return new Queue<MailMessage>(MAIL_QUEUE, { connection, prefix });
-}
+/** How long a send holds its mail before it is due again (a worker that died mid-send). */
+export const DEFAULT_MAIL_LEASE_MS = 60_000;
 
-/** Writes a message to the mail outbox in the caller's transaction; `jobId` makes it sent at most once. */
+/** Writes a message to the mail outbox in the caller's transaction; `jobId` makes it one mail, whoever writes it twice. */
 export async function queueMail(tx: Tx, jobId: string, message: MailMessage): Promise<void> {
   await tx.mailOutbox.create({ data: { jobId, message: message as object } });
 }
 
-/** Mail outbox rows → the mail queue, under their job id; the number handed over. */
-export async function handOverMail(db: Db, queue: Queue<MailMessage>, jobOptions: JobsOptions, now: Date, batch = 200): Promise<number> {
-  const pending = await db.mailOutbox.findMany({ where: { enqueuedAt: null }, orderBy: { id: "asc" }, take: batch });
-  if (pending.length === 0) return 0;
-  await queue.addBulk(pending.map((m) => ({ name: "send", data: m.message as unknown as MailMessage, opts: { ...jobOptions, jobId: m.jobId } })));
-  await db.mailOutbox.updateMany({ where: { id: { in: pending.map((m) => m.id) } }, data: { enqueuedAt: now } });
-  return pending.length;
+export interface ClaimedMail {
+  id: number;
+  jobId: string;
+  message: MailMessage;
+  attempts: number;
+  leaseUntil: Date;
+}
+
+const CLAIM = claimDueSql("MailOutbox", `t.id, t."jobId", t.message, t.attempts, t."leaseUntil"`);
+
+/** Up to `limit` mails due at `now` that nobody holds, held until `leaseUntil`. */
+export async function claimMail(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedMail[]> {
+  return (await sqlPool(db).query<ClaimedMail>(CLAIM, [now, limit, leaseUntil])).rows;
+}
+
+export type MailOutcome = "sent" | "retry" | "failed";
+
+/**
+ * Records one attempt (while the claim's lease holds): sent, due again after the backoff, or given up
+ * after MAIL_ATTEMPTS.
+ */
+export async function recordMailAttempt(db: Db, mail: ClaimedMail, at: Date, error: string | null, retryDelayMs: number): Promise<MailOutcome> {
+  const attempts = mail.attempts + 1;
+  const outcome: MailOutcome = error === null ? "sent" : attempts >= MAIL_ATTEMPTS ? "failed" : "retry";
+  const next = outcome === "retry" ? new Date(at.getTime() + mailRetryDelay(attempts, retryDelayMs)) : null;
+  await sqlPool(db).query(
+    `UPDATE "MailOutbox" SET attempts = $3, status = $4::"MailStatus", "nextAttemptAt" = $5, "leaseUntil" = NULL, "lastError" = $6, "sentAt" = $7
+      WHERE id = $1 AND "leaseUntil" = $2`,
+    [mail.id, mail.leaseUntil, attempts, outcome === "retry" ? "pending" : outcome, next, error, outcome === "sent" ? at : null],
+  );
+  return outcome;
 }

@@ -44,8 +44,10 @@ export function startPmJobs(o: PmJobOptions) {
   return {
     queue,
     async close() {
-      await ready;
-      await worker.close();
+      // Without Redis the scheduler's upsert would wait forever; a lost upsert is redone at the next start.
+      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      // So would a graceful close; a round cut short by that rolls back (see above).
+      await worker.close(o.connection.status !== "ready");
       await queue.close();
       producer.disconnect();
     },

@@ -93,7 +93,7 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
-/** One invite per contact: BullMQ ignores a second job with the same id (no ":" allowed in custom ids). */
+/** One invite per contact: the mail outbox holds one row per job id. */
 export const inviteJobId = (contactId: number) => `invite-contact-${contactId}`;
 
 export interface InviteFacts {

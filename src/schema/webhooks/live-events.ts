@@ -7,7 +7,6 @@ import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { Logger } from "../../logger.ts";
 import type { Audience, EventType } from "../work-orders/public.ts";
 import { SUBSCRIPTION_CHANNEL } from "./jobs/relay.ts";
-import type { JobRemover } from "./rules/replay.ts";
 
 /** One message as the relay publishes it. */
 export interface LiveMessage {
@@ -31,13 +30,11 @@ export interface LiveEvents {
 /** The event side of the GraphQL context, provided by the HTTP server (src/http/graphql.ts). */
 export interface EventServices {
   live: LiveEvents;
-  /** The webhook queue, for replays (a delivery's old job is removed by id before it is handed over again). */
-  webhookQueue: JobRemover;
 }
 
 declare module "../core/context.ts" {
   interface Context {
-    /** Only on GraphQL contexts: REST never subscribes or replays. */
+    /** Only on GraphQL contexts: REST never subscribes. */
     events?: EventServices;
   }
 }

@@ -1,28 +1,40 @@
 // One delivery attempt of one webhook message: sign the stored body and POST it with a 10 s timeout
-// (send.ts), record the attempt, and say whether to retry. Any 2xx acknowledges. A message not handed
-// over within three hours of the change is expired and never sent.
+// (send.ts), record the attempt and the next one's time (or none). Any 2xx acknowledges. A message not handed
+// over within three hours of the change is expired and never sent. Deliveries are claimed from
+// PostgreSQL with a lease (core/due-work.ts): the schedule never lives in Redis.
 //
 // This is the hot path of the worker (thousands of attempts a second), so it runs plain SQL on the
 // pool under Prisma (db.ts sqlPool) and undici's `request` (a fraction of fetch's cost per call).
 import DataLoader from "dataloader";
 import { sqlPool, type Db } from "../../../db.ts";
+import { claimDueSql } from "../../core/due-work.ts";
 import { DELIVERY_WINDOW_MS, retryDelayMs } from "../rules/endpoints.ts";
 import { createSender, type SenderOptions } from "./send.ts";
 
 export type Outcome = "delivered" | "retry" | "expired" | "skipped";
 
+/** How long an attempt holds its delivery by default: the 10 s timeout, recording, and a wide margin. */
+export const DEFAULT_LEASE_MS = 60_000;
+
 export interface DelivererOptions extends SenderOptions {
   db: Db;
   now: () => Date;
+  /** Multiplies the waits between retries (1 in production; tests use a tiny factor). The three-hour rule reads the real schedule. */
+  retryScale?: number;
+  /** How long a claimed delivery is held before it is due again (a worker that died mid-attempt). */
+  leaseMs?: number;
 }
 
-/** A delivery as an attempt needs it: the stored body and the endpoint's URL and secrets. */
-interface DeliveryRow {
+/** A claimed delivery as an attempt needs it: the stored body, its schedule and the endpoint's URL and secrets. */
+export interface ClaimedDelivery {
   id: number;
+  webhookId: string;
   body: string;
   eventAt: Date;
-  status: string;
   attempts: number;
+  retriesFrom: number;
+  /** The lease this claim set: the attempt's record only lands while it still holds. */
+  leaseUntil: Date;
   url: string;
   mode: string;
   secret: string;
@@ -32,6 +44,7 @@ interface DeliveryRow {
 
 interface AttemptRecord {
   deliveryId: number;
+  lease: Date;
   attempt: number;
   statusCode: number | null;
   latencyMs: number;
@@ -39,86 +52,111 @@ interface AttemptRecord {
   at: Date;
   status: "delivered" | "expired" | "pending";
   deliveredAt: Date | null;
+  nextAttemptAt: Date | null;
+}
+
+const CLAIM = claimDueSql(
+  "WebhookDelivery",
+  `t.id, t."webhookId", t.body, t."eventAt", t.attempts, t."retriesFrom", t."leaseUntil", t."endpointId"`,
+  `SELECT c.*, e.url, e.mode::text AS mode, e.secret, e."previousSecret", e."previousSecretExpiresAt"
+     FROM claimed c JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`,
+);
+
+/** Claims up to `limit` deliveries due at `now` that nobody holds, holding them until `leaseUntil`. */
+export async function claimDeliveries(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  const { rows } = await sqlPool(db).query<ClaimedDelivery>(CLAIM, [now, limit, leaseUntil]);
+  return rows;
 }
 
 /**
- * A worker runs many deliveries at once; each needs its row and then records its attempt. DataLoader
- * turns the concurrent ones into one SELECT and one INSERT+UPDATE statement, instead of two round
- * trips (and a commit) per delivery. Answers arrive each in its own tick, so a batch collects until
- * the event loop has handled everything it read in this turn (setImmediate), not for one tick only.
+ * A worker runs many attempts at once and each records its outcome. DataLoader turns the concurrent
+ * records into one INSERT+UPDATE statement (and one commit) instead of one per attempt. Answers arrive
+ * each in its own tick, so a batch collects until the event loop has handled everything it read in
+ * this turn (setImmediate), not for one tick only.
  */
 const batching = { cache: false, maxBatchSize: 1000, batchScheduleFn: (run: () => void) => setImmediate(run) };
 
-function deliveryStore(db: Db) {
+function attemptLog(db: Db) {
   const pool = sqlPool(db);
-  const rows = new DataLoader<string, DeliveryRow | undefined>(
-    async (webhookIds) => {
-      const { rows: found } = await pool.query<DeliveryRow & { webhookId: string }>(
-        `SELECT d.id, d."webhookId", d.body, d."eventAt", d.status::text AS status, d.attempts,
-                e.url, e.mode::text AS mode, e.secret, e."previousSecret", e."previousSecretExpiresAt"
-           FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId"
-          WHERE d."webhookId" = ANY($1::text[])`,
-        [webhookIds],
-      );
-      const byId = new Map(found.map((d) => [d.webhookId, d]));
-      return webhookIds.map((id) => byId.get(id));
-    },
-    batching,
-  );
-  const attempts = new DataLoader<AttemptRecord, undefined>(
+  return new DataLoader<AttemptRecord, undefined>(
     async (records) => {
       const column = <K extends keyof AttemptRecord>(key: K) => records.map((r) => r[key]);
+      // Only where the claim's lease still holds (another worker may have taken a delivery whose lease
+      // ran out); the sweep may have expired it meanwhile, and the attempt's outcome then wins.
       await pool.query(
         `WITH v AS (
-           SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::text[], $8::timestamptz[])
-             AS v(id, attempt, code, latency, error, at, status, delivered)),
-         logged AS (
-           INSERT INTO "WebhookAttempt" ("deliveryId", attempt, "statusCode", "latencyMs", error, at)
-           SELECT id, attempt, code, latency, error, at FROM v)
-         UPDATE "WebhookDelivery" d
-            SET attempts = v.attempt, "lastStatusCode" = v.code, "lastError" = v.error,
-                status = v.status::"DeliveryStatus", "deliveredAt" = v.delivered
-           FROM v WHERE d.id = v.id`,
-        [column("deliveryId"), column("attempt"), column("statusCode"), column("latencyMs"), column("error"), column("at"), column("status"), column("deliveredAt")],
+           SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+             AS v(id, lease, attempt, code, latency, error, at, status, delivered, next)),
+         recorded AS (
+           UPDATE "WebhookDelivery" d
+              SET attempts = v.attempt, "lastStatusCode" = v.code, "lastError" = v.error, status = v.status::"DeliveryStatus",
+                  "deliveredAt" = v.delivered, "nextAttemptAt" = v.next, "leaseUntil" = NULL
+             FROM v WHERE d.id = v.id AND d."leaseUntil" = v.lease
+           RETURNING d.id)
+         INSERT INTO "WebhookAttempt" ("deliveryId", attempt, "statusCode", "latencyMs", error, at)
+         SELECT v.id, v.attempt, v.code, v.latency, v.error, v.at FROM v JOIN recorded USING (id)`,
+        [column("deliveryId"), column("lease"), column("attempt"), column("statusCode"), column("latencyMs"), column("error"), column("at"), column("status"), column("deliveredAt"), column("nextAttemptAt")],
       );
       return records.map(() => undefined);
     },
     batching,
   );
-  return {
-    load: (webhookId: string) => rows.load(webhookId),
-    record: (r: AttemptRecord) => attempts.load(r),
-    expire: (id: number) => pool.query(`UPDATE "WebhookDelivery" SET status = 'expired' WHERE id = $1`, [id]),
-  };
 }
 
 export function createDeliverer(options: DelivererOptions) {
-  const store = deliveryStore(options.db);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const retryScale = options.retryScale ?? 1;
+  const log = attemptLog(options.db);
+  const pool = sqlPool(options.db);
   const sender = createSender(options);
 
   return {
-    async deliver(webhookId: string): Promise<Outcome> {
-      const delivery = await store.load(webhookId);
-      if (!delivery || delivery.status !== "pending") return "skipped";
+    /** Takes up to `limit` due deliveries for attempts (see claimDeliveries). */
+    claim(limit: number): Promise<ClaimedDelivery[]> {
+      const now = options.now();
+      return claimDeliveries(options.db, now, limit, new Date(now.getTime() + leaseMs));
+    },
+
+    /** One attempt of a claimed delivery, recorded with the time of the next one (or none). */
+    async attempt(delivery: ClaimedDelivery): Promise<Outcome> {
       const started = options.now();
       if (started.getTime() - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS) {
-        await store.expire(delivery.id);
+        await pool.query(
+          `UPDATE "WebhookDelivery" SET status = 'expired', "nextAttemptAt" = NULL, "leaseUntil" = NULL WHERE id = $1 AND "leaseUntil" = $2`,
+          [delivery.id, delivery.leaseUntil],
+        );
         return "expired";
       }
       const attempt = delivery.attempts + 1;
       const clock = performance.now();
-      const { statusCode, error } = await sender.post(delivery, delivery.body, webhookId, started);
+      const { statusCode, error } = await sender.post(delivery, delivery.body, delivery.webhookId, started);
       const latencyMs = Math.round(performance.now() - clock);
       const ok = error === null;
-      // Would the next attempt still fall inside the three-hour window?
-      const nextAt = started.getTime() + retryDelayMs(attempt);
-      const expired = !ok && nextAt - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS;
-      await store.record({
-        deliveryId: delivery.id, attempt, statusCode, latencyMs, error, at: started,
+      // Would the next attempt, on the real schedule, still fall inside the three-hour window?
+      const wait = retryDelayMs(attempt - delivery.retriesFrom);
+      const expired = !ok && started.getTime() + wait - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS;
+      const retry = !ok && !expired;
+      await log.load({
+        deliveryId: delivery.id, lease: delivery.leaseUntil, attempt, statusCode, latencyMs, error, at: started,
         status: ok ? "delivered" : expired ? "expired" : "pending", deliveredAt: ok ? options.now() : null,
+        nextAttemptAt: retry ? new Date(started.getTime() + Math.round(wait * retryScale)) : null,
       });
       return ok ? "delivered" : expired ? "expired" : "retry";
     },
+
     close: () => sender.close(),
   };
+}
+
+/**
+ * The three-hour rule on time, whether or not an attempt runs: every pending delivery whose change is
+ * more than three hours old is expired (a worker stopped for hours, a backlog). An attempt in flight
+ * still records its outcome. Returns how many were expired.
+ */
+export async function expireOverdue(db: Db, now: Date): Promise<number> {
+  const { rowCount } = await sqlPool(db).query(
+    `UPDATE "WebhookDelivery" SET status = 'expired', "nextAttemptAt" = NULL WHERE "nextAttemptAt" IS NOT NULL AND "eventAt" < $1`,
+    [new Date(now.getTime() - DELIVERY_WINDOW_MS)],
+  );
+  return rowCount ?? 0;
 }

@@ -1,10 +1,9 @@
-// The outbox relay: turns committed outbox rows into webhook deliveries (one per message and endpoint)
-// and live subscription messages. Step 1 is database-only and atomic (deliveries + relayedAt), so a
-// crash or a Redis outage loses nothing; step 2 hands pending deliveries to BullMQ with the delivery's
-// webhook-id as job id, so a repeated hand-over cannot enqueue twice.
-import type { Queue } from "bullmq";
+// The outbox relay: turns committed outbox rows into webhook deliveries (one per message and endpoint,
+// due at once) and live subscription messages. The first step is database-only and atomic (deliveries
+// + relayedAt), so a crash or a Redis outage loses nothing; the deliveries' schedule is theirs from
+// then on (delivery.ts claims them).
 import type { Redis } from "ioredis";
-import { sqlPool, sqlTransaction, type Db } from "../../../db.ts";
+import { sqlTransaction, type Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
 import { messagesFor, type Message, type OutboxRow } from "../../work-orders/public.ts";
@@ -34,25 +33,26 @@ interface EndpointRow {
 
 export interface RelayDeps {
   db: Db;
-  queue: Queue<{ webhookId: string }>;
   publisher: Redis;
   prefix: string;
   logger: Logger;
   now: () => Date;
+  /** Called after a round wrote deliveries (they are due now). */
+  onDeliveries?: () => void;
 }
 
 /**
- * Step 1: up to `batch` outbox rows → deliveries; returns the messages for live subscribers.
+ * Up to `batch` outbox rows → deliveries; returns how many of each, and the messages for live subscribers.
  * Plain SQL on Prisma's pool: this runs for every event, and an ORM call per step costs more than the SQL.
  */
-export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 200): Promise<{ events: number; messages: (Message & { eventId: string })[] }> {
+export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 200): Promise<{ events: number; deliveries: number; messages: (Message & { eventId: string })[] }> {
   return sqlTransaction(deps.db, async (sql) => {
     const { rows } = await sql.query<RelayRow>(
       `SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
         WHERE "relayedAt" IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [batch],
     );
-    if (rows.length === 0) return { events: 0, messages: [] };
+    if (rows.length === 0) return { events: 0, deliveries: 0, messages: [] };
     const { rows: companies } = await sql.query<{ id: number; visibilityWebhooks: boolean }>(
       `SELECT id, "visibilityWebhooks" FROM "BuyerCompany" WHERE id = ANY($1::int[])`,
       [[...new Set(rows.map((r) => r.buyerCompanyId))]],
@@ -84,35 +84,24 @@ export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 2
         }),
     );
     const column = <K extends keyof (typeof deliveries)[number]>(key: K) => deliveries.map((d) => d[key]);
-    // A delivery already written for (event, endpoint, sequence) is kept as it is.
+    // Due at once. A delivery already written for (event, endpoint, sequence) is kept as it is.
+    const now = deps.now();
     await sql.query(
-      `INSERT INTO "WebhookDelivery" ("eventId", "endpointId", sequence, "webhookId", "eventType", body, "eventAt")
-       SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+      `INSERT INTO "WebhookDelivery" ("eventId", "endpointId", sequence, "webhookId", "eventType", body, "eventAt", "nextAttemptAt")
+       SELECT *, $8::timestamptz FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
        ON CONFLICT DO NOTHING`,
-      [column("eventId"), column("endpointId"), column("sequence"), column("webhookId"), column("eventType"), column("body"), column("eventAt")],
+      [column("eventId"), column("endpointId"), column("sequence"), column("webhookId"), column("eventType"), column("body"), column("eventAt"), now],
     );
-    await sql.query(`UPDATE "OutboxEvent" SET "relayedAt" = $1 WHERE id = ANY($2::bigint[])`, [deps.now(), rows.map((r) => r.id)]);
-    return { events: rows.length, messages: messages.map(({ row: _row, ...m }) => m) };
+    await sql.query(`UPDATE "OutboxEvent" SET "relayedAt" = $1 WHERE id = ANY($2::bigint[])`, [now, rows.map((r) => r.id)]);
+    return { events: rows.length, deliveries: deliveries.length, messages: messages.map(({ row: _row, ...m }) => m) };
   });
 }
 
-/** Step 2: every pending delivery not yet handed to BullMQ. */
-export async function enqueuePending(deps: RelayDeps, batch = 500): Promise<number> {
-  const pool = sqlPool(deps.db);
-  const { rows: pending } = await pool.query<{ id: number; webhookId: string }>(
-    `SELECT id, "webhookId" FROM "WebhookDelivery" WHERE status = 'pending' AND "enqueuedAt" IS NULL ORDER BY id LIMIT $1`,
-    [batch],
-  );
-  if (pending.length === 0) return 0;
-  await deps.queue.addBulk(pending.map((d) => ({ name: "deliver", data: { webhookId: d.webhookId }, opts: { jobId: d.webhookId } })));
-  await pool.query(`UPDATE "WebhookDelivery" SET "enqueuedAt" = $1 WHERE id = ANY($2::int[])`, [deps.now(), pending.map((d) => d.id)]);
-  return pending.length;
-}
-
-/** Runs the relay until stopped: deliveries, live messages, hand-over; polls every `intervalMs` while idle. */
+/** Runs the relay until stopped: deliveries and live messages; polls every `intervalMs` while idle. */
 export function startRelay(deps: RelayDeps, intervalMs: number) {
   return startPollLoop("outbox relay", async () => {
-    const { events, messages } = await relayOutbox(deps, 1000);
+    const { events, deliveries, messages } = await relayOutbox(deps, 1000);
+    if (deliveries > 0) deps.onDeliveries?.();
     if (messages.length) {
       // One round trip for the whole batch (subscriptions are live-only: a failure is logged, not retried).
       const pipeline = deps.publisher.pipeline();
@@ -121,7 +110,6 @@ export function startRelay(deps: RelayDeps, intervalMs: number) {
       }
       await pipeline.exec().catch((err) => deps.logger.warn({ err: err.message }, "subscription publish failed"));
     }
-    const handedOver = await enqueuePending(deps, 2000);
-    return events > 0 || handedOver > 0;
+    return events > 0;
   }, intervalMs, deps.logger);
 }

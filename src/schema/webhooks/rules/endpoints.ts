@@ -119,7 +119,7 @@ export async function disableEndpoint(db: Db, id: number, now = new Date()) {
     if (!row.disabledAt) await tx.webhookEndpoint.update({ where: { id }, data: { disabledAt } });
     const stopped = await tx.webhookDelivery.updateMany({
       where: { endpointId: id, status: "pending" },
-      data: { status: "failed", lastError: DISABLED_ERROR },
+      data: { status: "failed", lastError: DISABLED_ERROR, nextAttemptAt: null, leaseUntil: null },
     });
     return { id, disabledAt: disabledAt.toISOString(), pendingDeliveriesStopped: stopped.count };
   });
@@ -132,7 +132,7 @@ export async function enableEndpoint(db: Db, id: number) {
   return { id, disabledAt: null };
 }
 
-/** Deletes an endpoint with its delivery log (attempts included); queued jobs of it find nothing to send. */
+/** Deletes an endpoint with its delivery log (attempts included); a worker holding one finds nothing to send. */
 export async function deleteEndpoint(db: Db, id: number) {
   return inTransaction(db, async (tx) => {
     await endpointOrFail(tx, id);

@@ -1,8 +1,8 @@
 // The webhook delivery log and its replay, written once for both callers: GraphQL (a buyer or supplier
 // key, its own endpoints only) and the operator CLI (every endpoint, and `--force` past the three-hour
-// rule). A replay hands the same delivery over again (same webhook-id and body, attempt log continued)
-// through the relay; docs/events.md ("Replay") gives the rules and why.
-import type { Db, Prisma } from "../../../db.ts";
+// rule). A replay makes the same delivery due again at once (same webhook-id and body, attempt log
+// continued, retry schedule started afresh); docs/events.md ("Replay") gives the rules and why.
+import { Prisma, type Db } from "../../../db.ts";
 import { badInput, conflict, notFound, outOfScope } from "../../core/errors.ts";
 import type { Audience } from "../../work-orders/public.ts";
 import { DELIVERY_WINDOW_MS } from "./endpoints.ts";
@@ -13,14 +13,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** Whose deliveries a caller may see and replay: an audience its own endpoints', the operator every one. */
 type Reader = Audience | "operator";
 
-/** The part of a BullMQ queue a replay needs. */
-export interface JobRemover {
-  remove(jobId: string): Promise<number>;
-}
-
 export interface ReplayDeps {
   db: Db;
-  queue: JobRemover;
   now: () => Date;
 }
 
@@ -85,26 +79,9 @@ export async function listDeliveries<T = Prisma.WebhookDeliveryGetPayload<{ incl
   return { data: data as T[], count };
 }
 
-/** Removes the delivery's old BullMQ job (if any); a job being attempted right now is waited for briefly. */
-async function removeOldJob(queue: JobRemover, webhookId: string): Promise<void> {
-  for (let tries = 0; tries < 20; tries++) {
-    if ((await withTimeout(queue.remove(webhookId), 5_000, "the queue (Redis) did not answer")) === 1) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw conflict(`delivery ${webhookId} is being attempted right now; try again in a moment`);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
-  ]).finally(() => clearTimeout(timer));
-}
-
 type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ include: { endpoint: true } }>;
 
-/** Hands one delivery over again (see the file comment). The delivery is already in the caller's scope. */
+/** Makes one delivery due again (see the file comment). The delivery is already in the caller's scope. */
 async function replay(deps: ReplayDeps, delivery: DeliveryRow, force: boolean): Promise<void> {
   const now = deps.now();
   if (delivery.endpoint.disabledAt) throw badInput(`endpoint ${delivery.endpointId} is disabled`);
@@ -114,15 +91,12 @@ async function replay(deps: ReplayDeps, delivery: DeliveryRow, force: boolean): 
         "reconcile by polling work orders filtered by statusChangedAt",
     );
   }
-  const freshWindow = force ? { eventAt: now } : {};
-  if (delivery.status === "pending" && delivery.enqueuedAt === null) {
-    // Not handed over yet: the relay will do so; nothing to remove (and removing could race its hand-over).
-    if (force) await deps.db.webhookDelivery.update({ where: { id: delivery.id }, data: freshWindow });
-    return;
-  }
-  await removeOldJob(deps.queue, delivery.webhookId);
-  // Unconditional: whatever happened since the read, no job is left, so the relay must hand it over again.
-  await deps.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "pending", enqueuedAt: null, ...freshWindow } });
+  // Due now, retry schedule afresh; held by an attempt right now: 409 (whatever happened since the read).
+  const replayed = await deps.db.$executeRaw`
+    UPDATE "WebhookDelivery"
+       SET status = 'pending', "nextAttemptAt" = ${now}, "retriesFrom" = attempts ${force ? Prisma.sql`, "eventAt" = ${now}` : Prisma.empty}
+     WHERE id = ${delivery.id} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${now})`;
+  if (replayed === 0) throw conflict(`delivery ${delivery.webhookId} is being attempted right now; try again in a moment`);
 }
 
 async function findDelivery(db: Db, webhookId: string, reader: Reader): Promise<DeliveryRow> {
@@ -132,7 +106,7 @@ async function findDelivery(db: Db, webhookId: string, reader: Reader): Promise<
   throw reader !== "operator" && (await db.webhookDelivery.count({ where: { webhookId } })) > 0 ? outOfScope() : notFound(`no webhook delivery ${webhookId}`);
 }
 
-/** Replays one delivery; returns it as it now is (pending, about to be handed over). */
+/** Replays one delivery; returns it as it now is (pending, due now). */
 export async function redeliverWebhook(deps: ReplayDeps, webhookId: string, options: ReplayOptions) {
   const delivery = await findDelivery(deps.db, webhookId, options.reader);
   await replay(deps, delivery, options.force === true);
@@ -195,7 +169,7 @@ export function deliveryJson(d: Prisma.WebhookDeliveryGetPayload<{ include: { at
     status: d.status,
     eventAt: d.eventAt.toISOString(),
     replayableUntil: windowClosesAt(d).toISOString(),
-    enqueuedAt: d.enqueuedAt?.toISOString() ?? null,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
     deliveredAt: d.deliveredAt?.toISOString() ?? null,
     attemptCount: d.attempts,
     lastStatusCode: d.lastStatusCode,
@@ -213,10 +187,10 @@ export async function endpointDeliveries(db: Db, endpointId: number, filter: { s
   return { count: page.count, data: page.data.map(deliveryJson) };
 }
 
-export async function redeliver(db: Db, queue: JobRemover, webhookId: string, force: boolean) {
-  return deliveryJson(await redeliverWebhook({ db, queue, now: () => new Date() }, webhookId, { reader: "operator", force }));
+export async function redeliver(db: Db, webhookId: string, force: boolean) {
+  return deliveryJson(await redeliverWebhook({ db, now: () => new Date() }, webhookId, { reader: "operator", force }));
 }
 
-export async function redeliverEndpointFailures(db: Db, queue: JobRemover, endpointId: number, since: Date, force: boolean) {
-  return redeliverFailures({ db, queue, now: () => new Date() }, endpointId, since, { reader: "operator", force });
+export async function redeliverEndpointFailures(db: Db, endpointId: number, since: Date, force: boolean) {
+  return redeliverFailures({ db, now: () => new Date() }, endpointId, since, { reader: "operator", force });
 }

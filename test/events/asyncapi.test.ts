@@ -1,20 +1,17 @@
 // The AsyncAPI document of the webhook events (valid AsyncAPI 3.0; payload schemas that the relay's
-// real messages satisfy) and Bull Board behind the operator token.
+// real messages satisfy).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp } from "../../src/app.ts";
 import { messagesFor } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { silentLogger } from "./helpers.ts";
 
-const TOKEN = "operator-token-for-tests";
 const require = createRequire(import.meta.url);
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ configure: (c) => { c.operatorToken = TOKEN; } });
+  t = await startTestApp();
 });
 afterAll(() => t?.close());
 
@@ -67,47 +64,5 @@ describe("GET /asyncapi.json", () => {
     expect(validator("workorder.create")({ event_type: "workorder.create", data: { workOrderId: "7" } })).toBe(false);
     expect(validator("workorder.new_note")({ event_type: "workorder.status_update", data: { workOrderId: 7, newNote: "x", addedBy: "a", addedAt: at } })).toBe(false);
     expect(validator("workorder.status_update")({ event_type: "workorder.status_update", data: { workOrderId: 7, location: "x", newStatus: "Nope", changedBy: "a", changedAt: at } })).toBe(false);
-  });
-});
-
-describe("Bull Board at /admin/queues", () => {
-  it("answers 401 without the operator token", async () => {
-    for (const auth of [undefined, "Bearer wrong-token", `Bearer ${TOKEN}x`, "Basic " + Buffer.from("op:nope").toString("base64"), TOKEN]) {
-      const reply = await t.call(null, "GET", "/admin/queues", undefined, auth ? { authorization: auth } : {});
-      expect(reply.status, String(auth)).toBe(401);
-    }
-    const api = await t.call(null, "GET", "/admin/queues/api/queues");
-    expect(api.status).toBe(401);
-  });
-
-  it("shows the mail and webhooks queues with the token", async () => {
-    const page = await t.call(null, "GET", "/admin/queues", undefined, { authorization: `Bearer ${TOKEN}` });
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-type")).toContain("text/html");
-    expect(page.body).toContain('<base href="/admin/queues/"');
-    const script = /src="(static\/js\/[^"]+\.js)"/.exec(page.body)![1];
-    const asset = await fetch(`${t.url}/admin/queues/${script}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    expect(asset.status).toBe(200);
-    await asset.body?.cancel();
-    const api = await t.call(null, "GET", "/admin/queues/api/queues", undefined, { authorization: `Bearer ${TOKEN}` });
-    expect(api.status).toBe(200);
-    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(["mail", "webhooks"]);
-    // A browser: Basic credentials with the token as password.
-    const browser = await t.call(null, "GET", "/admin/queues/api/queues", undefined, { authorization: "Basic " + Buffer.from(`operator:${TOKEN}`).toString("base64") });
-    expect(browser.status).toBe(200);
-    // Logged under the path that was asked for (the board's own router sees it without its base path).
-    const line = t.logs.find((l) => l.traceId === browser.headers.get("x-trace-id") && l.msg === "request");
-    expect(line).toMatchObject({ url: "/admin/queues/api/queues", status: 200 });
-  });
-
-  it("does not exist (404) when OPERATOR_TOKEN is unset", async () => {
-    const plain = await startApp({ ...t.config, operatorToken: undefined }, { db: t.db, logger: silentLogger() });
-    try {
-      const reply = await fetch(`http://127.0.0.1:${plain.port}/admin/queues`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      expect(reply.status).toBe(404);
-      await reply.body?.cancel();
-    } finally {
-      await plain.close();
-    }
   });
 });

@@ -1,0 +1,116 @@
+// Durable scheduling: work whose schedule lives in PostgreSQL rows, never in Redis (docs/events.md,
+// "Durable scheduling"). A row of such a table carries `nextAttemptAt` (when it is due; set exactly
+// while it is pending) and `leaseUntil` (a worker holds it for an attempt until then). A dispatcher
+// claims due rows that nobody holds (FOR UPDATE SKIP LOCKED, so any number of worker processes share
+// them), runs up to `concurrency` at once, and each run records its outcome: the next due time or
+// none, and the lease ended. A worker that dies mid-attempt leaves a lease that runs out, and the row
+// is due again. Losing Redis, or every worker, loses no row and no schedule.
+//
+// Work that is database-only (e.g. a generator that writes rows when a schedule is due) needs no lease:
+// claim and do it in one transaction per round (FOR UPDATE SKIP LOCKED, core/poll-loop.ts).
+import type { Logger } from "../../logger.ts";
+
+export interface DueWorkOptions<T> {
+  name: string;
+  logger: Logger;
+  /** Takes up to `limit` due rows nobody holds and sets their lease (claimDueSql). */
+  claim(limit: number): Promise<T[]>;
+  /**
+   * One attempt of one claimed row; records its own outcome. A rejection is only logged: the lease runs
+   * out and the row is due again.
+   */
+  run(item: T): Promise<unknown>;
+  /** Rows in flight at most. */
+  concurrency: number;
+  /** How often to look for due rows while none are (and the latency floor of a retry). */
+  intervalMs: number;
+}
+
+export interface DueWork {
+  /** Due rows may have appeared (written by this process): look now instead of at the next interval. */
+  poke(): void;
+  /** Stops claiming, then waits for the attempts in flight. */
+  close(): Promise<void>;
+}
+
+export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
+  // While every slot is taken, claim again only once a quarter of them is free: claims stay batched.
+  const refill = Math.max(1, Math.floor(o.concurrency / 4));
+  const inFlight = new Set<Promise<unknown>>();
+  let stopped = false;
+  let saturated = false;
+  let wake: (() => void) | undefined;
+  const wakeUp = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      const free = o.concurrency - inFlight.size;
+      saturated = false;
+      if (free > 0) {
+        try {
+          const items = await o.claim(free);
+          saturated = items.length === free;
+          for (const item of items) {
+            const attempt = o.run(item)
+              .catch((err: Error) => o.logger.warn({ err: err.message, loop: o.name }, "attempt failed; its row is due again when the lease runs out"))
+              .finally(() => {
+                inFlight.delete(attempt);
+                if (saturated && o.concurrency - inFlight.size >= refill) wakeUp();
+              });
+            inFlight.add(attempt);
+          }
+        } catch (err) {
+          o.logger.warn({ err: (err as Error).message, loop: o.name }, "claiming due work failed; will retry");
+        }
+      } else saturated = true;
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, o.intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  })();
+
+  return {
+    poke() {
+      if (!saturated) wakeUp();
+    },
+    async close() {
+      stopped = true;
+      wakeUp();
+      await loop;
+      await Promise.all([...inFlight]);
+    },
+  };
+}
+
+export interface ScheduleColumns {
+  /** Due time column (default "nextAttemptAt"). */
+  due?: string;
+  /** Lease column (default "leaseUntil"). */
+  lease?: string;
+}
+
+/**
+ * The claim statement over a table with the scheduling columns: parameters $1 now, $2 how many, $3 the
+ * lease's end. Oldest due first. `returning` lists the claimed rows' columns (table alias `t`), and
+ * `select` reads the `claimed` rows (join what an attempt needs there).
+ */
+export function claimDueSql(table: string, returning: string, select = "SELECT * FROM claimed", columns: ScheduleColumns = {}): string {
+  const due = columns.due ?? "nextAttemptAt";
+  const lease = columns.lease ?? "leaseUntil";
+  return `WITH due AS (
+      SELECT id FROM "${table}"
+       WHERE "${due}" <= $1 AND ("${lease}" IS NULL OR "${lease}" <= $1)
+       ORDER BY "${due}" LIMIT $2 FOR UPDATE SKIP LOCKED),
+    claimed AS (
+      UPDATE "${table}" t SET "${lease}" = $3 FROM due WHERE t.id = due.id RETURNING ${returning})
+    ${select}`;
+}
