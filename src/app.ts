@@ -8,6 +8,7 @@ import { buildSchemas } from "./schema/index.ts";
 import { createApiServer } from "./http/server.ts";
 import { RequestPipeline } from "./http/pipeline.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
+import { ViewerCache } from "./http/viewer-cache.ts";
 import { RestAdapter } from "./rest/adapter.ts";
 import { startWorkers } from "./workers/index.ts";
 import { LocalDiskStorage } from "./schema/files/public.ts";
@@ -17,6 +18,8 @@ export interface App {
   redis: Redis;
   /** The port the API listens on (when the api role runs). */
   port?: number;
+  /** The API's cache of verified keys (api role); `sync()` waits for key changes already committed. */
+  viewers?: ViewerCache;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const closers: (() => Promise<void>)[] = [];
   services.portalUrl = overrides.portalUrl ?? config.portalUrl;
   let port: number | undefined;
+  let viewers: ViewerCache | undefined;
 
   if (config.roles.worker) {
     const workers = await startWorkers(config, services);
@@ -59,7 +63,10 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     // hold the API back longer than this (the limiter then fails open).
     await redisReady(redis, REDIS_STARTUP_WAIT_MS);
     const schemas = buildSchemas();
-    const pipeline = new RequestPipeline(services, new RateLimiter(redis, config.redisPrefix, logger));
+    viewers = new ViewerCache(db, config.databaseUrl, logger);
+    await viewers.start();
+    closers.push(() => viewers!.close());
+    const pipeline = new RequestPipeline(services, viewers, new RateLimiter(redis, config.redisPrefix, logger));
     const api = createApiServer(services, {
       graphqlSchema: schemas.graphql,
       pipeline,
@@ -79,6 +86,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     services,
     redis,
     port,
+    viewers,
     async close() {
       for (const close of closers) await close();
       redis.disconnect();

@@ -5,9 +5,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Services } from "../schema/core/context.ts";
 import { rateLimited, unauthorized } from "../schema/core/errors.ts";
-import { authenticate, type Viewer } from "../schema/core/viewer.ts";
+import type { Viewer } from "../schema/core/viewer.ts";
 import { DEFAULT_RATE_LIMIT, rateLimitHeaders, type RateLimiter } from "./rate-limit.ts";
 import { logDetails } from "./request-scope.ts";
+import type { ViewerCache } from "./viewer-cache.ts";
 
 export interface Credentials {
   apiKey: string;
@@ -28,11 +29,11 @@ export function credentialsFrom(source: IncomingHttpHeaders | Headers | Record<s
 }
 
 export class RequestPipeline {
-  constructor(private readonly services: Services, private readonly limiter: RateLimiter) {}
+  constructor(private readonly services: Services, private readonly viewers: ViewerCache, private readonly limiter: RateLimiter) {}
 
   /** The key's viewer, or null when the pair does not authenticate. */
   async identify(credentials: Credentials): Promise<Viewer | null> {
-    const viewer = await authenticate(this.services.db, credentials.apiKey, credentials.secret, this.services.now());
+    const viewer = await this.viewers.viewer(credentials.apiKey, credentials.secret, this.services.now());
     if (viewer) {
       logDetails({
         keyId: viewer.keyId, keyKind: viewer.kind,

@@ -58,12 +58,14 @@ describe("authentication", () => {
     const headers = { "X-API-KEY": issued.apiKey, "SVC-KEY": issued.svcKey };
     expect((await t.call(null, "GET", "/v1/buyer/ping", undefined, headers)).status).toBe(200);
     await revokeKey(t.db, issued.apiKey);
+    await t.keyChangesSeen();
     expectError(await t.call(null, "GET", "/v1/buyer/ping", undefined, headers), 401, "UnauthorizedException");
 
     const expiring = await issueKey(t.db, { contactEmail: "alice@acme.example", kind: "buyer", expiresAt: new Date(Date.now() + 60_000) });
     const expHeaders = { "X-API-KEY": expiring.apiKey, "SVC-KEY": expiring.svcKey };
     expect((await t.call(null, "GET", "/v1/buyer/ping", undefined, expHeaders)).status).toBe(200);
     await t.db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.keyChangesSeen();
     expectError(await t.call(null, "GET", "/v1/buyer/ping", undefined, expHeaders), 401, "UnauthorizedException");
   });
 

@@ -13,6 +13,7 @@ let operations: Operation[];
 beforeAll(async () => {
   t = await startTestApp();
   await t.db.apiKey.updateMany({ data: { rateLimitRequests: 1_000_000, rateLimitWindowSeconds: 1 } });
+  await t.keyChangesSeen();
   operations = await discoverOperations(t);
 });
 afterAll(() => t?.close());

@@ -50,6 +50,7 @@ describe("rate limiting", () => {
       data: { rateLimitRequests: 2, rateLimitWindowSeconds: 1 },
     });
     expect(key.rateLimitRequests).toBe(2);
+    await t.keyChangesSeen();
     const hit = () => t.call("globex-key", "GET", "/v1/buyer/me").then((r) => r.status);
     expect([await hit(), await hit(), await hit()]).toEqual([200, 200, 429]);
     await new Promise((r) => setTimeout(r, 1100));

@@ -25,6 +25,7 @@ beforeAll(async () => {
   t = await startTestApp();
   // Fuzzing sends far more than 10 requests per 20 s; the limit itself is tested elsewhere.
   await t.db.apiKey.updateMany({ data: { rateLimitRequests: 1_000_000, rateLimitWindowSeconds: 1 } });
+  await t.keyChangesSeen();
   writes = await installWriteCounter(t.databaseUrl);
   ids = [...new Set(Object.values(t.fixture.refs))].slice(0, 40);
 });

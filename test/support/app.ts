@@ -35,7 +35,13 @@ export interface TestApp {
   call(keyRef: string | null, method: string, path: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<Reply>;
   graphql(keyRef: string | null, query: string, variables?: Record<string, unknown>): Promise<Reply>;
   /** Another API instance on the same database and Redis (for shared-state tests). */
-  secondInstance(): Promise<{ url: string; close: () => Promise<void> }>;
+  secondInstance(): Promise<{ url: string; app: App; close: () => Promise<void> }>;
+  /**
+   * After changing a key, contact, facility or company in the database directly: waits until every
+   * instance's key cache has heard of it (it does within milliseconds; this makes the next request's
+   * answer certain).
+   */
+  keyChangesSeen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ export async function startTestApp(options: { fixture?: unknown; configure?: (c:
   const app = await startApp(config, { db, logger: captureLogger(logs) });
   const url = `http://127.0.0.1:${app.port}`;
   const others: (() => Promise<void>)[] = [];
+  const instances = [app];
 
   const headers = (keyRef: string) => {
     const key = fixture.keys[keyRef];
@@ -102,7 +109,11 @@ export async function startTestApp(options: { fixture?: unknown; configure?: (c:
     async secondInstance() {
       const second = await startApp(config, { db, logger: captureLogger([]) });
       others.push(() => second.close());
-      return { url: `http://127.0.0.1:${second.port}`, close: () => second.close() };
+      instances.push(second);
+      return { url: `http://127.0.0.1:${second.port}`, app: second, close: () => second.close() };
+    },
+    async keyChangesSeen() {
+      await Promise.all(instances.map((instance) => instance.viewers?.sync()));
     },
     async close() {
       for (const close of others) await close().catch(() => undefined);

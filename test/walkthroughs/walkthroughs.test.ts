@@ -53,6 +53,7 @@ beforeAll(async () => {
   await t.db.contact.update({ where: { id: refs.rita }, data: { hasAccessToAllLocations: false, locationIds: [refs["store-1"]] } });
   await t.db.contact.update({ where: { id: refs.bree }, data: { brandIds: [2] } });
   await t.db.contact.update({ where: { id: refs.nora }, data: { hasAccessToAllLocations: false, locationIds: [refs["store-2"]], brandIds: [1] } });
+  await t.keyChangesSeen();
 });
 afterAll(() => t?.close());
 

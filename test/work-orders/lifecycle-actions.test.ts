@@ -126,11 +126,13 @@ describe("PATCH /work_orders/{id} (reassignment)", () => {
     const unknown = await patch(999999, { supplierFacilityId: refs["inhouse-west"] });
     const foreign = await patch(wo.id, { supplierFacilityId: refs["inhouse-west"] }, "globex-key");
     await t.db.contact.update({ where: { id: refs.alice }, data: { roles: ["viewer"] } });
+    await t.keyChangesSeen();
     let denied;
     try {
       denied = await patch(wo.id, { supplierFacilityId: refs["inhouse-west"] });
     } finally {
       await t.db.contact.update({ where: { id: refs.alice }, data: { roles: ["facility_manager"] } });
+      await t.keyChangesSeen();
     }
     const normalise = (r: { body: { message: string } }) => r.body.message.replace(/\d+/g, "N");
     for (const reply of [unknown, foreign, denied]) {
@@ -209,11 +211,13 @@ describe("buyer status actions", () => {
     const foreign = await buyer("approve", { id: wo.id }, "globex-key");
     const unknown = await buyer("approve", { id: 999999 });
     await t.db.contact.update({ where: { id: refs.alice }, data: { roles: ["viewer"] } });
+    await t.keyChangesSeen();
     let denied;
     try {
       denied = await buyer("approve", { id: wo.id });
     } finally {
       await t.db.contact.update({ where: { id: refs.alice }, data: { roles: ["facility_manager"] } });
+      await t.keyChangesSeen();
     }
     for (const reply of [foreign, unknown, denied]) {
       expect(reply.status).toBe(400);

@@ -144,12 +144,14 @@ describe("POST /work_order/work_orders: rejected bodies write nothing", () => {
     const before = await counts();
     expect((await create({}, "globex-key")).status).toBe(400);
     await t.db.contact.update({ where: { id: refs.alice }, data: { roles: ["viewer"] } });
+    await t.keyChangesSeen();
     try {
       const denied = await create();
       expect(denied.status).toBe(400);
       expect(denied.body.message).toMatch(/may not write/);
     } finally {
       await t.db.contact.update({ where: { id: refs.alice }, data: { roles: ["facility_manager"] } });
+      await t.keyChangesSeen();
     }
     expect(await counts()).toEqual(before);
   });

@@ -29,7 +29,8 @@ export const INTERFACE_OF_KIND: Record<KeyKind, Interface> = {
   partner: "partners",
 };
 
-interface KeyRow {
+/** A key as stored, with what its viewer is made of: what authentication reads (and the API caches). */
+export interface KeyRecord {
   id: number;
   secretHash: string;
   kind: KeyKind;
@@ -49,10 +50,9 @@ interface KeyRow {
   internalTeamOfId: number | null;
 }
 
-/** One statement: the key with its contact, facility and company. Null when the pair does not authenticate. */
-export async function authenticate(db: Db, apiKey: string, secret: string, now = new Date()): Promise<Viewer | null> {
-  if (!apiKey || !secret || apiKey.length > 200 || secret.length > 200) return null;
-  const rows = await db.$queryRaw<KeyRow[]>`
+/** One statement: the key with its contact, facility and company, or null when there is no such key. */
+export async function loadKey(db: Db, apiKey: string): Promise<KeyRecord | null> {
+  const rows = await db.$queryRaw<KeyRecord[]>`
     SELECT k.id, k."secretHash", k.kind::text AS kind, k."expiresAt", k."revokedAt",
            k."rateLimitRequests", k."rateLimitWindowSeconds",
            c.id AS "contactId", c.email, c."nameGiven", c."nameFamily", c.roles,
@@ -64,8 +64,18 @@ export async function authenticate(db: Db, apiKey: string, secret: string, now =
       LEFT JOIN "SupplierFacility" sf ON sf.id = c."supplierFacilityId"
       LEFT JOIN "SupplierCompany" sc ON sc.id = sf."supplierCompanyId"
      WHERE k."apiKey" = ${apiKey}`;
-  const row = rows[0];
-  if (!row || !secretMatches(secret, row.secretHash)) return null;
+  return rows[0] ?? null;
+}
+
+/** Whether a key pair is worth looking up at all (both halves given, neither absurdly long). */
+export const plausibleKeyPair = (apiKey: string, secret: string) => Boolean(apiKey && secret && apiKey.length <= 200 && secret.length <= 200);
+
+/**
+ * The viewer a stored key makes, when `secret` is its secret (compared in constant time) and the key
+ * is neither revoked nor expired at `now`; null otherwise.
+ */
+export function viewerOf(row: KeyRecord, secret: string, now: Date): Viewer | null {
+  if (!secretMatches(secret, row.secretHash)) return null;
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   const onSupplierSide = row.kind !== "buyer";
   if (onSupplierSide ? row.supplierFacilityId === null : row.buyerFacilityId === null) return null;

@@ -1,0 +1,132 @@
+// Verified keys kept in the process, so that a request authenticates without a database round trip
+// (docs/performance.md). What makes that safe is being told of every change: the database notifies
+// the channel `viewer_change` when a transaction that changed a key, a contact, or the facility and
+// company rows a viewer is read from commits (triggers, migration 20261202090000), whoever wrote it.
+// Every API instance listens on a connection of its own and forgets everything it holds on each
+// notification. While that connection is down nothing is cached (a notification could be missed),
+// and it is emptied again once the connection is back. So a revoked key is refused on every instance
+// as soon as the notification arrives (milliseconds; docs/performance.md gives the measured bound).
+// The secret is compared (constant time) and the expiry checked on every request, cached or not.
+import pg from "pg";
+import type { Db } from "../db.ts";
+import type { Logger } from "../logger.ts";
+import { loadKey, plausibleKeyPair, viewerOf, type KeyRecord, type Viewer } from "../schema/core/viewer.ts";
+
+const CHANNEL = "viewer_change";
+/** How the listening connection shows in pg_stat_activity. */
+export const APPLICATION_NAME = "work-orders key cache";
+/** A backstop only: notifications are what keep entries true. */
+const ENTRY_TTL_MS = 60_000;
+/** Beyond this many keys the oldest entry makes room (every key still works, uncached). */
+const MAX_ENTRIES = 10_000;
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 10_000;
+
+export class ViewerCache {
+  private readonly entries = new Map<string, { record: KeyRecord; at: number }>();
+  /** Bumped by every notification: a lookup that started before one must not store what it read. */
+  private generation = 0;
+  private listener: pg.Client | null = null;
+  private reconnectMs = RECONNECT_MIN_MS;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly db: Db, private readonly databaseUrl: string, private readonly logger: Logger) {}
+
+  /** Starts listening; resolves once listening or after the first failure (the cache stays off until a retry works). */
+  start(): Promise<void> {
+    return this.listen();
+  }
+
+  /** Whether entries are used: only while notifications can arrive. */
+  get active(): boolean {
+    return this.listener !== null;
+  }
+
+  /** The viewer of a key pair (see viewerOf), from the cache when it holds the key. */
+  async viewer(apiKey: string, secret: string, now: Date): Promise<Viewer | null> {
+    if (!plausibleKeyPair(apiKey, secret)) return null;
+    const entry = this.active ? this.entries.get(apiKey) : undefined;
+    if (entry && now.getTime() - entry.at < ENTRY_TTL_MS) return viewerOf(entry.record, secret, now);
+    const generation = this.generation;
+    const record = await loadKey(this.db, apiKey);
+    const viewer = record && viewerOf(record, secret, now);
+    // Only keys that authenticated are kept: a wrong secret or a revoked key costs its caller a lookup.
+    if (viewer && this.active && generation === this.generation) this.remember(apiKey, record!, now);
+    return viewer;
+  }
+
+  /**
+   * Resolves once every notification of a transaction committed before the call has been handled: the
+   * server sends pending notifications before it answers a statement on the listening connection.
+   */
+  async sync(): Promise<void> {
+    await this.listener?.query("SELECT 1");
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const listener = this.listener;
+    this.forget();
+    await listener?.end().catch(() => undefined);
+  }
+
+  private remember(apiKey: string, record: KeyRecord, now: Date) {
+    this.entries.delete(apiKey);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(apiKey, { record, at: now.getTime() });
+  }
+
+  private clear() {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  /** The connection is gone: nothing cached, nothing stored until listening again. */
+  private forget() {
+    this.listener = null;
+    this.clear();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl, keepAlive: true, connectionTimeoutMillis: 5_000, application_name: APPLICATION_NAME });
+    const lost = (error?: Error) => {
+      if (this.listener === client) {
+        this.forget();
+        this.logger.warn({ err: error?.message ?? "connection ended" }, "key cache: change notifications lost; authenticating from the database until they are back");
+      }
+      client.removeAllListeners();
+      client.on("error", () => undefined);
+      client.end().catch(() => undefined);
+      this.retry();
+    };
+    client.on("notification", () => this.clear());
+    client.on("error", lost);
+    client.on("end", () => lost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      if (!this.closed) this.logger.warn({ err: (error as Error).message }, "key cache: cannot listen for key changes; retrying");
+      lost(error as Error);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.clear(); // whatever changed while not listening
+    this.listener = client;
+    this.reconnectMs = RECONNECT_MIN_MS;
+  }
+
+  private retry() {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.listen();
+    }, this.reconnectMs);
+    this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_MAX_MS);
+  }
+}
