@@ -47,21 +47,33 @@ export function dropBenchDatabase(): Promise<void> {
 }
 
 /** Bulk rows added for the bench key's company (Acme), on top of the fixture's own. */
-export const SEED = { locations: 2_000, regions: 30, assetTypes: 30, assets: 30 };
+export const SEED = { locations: 2_000, regions: 30, assetTypes: 30, assets: 30, workOrders: 2_000 };
+
+/** Statuses the seeded work orders cycle through, and the locations they are spread over. */
+const WORK_ORDER_STATUSES = ["Unassigned", "PendingApproval", "PendingConfirmationByServiceProvider", "ConfirmedByServiceProvider", "TechAssigned"] as const;
+const WORK_ORDER_LOCATIONS = 4;
 
 export interface Seeded {
   /** X-API-KEY and SVC-KEY of the bench's buyer key. */
   headers: Record<string, string>;
   buyerCompanyId: number;
   /** Rows of each list the bench key sees. */
-  totals: { locations: number; regions: number; assetTypes: number; assets: number };
+  totals: { locations: number; regions: number; assetTypes: number; assets: number; workOrders?: number };
+}
+
+/** The work order list the locations bench loads (two statuses, two locations) and its bare-SQL twin's parameters. */
+export interface WorkOrderList {
+  path: string;
+  statuses: string[];
+  locationIds: number[];
+  matches: number;
 }
 
 /**
  * Applies test/fixtures/base.json (through the operator's code path) with one extra buyer key whose
  * rate limit is never reached, then adds the bulk rows for that key's company.
  */
-export async function seed(db: Db): Promise<Seeded> {
+export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderList }> {
   const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
   fixture.apiKeys.push({ ref: "bench-key", kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } });
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
@@ -106,6 +118,25 @@ export async function seed(db: Db): Promise<Seeded> {
   });
   await db.assetLabelLink.createMany({ data: assets.map((a) => ({ assetId: a.id, labelId: applied.refs.critical })) });
 
+  // Work orders with a status history entry and a subscriber each, for the work order list with filters.
+  const woLocations = locationIds.slice(0, WORK_ORDER_LOCATIONS);
+  const created = Date.now() - SEED.workOrders * 60_000;
+  const workOrders = await db.workOrder.createManyAndReturn({
+    select: { id: true, status: true, createdAt: true },
+    data: Array.from({ length: SEED.workOrders }, (_, i) => ({
+      buyerCompanyId, buyerFacilityId: applied.refs["acme-hq"], locationId: woLocations[i % woLocations.length], problemTypeId: applied.refs.hvac,
+      title: `Bench work order ${i + 1}`, description: "Compressor noise after the last service call", createdBy: "alice@acme.example",
+      status: WORK_ORDER_STATUSES[i % WORK_ORDER_STATUSES.length], createdAt: new Date(created + i * 60_000), statusChangedAt: new Date(created + i * 60_000),
+    })),
+  });
+  await db.workOrderStatusChange.createMany({
+    data: workOrders.map((w) => ({ workOrderId: w.id, from: null, to: w.status, action: "create", actor: "Alice Admin", actorKind: "buyer", at: w.createdAt })),
+  });
+  await db.workOrderSubscriber.createMany({ data: workOrders.map((w) => ({ workOrderId: w.id, email: "alice@acme.example" })) });
+  const statuses = WORK_ORDER_STATUSES.slice(0, 2);
+  const listLocations = woLocations.slice(0, 2);
+  const matches = await db.workOrder.count({ where: { buyerCompanyId, status: { in: [...statuses] }, locationId: { in: listLocations } } });
+
   const [locations, regions, assetTypes, assetCount] = await Promise.all([
     db.location.count({ where: { buyerCompanyId } }),
     db.region.count({ where: { buyerCompanyId } }),
@@ -115,6 +146,10 @@ export async function seed(db: Db): Promise<Seeded> {
   return {
     headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
     buyerCompanyId,
-    totals: { locations, regions, assetTypes, assets: assetCount },
+    totals: { locations, regions, assetTypes, assets: assetCount, workOrders: await db.workOrder.count({ where: { buyerCompanyId } }) },
+    workOrderList: {
+      path: `/v1/buyer/work_order/work_orders?status=${statuses.join(",")}&locationId=${listLocations.join(",")}&sort_by=createdAt&order=desc`,
+      statuses: [...statuses], locationIds: listLocations, matches,
+    },
   };
 }

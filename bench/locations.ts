@@ -1,8 +1,10 @@
 // `npm run bench -- locations`: the list endpoints' cost next to a bare node:http + pg handler running the same SQL.
 //
 //   1. Load (autocannon, loopback, bounded): GET /v1/buyer/location/locations, the same list through
-//      GraphQL, and the baseline, interleaved for BENCH_ROUNDS rounds; req/s, p50 and p99 of each
-//      (median over the rounds) and the service's ratios to the baseline.
+//      GraphQL, and their baseline; a work order list with filters over REST and GraphQL and its own
+//      baseline; interleaved for BENCH_ROUNDS rounds; req/s, p50 and p99 of each (median over the
+//      rounds) and the service's ratios to its baseline. BENCH_PROFILE=1 also takes a CPU profile of the
+//      service during each service target's first run and prints where its time went (bench/profile.ts).
 //   2. SQL statements per list request at a small and a large page size (must not grow with it).
 //
 // Own database (wo_bench, recreated and dropped), own Redis prefix, API role only, and a logger that
@@ -22,6 +24,7 @@ import type { Redis } from "ioredis";
 import { startApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { BASELINE_SQL, startBaseline } from "./baseline.ts";
+import { breakdown, profiled } from "./profile.ts";
 import { graphqlList, restList } from "./calls.ts";
 import { createCountingDb } from "./counting-pool.ts";
 import { createBenchDatabase, dropBenchDatabase, SEED, seed } from "./database.ts";
@@ -38,8 +41,16 @@ const settings: LoadSettings & { rounds: number } = {
 /** Hard stop in case something hangs, well above the expected ~1.5 minutes. */
 const WATCHDOG_SECONDS = 300;
 const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "latest.json");
+const PROFILE = process.env.BENCH_PROFILE === "1";
+/** Each service target and the baseline it is measured against. */
+const BASELINE_OF: Record<string, string> = { rest: "baseline", graphql: "baseline", "rest work orders": "baseline work orders", "graphql work orders": "baseline work orders" };
 
 const LOCATION_FIELDS = "id name regionId locationTypeId buyerCompanyId currency internalCode storeContacts locationTypeDetails createdAt";
+/** What the REST work order list returns, asked for in GraphQL too. */
+const WORK_ORDER_FIELDS =
+  "id title description status locationId problemTypeId buyerFacilityId buyerCompanyId createdBy supplierFacilityId assetId subAssetIds " +
+  "needsApproval isPM statusChangedAt assignedAt createdAt updatedAt subscribers statusChanges { from to action actor actorKind at } " +
+  "serviceCalls { id technicianEmail scheduledAt checkInAt checkOutAt outcome }";
 /** Location pages are clamped to 10 rows, other lists to 25. */
 const LOCATION_PAGE = 10;
 const LIST_PAGE = 25;
@@ -57,7 +68,9 @@ interface Summary {
     samples: LoadSample[];
     median: Record<string, LoadMedians>;
     /** Service ÷ baseline: req/s (below 1 is slower) and p99 (above 1 is slower). */
-    ratioToBaseline: Record<"rest" | "graphql", { requestsPerSecond: number; p99: number }>;
+    ratioToBaseline: Record<string, { requestsPerSecond: number; p99: number }>;
+    /** BENCH_PROFILE=1: the service's busy CPU time by where it was spent, per target (percent). */
+    profiles?: Record<string, { category: string; percent: number }[]>;
   };
   statements: StatementReport & { restLocationsSql: string[]; baselineSql: typeof BASELINE_SQL };
   statementsConstantInPageSize: boolean;
@@ -88,7 +101,7 @@ async function main() {
   // The rate limiter fails open without Redis, which would flatter the service: wait until it is there.
   await redisReady(app.redis);
   onCleanUp(() => deleteKeys(app.redis, `${redisPrefix}:*`));
-  const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId);
+  const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId, seeded.workOrderList);
   onCleanUp(() => baseline.close());
   const serviceUrl = `http://127.0.0.1:${app.port}`;
 
@@ -147,9 +160,14 @@ async function main() {
   const statements = await countStatements(serviceUrl, seeded.headers, database.counter, probes);
   const restLocationsSql = await statementTexts(serviceUrl, seeded.headers, database.counter, probes[0].call(LOCATION_PAGE));
 
-  // 1: the three targets, interleaved round by round so that drift on a shared machine hits all three.
+  // 1: the targets, interleaved round by round so that drift on a shared machine hits them all.
+  const workOrderPage = Math.min(LOCATION_PAGE, seeded.workOrderList.matches);
+  const { statuses, locationIds } = seeded.workOrderList;
+  const workOrderQuery =
+    `{ workOrders(limit: 10, sort_by: "createdAt", order: "desc", filter: {status: "${statuses.join(",")}", locationId: "${locationIds.join(",")}"}) ` +
+    `{ count data { ${WORK_ORDER_FIELDS} } } }`;
   const targets: LoadTarget[] = [
-    { name: "baseline", baseUrl: baseline.url, headers: {}, call: restList("/"), expectRows: LOCATION_PAGE, counter: baseline.counter },
+    { name: "baseline", baseUrl: baseline.url, headers: {}, call: restList("/locations"), expectRows: LOCATION_PAGE, counter: baseline.counter },
     {
       name: "rest", baseUrl: serviceUrl, headers: seeded.headers, call: restList("/v1/buyer/location/locations"),
       expectRows: LOCATION_PAGE, counter: database.counter,
@@ -159,14 +177,32 @@ async function main() {
       call: graphqlList("locations", `{ locations(limit: 10) { count data { ${LOCATION_FIELDS} } } }`),
       expectRows: LOCATION_PAGE, counter: database.counter,
     },
+    { name: "baseline work orders", baseUrl: baseline.url, headers: {}, call: restList("/work-orders"), expectRows: workOrderPage, counter: baseline.counter },
+    {
+      name: "rest work orders", baseUrl: serviceUrl, headers: seeded.headers, call: restList(seeded.workOrderList.path),
+      expectRows: workOrderPage, counter: database.counter,
+    },
+    {
+      name: "graphql work orders", baseUrl: serviceUrl, headers: seeded.headers, call: graphqlList("workOrders", workOrderQuery),
+      expectRows: workOrderPage, counter: database.counter,
+    },
   ];
+  const profiles: Record<string, { category: string; percent: number }[]> = {};
   const loadBefore = loadAverage();
   log(`load: ${settings.rounds} rounds × ${targets.length} targets × (${settings.warmupSeconds} s warm-up + ` +
     `${settings.durationSeconds} s), ${settings.connections} connections; load average ${loadBefore.join(" ")}`);
   const samples: LoadSample[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets) {
-      const sample = await runLoad(target, settings, round);
+      const profile = PROFILE && round === 1 && BASELINE_OF[target.name];
+      const sample = profile
+        ? await profiled(() => runLoad(target, settings, round)).then(({ result, profile: cpu }) => {
+            fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
+            fs.writeFileSync(path.join(path.dirname(RESULT_FILE), `${target.name.replace(/ /g, "-")}.cpuprofile`), JSON.stringify(cpu));
+            profiles[target.name] = breakdown(cpu).map(({ category, percent }) => ({ category, percent: Number(percent.toFixed(1)) }));
+            return result;
+          })
+        : await runLoad(target, settings, round);
       samples.push(sample);
       log(`round ${round} ${target.name.padEnd(8)} ${sample.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
         `p50 ${sample.p50Ms} ms  p99 ${sample.p99Ms} ms`);
@@ -175,8 +211,8 @@ async function main() {
 
   const median = Object.fromEntries(targets.map((t) => [t.name, medians(samples.filter((s) => s.target === t.name))]));
   const ratio = (name: string) => ({
-    requestsPerSecond: median[name].requestsPerSecond / median.baseline.requestsPerSecond,
-    p99: median[name].p99Ms / median.baseline.p99Ms,
+    requestsPerSecond: median[name].requestsPerSecond / median[BASELINE_OF[name]].requestsPerSecond,
+    p99: median[name].p99Ms / median[BASELINE_OF[name]].p99Ms,
   });
   const summary: Summary = {
     when: new Date().toISOString(),
@@ -186,7 +222,11 @@ async function main() {
     loadAverage: { before: loadBefore, after: loadAverage() },
     settings,
     seed: seeded.totals,
-    load: { samples, median, ratioToBaseline: { rest: ratio("rest"), graphql: ratio("graphql") } },
+    load: {
+      samples, median,
+      ratioToBaseline: Object.fromEntries(Object.keys(BASELINE_OF).map((name) => [name, ratio(name)])),
+      ...(PROFILE ? { profiles } : {}),
+    },
     statements: { ...statements, restLocationsSql, baselineSql: BASELINE_SQL },
     statementsConstantInPageSize: Object.values(statements.constant).every(Boolean),
     serviceWarnings: { count: warnings.count, first: warnings.first },
@@ -202,15 +242,14 @@ async function main() {
 function printSummary(s: Summary) {
   const { median, ratioToBaseline } = s.load;
   const ratios = (name: string) =>
-    name === "rest" || name === "graphql"
-      ? [ratioToBaseline[name].requestsPerSecond.toFixed(2), ratioToBaseline[name].p99.toFixed(2)]
-      : ["1.00", "1.00"];
+    ratioToBaseline[name] ? [ratioToBaseline[name].requestsPerSecond.toFixed(2), ratioToBaseline[name].p99.toFixed(2)] : ["1.00", "1.00"];
   console.log("\n=========================== BENCH SUMMARY ===========================");
   console.log(`commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
   console.log(`${s.settings.rounds} rounds × ${s.settings.durationSeconds} s (after ${s.settings.warmupSeconds} s warm-up) per target, ` +
     `${s.settings.connections} connections, loopback`);
   console.log(`rows the bench key sees: ${JSON.stringify(s.seed)}\n`);
-  console.log("Location list, first page of 10 (median over rounds; latency in whole ms, as autocannon records it)");
+  console.log("Location list, first page of 10; work order list with filters (two statuses, two locations), first page of 10");
+  console.log("(median over rounds; latency in whole ms, as autocannon records it; ratios to each list's own baseline)");
   console.log(table(
     ["target", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "p99 ÷ baseline", "SQL/request"],
     Object.entries(median).map(([name, m]) => [
@@ -227,6 +266,10 @@ function printSummary(s: Summary) {
   ));
   console.log("\nThe statements of one REST location list request (limit=10):");
   s.statements.restLocationsSql.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.replace(/\s+/g, " ").trim()}`));
+  for (const [target, rows] of Object.entries(s.load.profiles ?? {})) {
+    console.log(`\nWhere the service's CPU time went under ${target} (self time, % of busy time; idle excluded):`);
+    console.log(table(["spent in", "%"], rows.filter((r) => r.percent >= 0.5).map((r) => [r.category, r.percent.toFixed(1)])));
+  }
   console.log(`\nstatements constant in page size: ${s.statementsConstantInPageSize ? "yes" : "NO"}`);
   console.log(`service warnings during the bench: ${s.serviceWarnings.count}${s.serviceWarnings.first ? ` (first: ${s.serviceWarnings.first})` : ""}`);
   console.log("=====================================================================");
