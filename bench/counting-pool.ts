@@ -1,11 +1,9 @@
 // pg pools whose connections count the statements they send to PostgreSQL. The service gets a
-// PrismaClient built the way src/db.ts builds it (Prisma over @prisma/adapter-pg, 10 connections),
+// PrismaClient built by src/db.ts (clientOver: Prisma over @prisma/adapter-pg, 10 connections),
 // but over such a pool (PrismaPg accepts a pg.Pool), so the bench knows exactly how many statements
 // one HTTP request costs: the key lookup, the page, the count and anything else (an N+1 would show).
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../src/generated/prisma/client.ts";
-import type { Db } from "../src/db.ts";
+import { clientOver, type Db } from "../src/db.ts";
 
 export interface StatementCounter {
   /** Statements sent since the pool was created. */
@@ -40,13 +38,6 @@ export function createCountingPool(connectionString: string, max = 10): Counting
 /** The service's database client, over a counting pool. */
 export function createCountingDb(connectionString: string, max = 10): CountingPool & { db: Db; close(): Promise<void> } {
   const counting = createCountingPool(connectionString, max);
-  const db = new PrismaClient({ adapter: new PrismaPg(counting.pool) });
-  return {
-    ...counting,
-    db,
-    async close() {
-      await db.$disconnect();
-      await counting.pool.end();
-    },
-  };
+  const db = clientOver(counting.pool);
+  return { ...counting, db, close: () => db.$disconnect() };
 }

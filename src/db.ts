@@ -5,6 +5,7 @@
 // Connection loss is survived, never crashed on: a pg client that loses its connection emits 'error',
 // and an 'error' event without a listener ends the process. The pool (idle clients) and every client
 // checked out here have one; the broken client is dropped and the next query opens a new connection.
+import crypto from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
@@ -27,10 +28,31 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   pool.on("error", (error) => options.onConnectionError?.(error));
-  // $disconnect() ends the pool too.
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  return clientOver(pool);
+}
+
+/** Prisma over a pg pool of the caller's (the bench's counting pool); $disconnect() ends the pool too. */
+export function clientOver(pool: pg.Pool): Db {
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementName }) });
   pools.set(db, pool);
   return db;
+}
+
+/**
+ * Prisma's statements are prepared once per connection under a name made from their text: later runs
+ * send only the parameters, and PostgreSQL neither parses nor (after a few runs) plans them again.
+ * Needs a session per connection (direct, or a pooler in session mode).
+ */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 5_000;
+function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (name === undefined) {
+    name = `p_${crypto.createHash("sha1").update(query.sql).digest("base64url")}`;
+    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
+    statementNames.set(query.sql, name);
+  }
+  return name;
 }
 
 /** The pg pool under a client made by createDb. */

@@ -153,16 +153,23 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
       return refuse(`the ${name} parameter is not valid JSON`);
     }
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
+  // A client that goes away ends a streamed subscription (the signal); a finished response needs nothing.
   const abort = new AbortController();
-  res.on("close", () => abort.abort());
-  const response = await yoga.handleRequest(new Request(url, { method: req.method, headers, body, signal: abort.signal }), { req, res } as never);
+  res.on("close", () => res.writableFinished || abort.abort());
+  // yoga's own fetch implementation: lighter per request than Node's undici Request.
+  const { Request } = yoga.fetchAPI;
+  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal: abort.signal }), { req, res } as never);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
+  if (!STREAMED.test(response.headers.get("content-type") ?? "")) return void res.end(Buffer.from(await response.arrayBuffer()));
   // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
   await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
 }
+
+/** Subscriptions over HTTP answer as a stream (server-sent events, multipart); everything else in one piece. */
+const STREAMED = /^(text\/event-stream|multipart\/mixed)/;
 
 /** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
 export function attachWebsockets(server: http.Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {
