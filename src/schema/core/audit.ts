@@ -73,14 +73,25 @@ export function applyAudit(schema: GraphQLSchema): void {
     if ((field as { audited?: true }).audited) continue;
     const resolve = field.resolve ?? defaultFieldResolver;
     const recordType = getNamedType(field.type).name;
-    field.resolve = (parent, args, ctx: Context, info) =>
-      inTransaction(ctx.db, async (tx) => {
-        const result = await resolve(parent, args, { ...ctx, db: joinable(tx) }, info);
-        await recordAudit(tx, {
-          ...actorOf(ctx.viewer, ctx.channel), operation: field.name, recordType, recordIds: recordIdsOf(args, result), traceId: ctx.traceId, at: ctx.now(),
-        });
-        return result;
+    // ctx itself (not a copy) carries the transaction while the resolver runs: Pothos keys what the
+    // resolver's query loaded by the context object, and a copy would make every selected relation of
+    // the answer load again afterwards (and fail for a record the mutation deleted). Mutation fields
+    // run one after another, so swapping ctx.db and putting it back is safe.
+    field.resolve = (parent, args, ctx: Context, info) => {
+      const db = ctx.db;
+      return inTransaction(db, async (tx) => {
+        ctx.db = joinable(tx);
+        try {
+          const result = await resolve(parent, args, ctx, info);
+          await recordAudit(tx, {
+            ...actorOf(ctx.viewer, ctx.channel), operation: field.name, recordType, recordIds: recordIdsOf(args, result), traceId: ctx.traceId, at: ctx.now(),
+          });
+          return result;
+        } finally {
+          ctx.db = db;
+        }
       }, LIMITS);
+    };
     Object.assign(field, { audited: true });
   }
 }
