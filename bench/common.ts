@@ -1,6 +1,12 @@
 // What every benchmark script shares: last-in first-out cleanup (on success, failure, interrupt or
-// watchdog) and the revision label printed with the figures.
-import { execFileSync } from "node:child_process";
+// watchdog), the revision label printed with the figures, and the service run as a child process.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+/** The repository's root. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -26,4 +32,30 @@ export function gitRevision(): string {
   } catch {
     return "unknown";
   }
+}
+
+/**
+ * The service from the sources (src/main.ts) with `env`, once GET /readyz on `port` answers 200.
+ * BENCH_PROFILE=<dir>: a V8 CPU profile of the service, written when it stops.
+ */
+export async function startService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "src/main.ts")], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (c) => (stderr += c));
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}: ${stderr}`);
+    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
+    if (Date.now() > until) throw new Error(`service not ready after 60 s: ${stderr}`);
+    await sleep(200);
+  }
+}
+
+/** SIGTERM (a graceful stop), SIGKILL after 15 s. */
+export async function stopService(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }

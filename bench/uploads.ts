@@ -16,7 +16,6 @@
 //
 // Summary printed; JSON in <tmpdir>/wo-bench/uploads.json. Exit code 1 when the peak RSS growth of any
 // round exceeds 64 MB, 2 on failure. A watchdog ends everything (and cleans up) after 600 s.
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -25,14 +24,12 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createDb } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase } from "./database.ts";
-import { abort, cleanUp, gitRevision, onCleanUp } from "./common.ts";
+import { abort, cleanUp, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATABASE = "wo_bench_uploads_commerce";
 const FILE_BYTES = 512 * 1024 * 1024;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -85,26 +82,6 @@ function sampleRss(pid: number) {
   const samples: number[] = [];
   const timer = setInterval(() => samples.push(rssOf(pid)), 20);
   return { samples, stop: () => clearInterval(timer) };
-}
-
-async function startService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/main.ts")], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (c) => (stderr += c));
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}: ${stderr}`);
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
-    if (Date.now() > until) throw new Error(`service not ready after 60 s: ${stderr}`);
-    await sleep(200);
-  }
-}
-
-async function stopService(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }
 
 /** Streams `file` (plus `extra` bytes) as the multipart part `file`; resolves with the status and body. */

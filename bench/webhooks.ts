@@ -23,7 +23,7 @@
 // BENCH_PROFILE=<dir> (V8 CPU profiles of the service processes). Summary printed; JSON in
 // <tmpdir>/wo-bench/webhooks.json. Exit code 1 below the 2,000 deliveries/s target, 2 on failure.
 // Bounded: a watchdog ends everything (and cleans up) after 170 s.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -39,9 +39,8 @@ import WebSocket from "ws";
 import { createDb, sqlPool, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase, urlOf } from "./database.ts";
-import { abort, cleanUp, gitRevision, onCleanUp } from "./common.ts";
+import { abort, cleanUp, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 /** BENCH_DATABASE: another name, so two checkouts can run this bench on one server at once. */
 const DATABASE = process.env.BENCH_DATABASE ?? "wo_bench_webhooks";
@@ -146,29 +145,6 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
     child.stderr.on("data", (c) => (err += c));
     child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}: ${err}`))));
   });
-}
-
-async function startService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  // BENCH_PROFILE=<dir>: a V8 CPU profile of the service, written when it stops.
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "src/main.ts")], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (c) => (stderr += c));
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}: ${stderr}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
-    if (healthy) return child;
-    if (Date.now() > until) throw new Error(`service not ready after 60 s: ${stderr}`);
-    await sleep(200);
-  }
-}
-
-async function stopService(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }
 
 /**
