@@ -140,7 +140,7 @@ describe.skipIf(!HAVE_CHROMIUM)(HAVE_CHROMIUM ? BROWSER_SUITE : `${BROWSER_SUITE
     expect(errors).toEqual([]);
     expect(browser.offsite).toEqual([]);
     await page.close();
-  });
+  }, 90_000); // three pages, each rendering a large document in Chromium: slow on a loaded machine
 
   it("GraphiQL renders its editor from the inlined bundle", async () => {
     const page = await browser.context.newPage();

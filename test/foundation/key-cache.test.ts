@@ -41,7 +41,7 @@ async function refusedAt(url: string, headers: Record<string, string>): Promise<
 }
 
 describe("revoking a key", () => {
-  it(`is refused on every instance within ${REVOCATION_BOUND_MS} ms when the operator CLI revokes it`, async () => {
+  it(`is refused on every instance within ${REVOCATION_BOUND_MS} ms of the operator CLI's revoke`, async () => {
     const second = await t.secondInstance();
     const issued = await issueKey(t.db, { contactEmail: "alice@acme.example", kind: "buyer", rateLimit: { requests: 1000, windowSeconds: 20 } });
     const headers = { "X-API-KEY": issued.apiKey, "SVC-KEY": issued.svcKey };
@@ -53,11 +53,15 @@ describe("revoking a key", () => {
     // Both instances now hold the key and are asked all along while another process revokes it.
     const refused = Promise.all([refusedAt(t.url, headers), refusedAt(second.url, headers)]);
     const run = await operatorCli(t.databaseUrl, ["keys", "revoke", issued.apiKey]);
+    // The CLI has committed once it has exited (the commit itself is not visible from here; the next
+    // test times the bound from COMMIT). A loaded machine can take seconds to start and run the CLI.
+    const exited = Date.now();
     expect(run.code, run.stderr).toBe(0);
-    // revokedAt is taken just before the revoking transaction commits.
-    const revokedAt = Date.parse(JSON.parse(run.stdout).revokedAt);
-    const [first, other] = (await refused).map((at) => at - revokedAt);
-    if (process.env.KEY_CACHE_REPORT) console.info(`revocation seen ${first} ms and ${other} ms after the CLI's revokedAt`);
+    const [first, other] = (await refused).map((at) => at - exited);
+    if (process.env.KEY_CACHE_REPORT) {
+      const revokedAt = Date.parse(JSON.parse(run.stdout).revokedAt);
+      console.info(`revocation seen ${first} ms and ${other} ms after the CLI exited (${exited - revokedAt} ms after its revokedAt)`);
+    }
     expect(first).toBeLessThan(REVOCATION_BOUND_MS);
     expect(other).toBeLessThan(REVOCATION_BOUND_MS);
     await second.close();
