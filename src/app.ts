@@ -10,6 +10,9 @@ import { RequestPipeline } from "./http/pipeline.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { ViewerCache } from "./http/viewer-cache.ts";
 import { RestAdapter } from "./rest/adapter.ts";
+import { Metrics } from "./http/metrics/registry.ts";
+import { registerStateGauges } from "./http/metrics/state.ts";
+import { serveMetrics } from "./http/metrics/serve.ts";
 import { startWorkers } from "./workers/index.ts";
 import { LocalDiskStorage } from "./schema/files/public.ts";
 
@@ -20,6 +23,10 @@ export interface App {
   port?: number;
   /** The API's cache of verified keys (api role); `sync()` waits for key changes already committed. */
   viewers?: ViewerCache;
+  /** The port of the metrics-only listener (METRICS_PORT), when one runs. */
+  metricsPort?: number;
+  /** This process's Prometheus registry: request metrics, the workers' counters, the state gauges. */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -53,10 +60,24 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   services.portalUrl = overrides.portalUrl ?? config.portalUrl;
   let port: number | undefined;
   let viewers: ViewerCache | undefined;
+  let metricsPort: number | undefined;
+  // One registry per process: a process running both roles shows the workers' counters on the API's
+  // /metrics. The state gauges are read at scrape time wherever /metrics is served.
+  const metrics = new Metrics({ worker: config.roles.worker });
+  const serving = config.roles.api || config.metricsPort !== undefined;
+  if (serving) {
+    const gauges = registerStateGauges(metrics.registry, { db, now: services.now, logger, redis, redisPrefix: config.redisPrefix });
+    closers.push(() => gauges.close());
+  }
 
   if (config.roles.worker) {
-    const workers = await startWorkers(config, services);
+    const workers = await startWorkers(config, services, metrics);
     closers.push(() => workers.close());
+  }
+  if (config.metricsPort !== undefined) {
+    const listener = await serveMetrics(metrics, config.metricsPort, logger);
+    metricsPort = listener.port;
+    closers.unshift(() => listener.close());
   }
   if (config.roles.api) {
     // The first requests should find the rate limiter's Redis connected; a Redis that is down does not
@@ -75,6 +96,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       redisPrefix: config.redisPrefix,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
+      metrics,
     });
     await new Promise<void>((resolve) => api.server.listen(config.port, resolve));
     port = (api.server.address() as { port: number }).port;
@@ -87,6 +109,8 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     redis,
     port,
     viewers,
+    metricsPort,
+    metrics,
     async close() {
       for (const close of closers) await close();
       redis.disconnect();

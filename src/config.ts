@@ -43,6 +43,12 @@ export interface Config {
    * leaves the row due again after this; keep it well above the 10 s delivery timeout.
    */
   workLeaseMs: number;
+  /**
+   * METRICS_PORT: a listener of its own for GET /metrics (Prometheus), in any role. A worker-only
+   * process has no other way to show its counters; unset (the default): no such listener, and an API
+   * process serves /metrics on PORT as always.
+   */
+  metricsPort?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -68,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     workLeaseMs: Number(env.WORK_LEASE_MS ?? 60_000),
+    metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
   };
 }

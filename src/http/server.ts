@@ -8,7 +8,7 @@ import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
 import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
 import { toApiError } from "./errors.ts";
-import { Metrics } from "./metrics.ts";
+import { Metrics } from "./metrics/registry.ts";
 import type { RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
 import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
@@ -30,11 +30,13 @@ export interface ApiOptions {
   redisPrefix: string;
   development: boolean;
   shutdownGraceMs: number;
+  /** The process's registry (shared with its workers when it runs both roles); a new one by default. */
+  metrics?: Metrics;
 }
 
 export function createApiServer(services: Services, options: ApiOptions) {
   const { rest, pipeline } = options;
-  const metrics = new Metrics();
+  const metrics = options.metrics ?? new Metrics();
   // Subscriptions fan out from the relay's Redis channel.
   const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
   const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents });

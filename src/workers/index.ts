@@ -5,23 +5,26 @@ import { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
 import { startIdempotencyCleanup } from "../schema/core/idempotency.ts";
-import { startMailJobs } from "../schema/mail/public.ts";
-import { startWebhookJobs } from "../schema/webhooks/public.ts";
+import { startMailJobs, type MailMetrics } from "../schema/mail/public.ts";
+import { startWebhookJobs, type DeliveryMetrics } from "../schema/webhooks/public.ts";
 import { startPmJobs } from "../schema/planned-maintenance/public.ts";
 import { startInvoiceJobs } from "../schema/invoices/public.ts";
 
-export async function startWorkers(config: Config, services: Services) {
+/** The counters the jobs report to (the process's metrics registry, http/metrics/registry.ts). */
+export type WorkerMetrics = DeliveryMetrics & MailMetrics;
+
+export async function startWorkers(config: Config, services: Services, metrics?: WorkerMetrics) {
   // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   for (const redis of [connection, publisher]) redis.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
   const { db, logger, now } = services;
   const jobs = [
-    startMailJobs({ db, smtpUrl: config.smtpUrl, logger, now, retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs, leaseMs: config.workLeaseMs }),
+    startMailJobs({ db, smtpUrl: config.smtpUrl, logger, now, retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs, leaseMs: config.workLeaseMs, metrics }),
     startWebhookJobs({
       db, publisher, prefix: config.redisPrefix, logger, now,
       allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
-      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency, leaseMs: config.workLeaseMs,
+      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency, leaseMs: config.workLeaseMs, metrics,
     }),
     startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
     startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),

@@ -4,7 +4,13 @@ import nodemailer from "nodemailer";
 import type { Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startDueWork } from "../core/due-work.ts";
-import { claimMail, DEFAULT_MAIL_LEASE_MS, recordMailAttempt, senderNamed, type ClaimedMail } from "./rules.ts";
+import { claimMail, DEFAULT_MAIL_LEASE_MS, recordMailAttempt, senderNamed, type ClaimedMail, type MailOutcome } from "./rules.ts";
+
+/** What the mail worker reports to the metrics (the transports implement it). */
+export interface MailMetrics {
+  /** One send attempt was recorded: sent, retry (failed, due again later) or failed (given up). */
+  mailAttempt(outcome: MailOutcome): void;
+}
 
 export const DEFAULT_SENDER = senderNamed("Work Order Service");
 
@@ -16,6 +22,7 @@ export interface MailJobOptions {
   retryDelayMs: number;
   intervalMs: number;
   leaseMs?: number;
+  metrics?: MailMetrics;
 }
 
 export function startMailJobs(o: MailJobOptions) {
@@ -33,6 +40,7 @@ export function startMailJobs(o: MailJobOptions) {
       error = (err as Error).message;
     }
     const outcome = await recordMailAttempt(o.db, mail, at, error, o.retryDelayMs);
+    o.metrics?.mailAttempt(outcome);
     const attempt = mail.attempts + 1;
     // A given-up mail is logged as an error so a lost mail is never silent.
     if (outcome === "retry") o.logger.warn({ jobId: mail.jobId, attempt, err: error }, "mail failed; will retry");

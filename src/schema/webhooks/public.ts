@@ -1,6 +1,7 @@
 // What the transports (server, worker, operator CLI) use of webhooks: the jobs, the live events of
 // subscriptions, the AsyncAPI document, and the operator's endpoint, replay, test and explain commands.
 export { startWebhookJobs } from "./jobs/start.ts";
+export type { DeliveryMetrics } from "./jobs/delivery.ts";
 export { relayOutbox, SUBSCRIPTION_CHANNEL } from "./jobs/relay.ts";
 export { createLiveEvents, type EventServices } from "./live-events.ts";
 export { asyncApiJson } from "./asyncapi.ts";

@@ -13,6 +13,20 @@ import { createSender, type SenderOptions } from "./send.ts";
 
 export type Outcome = "delivered" | "retry" | "expired" | "skipped";
 
+/**
+ * What the delivery worker reports to the metrics (the transports implement it; a feature knows no
+ * metrics library). Every hook is optional to call: tests and the operator CLI pass none.
+ */
+export interface DeliveryMetrics {
+  /**
+   * One claimed delivery's attempt ended and was recorded: its outcome; the POST's status code (null: no
+   * answer) and duration when one was sent; seconds from the change to the acknowledgement when delivered.
+   */
+  webhookAttempt(report: { outcome: "delivered" | "retry" | "expired"; post?: { statusCode: number | null; seconds: number }; sinceEventSeconds?: number }): void;
+  /** The expiry sweep expired `count` pending deliveries (three-hour rule, no attempt). */
+  webhooksExpired(count: number): void;
+}
+
 /** How long an attempt holds its delivery by default: the 10 s timeout, recording, and a wide margin. */
 export const DEFAULT_LEASE_MS = 60_000;
 
@@ -23,6 +37,7 @@ export interface DelivererOptions extends SenderOptions {
   retryScale?: number;
   /** How long a claimed delivery is held before it is due again (a worker that died mid-attempt). */
   leaseMs?: number;
+  metrics?: DeliveryMetrics;
 }
 
 /** A claimed delivery as an attempt needs it: the stored body, its schedule and the endpoint's URL and secrets. */
@@ -121,27 +136,38 @@ export function createDeliverer(options: DelivererOptions) {
     async attempt(delivery: ClaimedDelivery): Promise<Outcome> {
       const started = options.now();
       if (started.getTime() - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS) {
-        await pool.query(
-          `UPDATE "WebhookDelivery" SET status = 'expired', "nextAttemptAt" = NULL, "leaseUntil" = NULL WHERE id = $1 AND "leaseUntil" = $2`,
+        // Counted only when still pending: the expiry sweep may have expired (and counted) it meanwhile.
+        const { rows } = await pool.query<{ pending: boolean }>(
+          `WITH held AS (SELECT id, "nextAttemptAt" IS NOT NULL AS pending FROM "WebhookDelivery" WHERE id = $1 AND "leaseUntil" = $2 FOR UPDATE)
+           UPDATE "WebhookDelivery" d SET status = 'expired', "nextAttemptAt" = NULL, "leaseUntil" = NULL FROM held WHERE d.id = held.id
+           RETURNING held.pending`,
           [delivery.id, delivery.leaseUntil],
         );
+        if (rows[0]?.pending) options.metrics?.webhookAttempt({ outcome: "expired" });
         return "expired";
       }
       const attempt = delivery.attempts + 1;
       const clock = performance.now();
       const { statusCode, error } = await sender.post(delivery, delivery.body, delivery.webhookId, started);
-      const latencyMs = Math.round(performance.now() - clock);
+      const seconds = (performance.now() - clock) / 1000;
+      const latencyMs = Math.round(seconds * 1000);
       const ok = error === null;
       // Would the next attempt, on the real schedule, still fall inside the three-hour window?
       const wait = retryDelayMs(attempt - delivery.retriesFrom);
       const expired = !ok && started.getTime() + wait - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS;
       const retry = !ok && !expired;
+      const deliveredAt = ok ? options.now() : null;
       await log.load({
         deliveryId: delivery.id, lease: delivery.leaseUntil, attempt, statusCode, latencyMs, error, at: started,
-        status: ok ? "delivered" : expired ? "expired" : "pending", deliveredAt: ok ? options.now() : null,
+        status: ok ? "delivered" : expired ? "expired" : "pending", deliveredAt,
         nextAttemptAt: retry ? new Date(started.getTime() + Math.round(wait * retryScale)) : null,
       });
-      return ok ? "delivered" : expired ? "expired" : "retry";
+      const outcome = ok ? "delivered" : expired ? "expired" : "retry";
+      options.metrics?.webhookAttempt({
+        outcome, post: { statusCode, seconds },
+        sinceEventSeconds: deliveredAt ? Math.max(0, deliveredAt.getTime() - delivery.eventAt.getTime()) / 1000 : undefined,
+      });
+      return outcome;
     },
 
     close: () => sender.close(),

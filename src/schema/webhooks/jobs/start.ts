@@ -7,7 +7,7 @@ import type { Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startDueWork } from "../../core/due-work.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
-import { createDeliverer, expireOverdue } from "./delivery.ts";
+import { createDeliverer, expireOverdue, type DeliveryMetrics } from "./delivery.ts";
 import { startRelay } from "./relay.ts";
 
 /** How often the sweep expires deliveries past the three-hour window. */
@@ -27,10 +27,12 @@ export interface WebhookJobOptions {
   /** How long an attempt holds its delivery (a worker that dies mid-attempt leaves it due again after this). */
   leaseMs: number;
   sweepIntervalMs?: number;
+  /** Counters of attempts and expiries (the worker's /metrics); none in tests that do not look. */
+  metrics?: DeliveryMetrics;
 }
 
 export function startWebhookJobs(o: WebhookJobOptions) {
-  const deliverer = createDeliverer({ db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls, retryScale: o.retryScale, leaseMs: o.leaseMs });
+  const deliverer = createDeliverer({ db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls, retryScale: o.retryScale, leaseMs: o.leaseMs, metrics: o.metrics });
   const deliveries = startDueWork({
     name: "webhook deliveries", logger: o.logger, concurrency: o.concurrency, intervalMs: o.relayIntervalMs,
     claim: (limit) => deliverer.claim(limit),
@@ -42,7 +44,10 @@ export function startWebhookJobs(o: WebhookJobOptions) {
   );
   const sweep = startPollLoop("webhook expiry", async () => {
     const expired = await expireOverdue(o.db, o.now());
-    if (expired > 0) o.logger.info({ expired }, "webhook deliveries expired (three-hour rule)");
+    if (expired > 0) {
+      o.logger.info({ expired }, "webhook deliveries expired (three-hour rule)");
+      o.metrics?.webhooksExpired(expired);
+    }
     return false;
   }, o.sweepIntervalMs ?? EXPIRY_SWEEP_MS, o.logger);
   return {
