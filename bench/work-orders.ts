@@ -132,6 +132,8 @@ async function bulkLoad(db: Db, refs: Refs) {
              (SELECT array_agg(id) FROM "Location" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS locations(l),
              (SELECT array_agg(id) FROM "AssetType" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS types(t)`);
 
+    // bench/database.ts seed also writes work orders (for the locations bench): this bench owns ids 1..ROWS.
+    await client.query(`TRUNCATE "WorkOrder" RESTART IDENTITY CASCADE`);
     const indexes = (await client.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'WorkOrder' AND indexname <> 'WorkOrder_pkey'`)).rows;
     for (const { indexname } of indexes) await client.query(`DROP INDEX "${indexname}"`);
     // Foreign keys are not checked during the load (every id below comes from the tables themselves).
