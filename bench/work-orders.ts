@@ -109,7 +109,8 @@ const VECTOR = `
   || setweight(to_tsvector('simple', concat_ws(' ', x.id::text, x."poNumber", a."serialNumber")), 'A')
   || setweight(to_tsvector('english', concat_ws(' ', x.description, l.name, p.name)), 'B')
   || setweight(to_tsvector('english', ''), 'C')
-  || setweight(to_tsvector('english', ''), 'C')`;
+  || setweight(to_tsvector('english', ''), 'C')
+  || work_order_search_prefixes(concat_ws(' ', x.title, x.description, l.name, p.name, '', ''))`;
 
 interface Refs {
   buyerCompanyId: number;
