@@ -109,7 +109,8 @@ const VECTOR = `
   || setweight(to_tsvector('simple', concat_ws(' ', x.id::text, x."poNumber", a."serialNumber")), 'A')
   || setweight(to_tsvector('english', concat_ws(' ', x.description, l.name, p.name)), 'B')
   || setweight(to_tsvector('english', ''), 'C')
-  || setweight(to_tsvector('english', ''), 'C')`;
+  || setweight(to_tsvector('english', ''), 'C')
+  || work_order_search_prefixes(concat_ws(' ', x.title, x.description, l.name, p.name, '', ''))`;
 
 interface Refs {
   buyerCompanyId: number;
@@ -132,6 +133,8 @@ async function bulkLoad(db: Db, refs: Refs) {
              (SELECT array_agg(id) FROM "Location" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS locations(l),
              (SELECT array_agg(id) FROM "AssetType" WHERE "buyerCompanyId" = ${buyerCompanyId}) AS types(t)`);
 
+    // bench/database.ts seed also writes work orders (for the locations bench): this bench owns ids 1..ROWS.
+    await client.query(`TRUNCATE "WorkOrder" RESTART IDENTITY CASCADE`);
     const indexes = (await client.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'WorkOrder' AND indexname <> 'WorkOrder_pkey'`)).rows;
     for (const { indexname } of indexes) await client.query(`DROP INDEX "${indexname}"`);
     // Foreign keys are not checked during the load (every id below comes from the tables themselves).

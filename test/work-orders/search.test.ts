@@ -113,6 +113,31 @@ describe("search", () => {
     }
   });
 
+  it("finds a word by every prefix, also one typed past its stem", async () => {
+    // "escalation" is indexed as the stem escal; escalat and escala are prefixes of the word, not of the stem.
+    const escalation = await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], createdBy: "alice@acme.example", title: "Escalation requested by the district manager",
+        description: "Which store, nobody knows", locationId: refs["store-2"], problemTypeId: refs.hvac, status: "Unassigned", createdAt: day(8), statusChangedAt: day(8),
+      },
+    });
+    try {
+      await refreshSearchVector(t.db, escalation.id);
+      // escalator and escalating share the stem escal; nobod is a prefix of nobody's stem nobodi.
+      for (const text of ["esc", "escal", "escala", "escalat", "escalati", "ESCALATION", "escalations", "escalating", "escalator", "escalat district", "nobod", '"escalation requested"']) {
+        expect(await search(text), text).toEqual([escalation.id]);
+      }
+      // Phrases are whole words, a prefix must be one, two letters match exactly, stop words are not indexed.
+      for (const text of ["escalatx", "escalat zebra", '"escalat"', '"escalation district"', "es", "whic"]) {
+        expect(await search(text), text).toEqual([]);
+      }
+      const counted = await t.call("acme-key", "GET", `${COUNT}?search=escalat`);
+      expect(counted.body.data.count).toBe(1);
+    } finally {
+      await t.db.workOrder.delete({ where: { id: escalation.id } });
+    }
+  });
+
   it("matches words of one or two characters exactly, not as prefixes", async () => {
     expect(await search("fl")).toEqual([]);
     expect(await search("fli")).toEqual([wo.lights]);

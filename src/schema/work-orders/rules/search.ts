@@ -1,7 +1,10 @@
 // Full-text search of work orders: a tsvector kept on the row, refreshed in the same transaction as
 // every write that changes searchable text (creation, root-thread notes, service call notes).
 // Words are indexed with the English configuration (stems) and reference numbers with the simple one
-// (exact tokens), so a query can match both.
+// (exact tokens), so a query can match both. For prefix matching, the words whose lowercased form is
+// not one of the English lexemes (escalation, indexed as the stem escal) are added as well, marked
+// '#escalation' and without positions (SQL function work_order_search_prefixes, migration
+// 20261203090000): only the typed-word prefix query looks for them (list.ts wholeWordQuery).
 import type { Tx } from "../../../db.ts";
 
 export async function refreshSearchVector(tx: Tx, workOrderId: number): Promise<void> {
@@ -10,10 +13,13 @@ export async function refreshSearchVector(tx: Tx, workOrderId: number): Promise<
         setweight(to_tsvector('english', w.title), 'A')
      || setweight(to_tsvector('simple', concat_ws(' ', w.id::text, w."poNumber", a."serialNumber")), 'A')
      || setweight(to_tsvector('english', concat_ws(' ', w.description, l.name, p.name)), 'B')
-     || setweight(to_tsvector('english', coalesce((
-          SELECT string_agg(n.text, ' ') FROM "WorkOrderNote" n WHERE n."workOrderId" = w.id AND n.thread = 'root'), '')), 'C')
-     || setweight(to_tsvector('english', coalesce((
-          SELECT string_agg(concat_ws(' ', s."checkInNote", s."checkOutNote"), ' ') FROM "ServiceCall" s WHERE s."workOrderId" = w.id), '')), 'C')
-      FROM "Location" l, "ProblemType" p, "WorkOrder" w2 LEFT JOIN "Asset" a ON a.id = w2."assetId"
+     || setweight(to_tsvector('english', t.notes), 'C')
+     || setweight(to_tsvector('english', t.calls), 'C')
+     || work_order_search_prefixes(concat_ws(' ', w.title, w.description, l.name, p.name, t.notes, t.calls))
+      FROM "Location" l, "ProblemType" p, "WorkOrder" w2 LEFT JOIN "Asset" a ON a.id = w2."assetId",
+           LATERAL (SELECT
+             coalesce((SELECT string_agg(n.text, ' ') FROM "WorkOrderNote" n WHERE n."workOrderId" = w2.id AND n.thread = 'root'), '') AS notes,
+             coalesce((SELECT string_agg(concat_ws(' ', s."checkInNote", s."checkOutNote"), ' ') FROM "ServiceCall" s WHERE s."workOrderId" = w2.id), '') AS calls
+           ) t
      WHERE w.id = ${workOrderId} AND w2.id = w.id AND l.id = w."locationId" AND p.id = w."problemTypeId"`;
 }
