@@ -105,6 +105,9 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
     logging: false,
+    // serveGraphqlHttp has already read the body, bounded by MAX_BODY_BYTES; yoga's own limit would
+    // pipe every body through a second stream to count it again.
+    maxRequestBodySize: false,
     maskedErrors: { maskError: (error) => maskError(error, services, schema), isDev: false },
     plugins: [
       // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
@@ -155,12 +158,17 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
-  // A client that goes away ends a streamed subscription (the signal); a finished response needs nothing.
-  const abort = new AbortController();
-  res.on("close", () => res.writableFinished || abort.abort());
+  // A client that goes away ends a streamed answer (the signal); only a request that accepts a stream
+  // can get one, so only such a request pays for the signal.
+  let signal: AbortSignal | undefined;
+  if (STREAMED_ACCEPT.test(headers.accept ?? "")) {
+    const abort = new AbortController();
+    res.on("close", () => res.writableFinished || abort.abort());
+    signal = abort.signal;
+  }
   // yoga's own fetch implementation: lighter per request than Node's undici Request.
   const { Request } = yoga.fetchAPI;
-  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal: abort.signal }), { req, res } as never);
+  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), { req, res } as never);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
   if (!STREAMED.test(response.headers.get("content-type") ?? "")) return void res.end(Buffer.from(await response.arrayBuffer()));
@@ -170,6 +178,8 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
 
 /** Subscriptions over HTTP answer as a stream (server-sent events, multipart); everything else in one piece. */
 const STREAMED = /^(text\/event-stream|multipart\/mixed)/;
+/** An Accept header that allows such an answer. */
+const STREAMED_ACCEPT = /text\/event-stream|multipart\/mixed/i;
 
 /** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
 export function attachWebsockets(server: http.Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {
