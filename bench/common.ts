@@ -1,6 +1,7 @@
 // What every benchmark script shares: last-in first-out cleanup (on success, failure, interrupt or
 // watchdog), the revision label printed with the figures, and the service run as a child process.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -58,4 +59,15 @@ export async function stopService(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
+}
+
+/** A TCP port free on the loopback interface right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
 }

@@ -19,7 +19,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -28,7 +27,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createDb } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase } from "./database.ts";
-import { abort, cleanUp, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
+import { abort, cleanUp, freePort, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
 
 const DATABASE = "wo_bench_uploads_commerce";
 const FILE_BYTES = 512 * 1024 * 1024;
@@ -42,16 +41,6 @@ const started = Date.now();
 const log = (message: string) => console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** Exactly FILE_BYTES: a PDF header, 1 MB of random bytes repeated, and the PDF trailer at the end. */
 async function generatePdf(file: string): Promise<void> {

@@ -39,7 +39,7 @@ import WebSocket from "ws";
 import { createDb, sqlPool, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase, urlOf } from "./database.ts";
-import { abort, cleanUp, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
+import { abort, cleanUp, freePort, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
 
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 /** BENCH_DATABASE: another name, so two checkouts can run this bench on one server at once. */
@@ -98,18 +98,6 @@ async function baselineClient(url: string, requests: number, concurrency: number
 }
 
 // ---------------------------------------------------------------- infrastructure
-
-
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** The receiver: 204 for everything; the time each webhook-id arrived (and how often). */
 async function startReceiver() {
@@ -383,7 +371,6 @@ Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, l
   JSON: ${RESULT_FILE}`);
   if (!summary.throughput.met) process.exitCode = 1;
 }
-
 
 if (process.argv[2] === "--baseline") {
   baselineClient(process.argv[3], Number(process.argv[4]), Number(process.argv[5])).catch((error) => {

@@ -74,6 +74,13 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A pending-work gauge's three states (counts arrive as bigint text). */
+function setPending(gauge: client.Gauge, due: string, inFlight: string, retryWait: string) {
+  gauge.set({ state: "due" }, Number(due));
+  gauge.set({ state: "in_flight" }, Number(inFlight));
+  gauge.set({ state: "retry_wait" }, Number(retryWait));
+}
+
 /** Registers the state gauges on `registry`; close() ends the BullMQ queue handle. */
 export function registerStateGauges(registry: client.Registry, source: StateSource) {
   const timeoutMs = source.timeoutMs ?? 1_000;
@@ -111,19 +118,11 @@ export function registerStateGauges(registry: client.Registry, source: StateSour
     (g, s, now) => g.set(seconds(s.outbox_oldest, now)));
   dbGauge("outbox_unrelayed_events", "Outbox events not relayed yet", [], (g, s) => g.set(Number(s.outbox_unrelayed)));
   dbGauge("webhook_deliveries_pending", "Pending webhook deliveries by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)", ["state"],
-    (g, s) => {
-      g.set({ state: "due" }, Number(s.webhook_due));
-      g.set({ state: "in_flight" }, Number(s.webhook_in_flight));
-      g.set({ state: "retry_wait" }, Number(s.webhook_retry_wait));
-    });
+    (g, s) => setPending(g, s.webhook_due, s.webhook_in_flight, s.webhook_retry_wait));
   dbGauge("webhook_delivery_oldest_due_age_seconds", "How long the longest-due pending webhook delivery has been due (0: none overdue); grows while workers fall behind or are down", [],
     (g, s, now) => g.set(s.webhook_oldest_due && s.webhook_oldest_due <= now ? seconds(s.webhook_oldest_due, now) : 0));
   dbGauge("mail_outbox_pending", "Pending mail by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)", ["state"],
-    (g, s) => {
-      g.set({ state: "due" }, Number(s.mail_due));
-      g.set({ state: "in_flight" }, Number(s.mail_in_flight));
-      g.set({ state: "retry_wait" }, Number(s.mail_retry_wait));
-    });
+    (g, s) => setPending(g, s.mail_due, s.mail_in_flight, s.mail_retry_wait));
   dbGauge("mail_oldest_due_age_seconds", "How long the longest-due pending mail has been due (0: none overdue)", [],
     (g, s, now) => g.set(s.mail_oldest_due && s.mail_oldest_due <= now ? seconds(s.mail_oldest_due, now) : 0));
   dbGauge("pm_schedules_due", "Active planned maintenance schedules of built-in companies whose next run is due and not generated yet", [],
