@@ -168,14 +168,14 @@ export async function prime(
   }
 }
 
-/** A work order of acme at store-1, assigned to coolco-pdx, for events to be about. */
-export async function acmeWorkOrder(t: TestApp) {
+/** A work order of acme at store-1, assigned to coolco-pdx, for events to be about (title and status may differ). */
+export async function acmeWorkOrder(t: TestApp, fields: { title?: string; status?: "ConfirmedByServiceProvider" | "PendingConfirmationByServiceProvider" } = {}) {
   const { refs } = t.fixture;
   return t.db.workOrder.create({
     data: {
       buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac,
       title: "Leaking unit", status: "ConfirmedByServiceProvider", createdBy: "alice@acme.example",
-      supplierFacilityId: refs["coolco-pdx"], statusChangedAt: new Date(),
+      supplierFacilityId: refs["coolco-pdx"], statusChangedAt: new Date(), ...fields,
     },
   });
 }

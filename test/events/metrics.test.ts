@@ -12,7 +12,7 @@ import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-or
 import { PM_QUEUE } from "../../src/schema/planned-maintenance/public.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtp, type TestSmtp } from "../provisioning/smtp.ts";
-import { startReceiver, waitFor } from "./helpers.ts";
+import { acmeWorkOrder, startReceiver, waitFor } from "./helpers.ts";
 
 /** One scrape: `name{labels}` → value, exactly as the exposition format writes them. */
 async function scrape(base: string): Promise<Map<string, number>> {
@@ -36,16 +36,7 @@ const DELIVERED = 'webhook_deliveries_total{outcome="delivered"}';
 const RETRY = 'webhook_deliveries_total{outcome="retry"}';
 const EXPIRED = 'webhook_deliveries_total{outcome="expired"}';
 
-async function aWorkOrder(t: TestApp) {
-  const { refs } = t.fixture;
-  return t.db.workOrder.create({
-    data: {
-      buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac,
-      title: "Metrics unit", status: "PendingConfirmationByServiceProvider", createdBy: "alice@acme.example",
-      supplierFacilityId: refs["coolco-pdx"], statusChangedAt: new Date(),
-    },
-  });
-}
+const aWorkOrder = (t: TestApp) => acmeWorkOrder(t, { title: "Metrics unit", status: "PendingConfirmationByServiceProvider" });
 
 function eventContext(t: TestApp, workOrderId: number, overrides: Partial<WorkOrderEventContext> = {}): WorkOrderEventContext {
   return {

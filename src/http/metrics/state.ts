@@ -38,22 +38,19 @@ interface DbState {
 }
 
 // $1: now. A pending row is in flight while a worker's lease holds it; else due once nextAttemptAt has
-// passed, else waiting for its retry (nextAttemptAt is set exactly while a row is pending).
+// passed, else waiting for its retry (nextAttemptAt is set exactly while a row is pending). Webhook
+// deliveries and mail are scheduled alike (claimed rows with leases), so they are counted alike.
+const pendingWork = (table: string) => `
+         SELECT count(*) FILTER (WHERE "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS due,
+                count(*) FILTER (WHERE "leaseUntil" > $1) AS in_flight,
+                count(*) FILTER (WHERE "nextAttemptAt" > $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS retry_wait,
+                min("nextAttemptAt") AS oldest_due
+           FROM ${table} WHERE "nextAttemptAt" IS NOT NULL`;
 const STATE_SQL = `
   WITH outbox AS (SELECT count(*) AS n FROM "OutboxEvent" WHERE "relayedAt" IS NULL),
        oldest AS (SELECT "createdAt" FROM "OutboxEvent" WHERE "relayedAt" IS NULL ORDER BY id LIMIT 1),
-       webhook AS (
-         SELECT count(*) FILTER (WHERE "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS due,
-                count(*) FILTER (WHERE "leaseUntil" > $1) AS in_flight,
-                count(*) FILTER (WHERE "nextAttemptAt" > $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS retry_wait,
-                min("nextAttemptAt") AS oldest_due
-           FROM "WebhookDelivery" WHERE "nextAttemptAt" IS NOT NULL),
-       mail AS (
-         SELECT count(*) FILTER (WHERE "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS due,
-                count(*) FILTER (WHERE "leaseUntil" > $1) AS in_flight,
-                count(*) FILTER (WHERE "nextAttemptAt" > $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS retry_wait,
-                min("nextAttemptAt") AS oldest_due
-           FROM "MailOutbox" WHERE "nextAttemptAt" IS NOT NULL),
+       webhook AS (${pendingWork('"WebhookDelivery"')}),
+       mail AS (${pendingWork('"MailOutbox"')}),
        pm AS (
          SELECT count(*) AS due FROM "PlannedMaintenanceSchedule" s JOIN "BuyerCompany" c ON c.id = s."buyerCompanyId"
           WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= $1 AND c."pmScheduling" = 'built_in')
