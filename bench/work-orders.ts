@@ -28,6 +28,7 @@ import type { Viewer } from "../src/schema/core/viewer.ts";
 import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list.ts";
 import { refreshSearchVector } from "../src/schema/work-orders/rules/search.ts";
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
+import { startSearchIndexJobs } from "../src/schema/work-orders/rules/search-index.ts";
 import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { gitRevision } from "./common.ts";
 
@@ -37,6 +38,12 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const WARMUP = Math.max(10, Math.round(ITERATIONS / 10));
 const KEEP = process.env.BENCH_KEEP === "1";
 const TARGET_P95_MS = 25;
+/** Terms in this many work orders get bitmaps (the service's default, SEARCH_BITMAP_MIN_DOCS). */
+const MIN_DOCS = 1_000;
+/** Creates per second through the API while the index lag is measured, and for how long. */
+const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 50);
+const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
+let indexBuildSeconds: number | undefined;
 const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "work-orders.json");
 const LIST = "/v1/buyer/work_order/work_orders";
 
@@ -195,6 +202,16 @@ async function bulkLoad(db: Db, refs: Refs) {
     await client.end();
   }
   await notesAndServiceCalls(db);
+  await buildSearchIndex();
+}
+
+/** The bitmap postings from scratch (work_order_search_rebuild, as the migration does), timed; then VACUUM ANALYZE. */
+async function buildSearchIndex() {
+  log(`building the search bitmaps (work_order_search_rebuild(${MIN_DOCS}))`);
+  const t0 = Date.now();
+  await onDatabase(`SET work_mem = '256MB'; SELECT work_order_search_rebuild(${MIN_DOCS})`);
+  indexBuildSeconds = Math.round((Date.now() - t0) / 1000);
+  log(`search bitmaps built in ${indexBuildSeconds} s`);
   log("VACUUM ANALYZE");
   await onDatabase(`VACUUM ANALYZE`);
 }
@@ -271,6 +288,8 @@ interface Result {
   meanMatches: number;
   ratioToBaseline?: { p50: number; p95: number };
   meetsTarget?: boolean;
+  /** The same case with the bitmaps off (the GIN path), in the same run. */
+  gin?: { p50: number; p95: number };
 }
 
 const q = (args: Record<string, string>) => new URLSearchParams(args).toString();
@@ -370,23 +389,36 @@ async function main() {
       log(`load done in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`);
     } else {
       seeded = await benchKey(db);
+      const [{ fresh }] = await db.$queryRaw<{ fresh: boolean }[]>`
+        SELECT (SELECT count(*) FROM "WorkOrderSearchDoc") = ${ROWS} AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPending") AS fresh`;
+      if (!fresh) await buildSearchIndex();
     }
     await verifyVectors(db);
 
-    const config = loadConfig({ ...process.env, DATABASE_URL: urlOf(DATABASE), PORT: "0", ROLES: "api", REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}`, NODE_ENV: "production" });
-    const app = await startApp(config, { db, logger: pino({ level: "warn" }) });
+    const settings = { ...process.env, DATABASE_URL: urlOf(DATABASE), PORT: "0", ROLES: "api", NODE_ENV: "production" };
+    const bitmaps = loadConfig({ ...settings, REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}` });
+    const gin = loadConfig({ ...settings, REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}`, SEARCH_BITMAPS: "0" });
+    const app = await startApp(bitmaps, { db, logger: pino({ level: "warn" }) });
+    const ginApp = await startApp(gin, { db, logger: pino({ level: "warn" }) });
     try {
-      for (const deadline = Date.now() + 5_000; app.redis.status !== "ready"; await sleep(50)) {
+      for (const deadline = Date.now() + 5_000; app.redis.status !== "ready" || ginApp.redis.status !== "ready"; await sleep(50)) {
         if (Date.now() > deadline) throw new Error("Redis is not reachable");
       }
       const base = `http://127.0.0.1:${app.port}`;
+      const ginBase = `http://127.0.0.1:${ginApp.port}`;
       const viewer = { kind: "buyer", buyerCompanyId: seeded.buyerCompanyId } as Viewer;
       const loadBefore = os.loadavg().map((l) => Number(l.toFixed(2)));
       const results: (Result & { target: boolean })[] = [];
       const refNumbers = await references(db);
       for (const c of cases(refNumbers)) {
-        log(`measuring ${c.name} (${WARMUP} warm-up + ${ITERATIONS} requests)`);
-        results.push(await measure(base, seeded.headers, c));
+        log(`measuring ${c.name} (${WARMUP} warm-up + ${ITERATIONS} requests), bitmaps then GIN`);
+        const r = await measure(base, seeded.headers, c);
+        if (c.args) {
+          const g = await measure(ginBase, seeded.headers, c);
+          if (g.meanMatches !== r.meanMatches) throw new Error(`${c.name}: the bitmaps found ${r.meanMatches} on average, GIN ${g.meanMatches}`);
+          r.gin = { p50: g.p50, p95: g.p95 };
+        }
+        results.push(r);
       }
       const baseline = results[0];
       for (const r of results.slice(1)) {
@@ -395,23 +427,111 @@ async function main() {
       }
       const plans: Record<string, unknown> = {};
       for (const c of cases(refNumbers)) plans[c.name] = await explain(db, viewer, c);
+      const writes = await measureWrites(db, base, seeded.headers);
       const summary = {
         when: new Date().toISOString(), commit: gitRevision(), node: process.version, cpus: os.cpus().length,
         loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) },
         rows: await db.workOrder.count(), iterations: ITERATIONS, warmup: WARMUP, targetP95Ms: TARGET_P95_MS,
-        results, plans,
+        indexBuildSeconds, storage: await storage(db), writes, results, plans,
       };
       printSummary(summary);
       fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
       fs.writeFileSync(RESULT_FILE, `${JSON.stringify(summary, null, 2)}\n`);
-      console.log(`\nJSON (with EXPLAIN ANALYZE plans) written to ${RESULT_FILE}`);
+      console.log(`\nJSON (with EXPLAIN ANALYZE plans of the GIN path) written to ${RESULT_FILE}`);
       if (results.some((r) => r.meetsTarget === false)) process.exitCode = 1;
     } finally {
       await app.close();
+      await ginApp.close();
     }
   } finally {
     await db.$disconnect();
     if (!KEEP) await onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  }
+}
+
+/** Sizes of the search structures: the GIN index and vectors (for scale) and the bitmap postings' tables. */
+async function storage(db: Db) {
+  const rows = await db.$queryRaw<{ name: string; bytes: bigint }[]>`
+    SELECT name, pg_total_relation_size(name::regclass) AS bytes FROM unnest(ARRAY[
+      '"WorkOrder_searchVector_idx"', '"WorkOrderSearchBitmap"', '"WorkOrderSearchTerm"', '"WorkOrderSearchDoc"', '"WorkOrderSearchPending"']) AS name
+    UNION ALL
+    SELECT 'searchVector column', sum(pg_column_size("searchVector"))::bigint FROM "WorkOrder"`;
+  return Object.fromEntries(rows.map((r) => [r.name.replaceAll('"', ""), Math.round(Number(r.bytes) / 1_048_576)]));
+}
+
+const percentile = (sorted: number[], p: number) => Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2));
+
+/**
+ * Write cost and index lag. Sequential creates and note appends through the API, first with the search
+ * triggers off (what a write cost before the bitmaps), then on with the indexer running; then creates at
+ * WRITE_RATE per second for WRITE_SECONDS while the time from each create's answer to its indexing (its
+ * pending row gone) is watched every 10 ms. A created work order is found by searches at once either
+ * way (pending rows are read live); the lag is how long it is read that way.
+ */
+async function measureWrites(db: Db, base: string, headers: Record<string, string>) {
+  const [ref] = await db.$queryRaw<{ locationId: number; problemTypeId: number; buyerFacilityId: number; buyerCompanyId: number }[]>`
+    SELECT "locationId", "problemTypeId", "buyerFacilityId", "buyerCompanyId" FROM "WorkOrder" ORDER BY id LIMIT 1`;
+  const post = async (method: string, p: string, body: unknown) => {
+    const response = await fetch(`${base}${p}`, { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const json = (await response.json()) as { data?: { id: number } };
+    if (response.status !== 200) throw new Error(`${method} ${p}: HTTP ${response.status} ${JSON.stringify(json)}`);
+    return json.data!;
+  };
+  const create = (n: number) => post("POST", LIST, { ...ref, title: `Bench write ${n}: compressor leaking`, description: "walk-in freezer not cooling", createdBy: "alice@acme.example" });
+  const sequential = async () => {
+    const creates: number[] = [];
+    const notes: number[] = [];
+    for (let i = 0; i < 20 + ITERATIONS; i++) {
+      let t0 = performance.now();
+      const { id } = await create(i);
+      if (i >= 20) creates.push(performance.now() - t0);
+      t0 = performance.now();
+      await post("PATCH", `${LIST}/append_notes`, { id, note: { text: `escalation ${i}: thermostat replaced`, noteAddedBy: "alice@acme.example" } });
+      if (i >= 20) notes.push(performance.now() - t0);
+    }
+    creates.sort((a, b) => a - b);
+    notes.sort((a, b) => a - b);
+    return { createP50: percentile(creates, 50), createP95: percentile(creates, 95), noteP50: percentile(notes, 50), noteP95: percentile(notes, 95) };
+  };
+  const triggers = ["work_order_search_insert", "work_order_search_update", "work_order_search_delete"];
+  log("write cost: search triggers off");
+  for (const name of triggers) await db.$executeRawUnsafe(`ALTER TABLE "WorkOrder" DISABLE TRIGGER ${name}`);
+  const before = await sequential();
+  for (const name of triggers) await db.$executeRawUnsafe(`ALTER TABLE "WorkOrder" ENABLE TRIGGER ${name}`);
+  // The writes above are not in the index: rebuild, so the measurements below start from a complete one.
+  await onDatabase(`SELECT work_order_search_rebuild(${MIN_DOCS})`);
+  const indexer = startSearchIndexJobs({ db, logger: pino({ level: "warn" }), intervalMs: 100, minDocs: MIN_DOCS });
+  try {
+    log("write cost: search triggers on, indexer running");
+    const after = await sequential();
+    log(`index lag: ${WRITE_RATE} creates/s for ${WRITE_SECONDS} s`);
+    const created = new Map<number, number>();
+    const lags: number[] = [];
+    let writing = true;
+    const watcher = (async () => {
+      while (writing || created.size) {
+        const ids = [...created.keys()];
+        if (ids.length) {
+          const pending = new Set((await db.$queryRaw<{ id: number }[]>`SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "workOrderId" = ANY(${ids})`).map((r) => r.id));
+          const now = performance.now();
+          for (const id of ids) if (!pending.has(id)) (lags.push(now - created.get(id)!), created.delete(id));
+        }
+        await sleep(10);
+      }
+    })();
+    const writes: Promise<void>[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < WRITE_RATE * WRITE_SECONDS; i++) {
+      await sleep(Math.max(0, t0 + (i * 1000) / WRITE_RATE - performance.now()));
+      writes.push(create(100_000 + i).then(({ id }) => void created.set(id, performance.now())));
+    }
+    await Promise.all(writes);
+    writing = false;
+    await watcher;
+    lags.sort((a, b) => a - b);
+    return { before, after, indexLag: { creates: lags.length, ratePerSecond: WRITE_RATE, p50: percentile(lags, 50), p99: percentile(lags, 99), max: percentile(lags, 100) } };
+  } finally {
+    await indexer.close();
   }
 }
 
@@ -425,23 +545,31 @@ async function benchKey(db: Db): Promise<Seeded> {
   return { headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, buyerCompanyId: applied.refs.acme, totals: { locations: 0, regions: 0, assetTypes: 0, assets: 0 } };
 }
 
-function printSummary(s: { rows: number; cpus: number; node: string; commit: string; loadAverage: { before: number[]; after: number[] }; results: Result[] }) {
+function printSummary(s: {
+  rows: number; cpus: number; node: string; commit: string; loadAverage: { before: number[]; after: number[] }; results: Result[];
+  indexBuildSeconds?: number; storage: Record<string, number>; writes: Awaited<ReturnType<typeof measureWrites>>;
+}) {
   console.log("\n====================== WORK ORDER SEARCH BENCH ======================");
   console.log(`${s.rows.toLocaleString("en")} work orders, commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, ` +
     `load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
-  console.log(`${ITERATIONS} sequential requests per case after ${WARMUP} warm-up, HTTP on loopback; target: search p95 ≤ ${TARGET_P95_MS} ms\n`);
-  const head = ["case", "p50 ms", "p95 ms", "p99 ms", "max ms", "matches", "p50 ÷ base", "p95 ÷ base", "target"];
+  console.log(`${ITERATIONS} sequential requests per case after ${WARMUP} warm-up, HTTP on loopback; target: search p95 ≤ ${TARGET_P95_MS} ms`);
+  console.log("bitmaps = the service as configured; GIN = the same requests with SEARCH_BITMAPS=0, same run\n");
+  const head = ["case", "p50 ms", "p95 ms", "p99 ms", "max ms", "matches", "p95 ÷ base", "GIN p50", "GIN p95", "target"];
   const rows = s.results.map((r) => [
     r.name, r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), String(r.meanMatches),
-    r.ratioToBaseline?.p50.toFixed(2) ?? "1.00", r.ratioToBaseline?.p95.toFixed(2) ?? "1.00",
+    r.ratioToBaseline?.p95.toFixed(2) ?? "1.00", r.gin?.p50.toFixed(1) ?? "", r.gin?.p95.toFixed(1) ?? "",
     r.meetsTarget === undefined ? "" : r.meetsTarget ? "ok" : "MISSED",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   console.log([line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n"));
+  const w = s.writes;
+  console.log(`\nwrites (ms, p50/p95): create ${w.before.createP50}/${w.before.createP95} → ${w.after.createP50}/${w.after.createP95}, ` +
+    `append note ${w.before.noteP50}/${w.before.noteP95} → ${w.after.noteP50}/${w.after.noteP95} (search triggers off → on, indexer running)`);
+  console.log(`index lag at ${w.indexLag.ratePerSecond} creates/s (${w.indexLag.creates} creates): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`);
+  console.log(`bitmaps built in ${s.indexBuildSeconds ?? "(reused)"} s; storage MB: ${Object.entries(s.storage).map(([k, v]) => `${k} ${v}`).join(", ")}`);
   console.log("=====================================================================");
 }
-
 
 main().catch((error) => {
   console.error(error);

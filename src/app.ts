@@ -52,6 +52,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     db, logger, now: overrides.now ?? (() => new Date()),
     files: overrides.files ?? new LocalDiskStorage(config.fileStorageDir),
     publicUrl: overrides.publicUrl ?? config.publicUrl,
+    searchBitmaps: config.searchBitmaps,
   };
   // Fail fast while Redis is unreachable (no offline queue): the API must not hang on it.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });

@@ -32,6 +32,10 @@ export interface Config {
   mailRetryDelayMs: number;
   /** How often the built-in planned maintenance generator runs a round (PM_GENERATOR_INTERVAL_MS). */
   pmGeneratorIntervalMs: number;
+  /** Work orders of a company a search term must be in before it gets bitmaps (docs/work-order-search.md). */
+  searchBitmapMinDocs: number;
+  /** Off: every search takes the GIN path (to compare, or to rule the bitmaps out). */
+  searchBitmaps: boolean;
   /** FILE_STORAGE_DIR: where the local-disk file storage keeps uploads (created on first upload). */
   fileStorageDir: string;
   /** UPLOAD_MAX_BYTES: a cap below every upload route's own limit (512 MB invoice PDFs, 100 MB files); unset: the routes' limits. */
@@ -70,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY ?? 200),
     mailRetryDelayMs: Number(env.MAIL_RETRY_DELAY_MS ?? 5_000),
     pmGeneratorIntervalMs: Number(env.PM_GENERATOR_INTERVAL_MS ?? 60_000),
+    searchBitmapMinDocs: Number(env.SEARCH_BITMAP_MIN_DOCS ?? 1_000),
+    searchBitmaps: bool(env.SEARCH_BITMAPS, true),
     fileStorageDir: env.FILE_STORAGE_DIR || "data/files",
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),

@@ -9,6 +9,7 @@ import { startMailJobs, type MailMetrics } from "../schema/mail/public.ts";
 import { startWebhookJobs, type DeliveryMetrics } from "../schema/webhooks/public.ts";
 import { startPmJobs } from "../schema/planned-maintenance/public.ts";
 import { startInvoiceJobs } from "../schema/invoices/public.ts";
+import { startSearchIndexJobs } from "../schema/work-orders/public.ts";
 
 /** The counters the jobs report to (the process's metrics registry, http/metrics/registry.ts). */
 export type WorkerMetrics = DeliveryMetrics & MailMetrics;
@@ -29,6 +30,7 @@ export async function startWorkers(config: Config, services: Services, metrics?:
     startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
     startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),
     startIdempotencyCleanup({ db, logger, now }),
+    startSearchIndexJobs({ db, logger, intervalMs: config.relayIntervalMs, minDocs: config.searchBitmapMinDocs }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");
   return {

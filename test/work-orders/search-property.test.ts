@@ -16,10 +16,19 @@
 // search.ts concatenates them (title, reference numbers, description + location + problem type,
 // notes, service call notes), each starting after the last position of the previous ones.
 //
+// The buyer searches that the bitmap postings can answer (search-bitmaps.ts) are also asked of that path
+// directly, before the indexer ran (everything pending), after it (terms in 3 work orders or more as
+// bitmaps, rarer ones through GIN) and after changes it has not seen yet, so each state is compared.
+//
 // FAST_CHECK_SEED and FAST_CHECK_RUNS (default 120 per phase) replay or widen a run.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshSearchVector } from "../../src/schema/work-orders/rules/search.ts";
+import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
+import { bitmapSearch } from "../../src/schema/work-orders/rules/search-bitmaps.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
+import type { Context } from "../../src/schema/core/context.ts";
+import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { STATUSES } from "../../src/schema/work-orders/rules/state-machine.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
@@ -210,7 +219,35 @@ function queryString(q: Query): string {
   return params.toString();
 }
 
-const seen = { queries: 0, found: 0 };
+const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0 };
+
+/** Terms in this many work orders of a company get bitmaps (the service's default is 1,000). */
+const MIN_DOCS = 3;
+
+async function indexAll(): Promise<void> {
+  while ((await indexSearchBatch(t.db, MIN_DOCS)) > 0);
+}
+
+/** The bitmap path asked directly, when it takes the query at all: the same page and count. */
+async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
+  const viewer = { kind: "buyer", buyerCompanyId: t.fixture.refs[q.company] } as Viewer;
+  const args = {
+    search: searchText(q.parts), filter: q.status ? { status: q.status.join(",") } : undefined,
+    sort_by: q.sortBy, order: q.order, offset: q.offset, limit: q.limit,
+  };
+  const fast = q.locationId === undefined && q.problemTypeId === undefined && q.isPM === undefined ? bitmapQueryOf(viewer, args) : undefined;
+  if (!fast) return;
+  seen.eligible++;
+  const take = Math.min(q.limit, 25);
+  const answer = { qs: queryString(q), ids: expected.slice(q.offset, q.offset + take).map((r) => r.id), count: expected.length };
+  // As configured (few matches: decoded), then with every page walked where the sort allows it.
+  for (const decodeLimit of [undefined, 0]) {
+    const found = await bitmapSearch({ db: t.db, viewer } as Context, fast, { decodeLimit });
+    if (!found) return;
+    if (decodeLimit === undefined) seen.bitmaps++;
+    expect({ qs: queryString(q), ...found }).toEqual(answer);
+  }
+}
 
 async function check(q: Query): Promise<void> {
   const expected = await reference(q);
@@ -220,6 +257,7 @@ async function check(q: Query): Promise<void> {
   const key = q.company === "acme" ? "acme-key" : "globex-key";
   const page = await t.call(key, "GET", `${LIST}?${qs}`);
   expect(page.status, `${qs}: ${JSON.stringify(page.body)}`).toBe(200);
+  await checkBitmaps(q, expected);
   const take = Math.min(q.limit, 25);
   expect({ qs, ids: page.body.data.map((w: { id: number }) => w.id), count: page.body.count })
     .toEqual({ qs, ids: expected.slice(q.offset, q.offset + take).map((r) => r.id), count: expected.length });
@@ -348,11 +386,17 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe("work order list and count_by against a reference", () => {
-  it("agree on a random corpus", async () => {
+  it("agree on a random corpus, before and after the search index is built", async () => {
     await fc.assert(property(), params());
-    // Not a vacuous pass: most generated queries find something.
+    await indexAll();
+    const [{ bitmaps }] = await t.db.$queryRaw<{ bitmaps: number }[]>`SELECT count(*)::int AS bitmaps FROM "WorkOrderSearchBitmap"`;
+    expect(bitmaps).toBeGreaterThan(50);
+    Object.assign(seen, { eligible: 0, bitmaps: 0 });
+    await fc.assert(property(), params());
+    // Not a vacuous pass: most generated queries find something, and the bitmaps answer most they may.
     expect(seen.found / seen.queries).toBeGreaterThan(0.4);
-  }, 120_000);
+    expect(seen.bitmaps / seen.eligible).toBeGreaterThan(0.6);
+  }, 240_000);
 
   it("agree after deletes, status changes and new notes", async () => {
     const random = prng((SEED ?? 20261203) + 1);
@@ -376,8 +420,12 @@ describe("work order list and count_by against a reference", () => {
         await index(row);
       }
     }
+    const [{ pending }] = await t.db.$queryRaw<{ pending: number }[]>`SELECT count(*)::int AS pending FROM "WorkOrderSearchPending"`;
+    expect(pending).toBeGreaterThan(20);
     await fc.assert(property(), params());
-  }, 120_000);
+    await indexAll();
+    await fc.assert(property(), params());
+  }, 240_000);
 
   it("the reference itself tells results apart (the test can fail)", async () => {
     // A query the reference answers with a known row, then the same with that row left out.

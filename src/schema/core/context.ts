@@ -15,6 +15,8 @@ export interface Services {
   files: FileStorage;
   /** This API's base URL as integrators reach it (PUBLIC_URL), for links to stored files. */
   publicUrl: string;
+  /** Buyer searches may be answered from the search bitmaps (SEARCH_BITMAPS; the GIN path otherwise). */
+  searchBitmaps?: boolean;
 }
 
 export interface Context extends Services {

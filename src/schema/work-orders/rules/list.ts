@@ -10,6 +10,7 @@ import type { ListQuery } from "../../core/interfaces.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { workOrderScope, workOrderScopeSql } from "./scope.ts";
+import { bitmapSearch, type BitmapQuery } from "./search-bitmaps.ts";
 import { STATUSES } from "./state-machine.ts";
 
 const sql = Prisma.sql;
@@ -249,20 +250,53 @@ export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs) {
   return { page, count, pageCounts: narrowed };
 }
 
+/**
+ * A buyer's search with no filter but status can be answered from the bitmap postings
+ * (search-bitmaps.ts); anything else, or a search that path declines, takes the GIN path below.
+ */
+export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled = true): BitmapQuery | undefined {
+  if (!enabled || viewer.kind !== "buyer" || viewer.buyerCompanyId === null || viewer.buyerCompanyId === undefined || !args.search?.trim()) return undefined;
+  const filter = (args.filter ?? {}) as Record<string, unknown>;
+  if (Object.keys(filter).some((name) => name !== "status")) return undefined;
+  const { where } = workOrderWhere(viewer, args); // validates every argument first, as the GIN path does
+  const { skip, take } = windowPage(args);
+  const status = filter.status === undefined ? undefined : filterWhere({ status: filter.status }, { filters: { status: "string" } }).status;
+  const order = (args.order ?? "asc").toLowerCase() as "asc" | "desc";
+  const walk = args.sort_by === "createdAt" || args.sort_by === "woPriority" ? { by: args.sort_by as "createdAt" | "woPriority", order }
+    : SORTABLE.includes(args.sort_by as never) ? undefined : { by: "createdAt" as const, order: "desc" as const };
+  return {
+    companyId: viewer.buyerCompanyId, ...parseSearch(args.search), search: args.search,
+    statuses: status === undefined ? undefined : (anyOf(status) as string[]),
+    where, order: orderSql(args), walk, skip, take,
+  };
+}
+
 export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, query: object) {
+  const fast = bitmapQueryOf(ctx.viewer, args, ctx.searchBitmaps);
+  const found = fast && (await bitmapSearch(ctx, fast));
+  const { ids, count } = found ?? (await ginPage(ctx, args));
+  const rows = ids.length
+    ? await ctx.db.workOrder.findMany({ ...query, where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] } })
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { data: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), count };
+}
+
+async function ginPage(ctx: Context, args: WorkOrderQueryArgs): Promise<{ ids: number[]; count: number }> {
   const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args);
   const [[{ ids, count: counted }], separate] = await Promise.all([
     ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>(page),
     pageCounts ? undefined : ctx.db.$queryRaw<{ count: number }[]>(count),
   ]);
-  const rows = ids.length
-    ? await ctx.db.workOrder.findMany({ ...query, where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] } })
-    : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { data: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), count: counted ?? separate![0].count };
+  return { ids, count: counted ?? separate![0].count };
 }
 
 export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { group_by?: string | null }) {
+  if (!args.group_by) {
+    const fast = bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.searchBitmaps);
+    const found = fast && (await bitmapSearch(ctx, fast, { countOnly: true }));
+    if (found) return { count: found.count };
+  }
   const { count } = workOrderStatements(ctx.viewer, args);
   if (!args.group_by) return { count: (await ctx.db.$queryRaw<{ count: number }[]>(count))[0].count };
   if (!GROUPABLE.includes(args.group_by)) throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);

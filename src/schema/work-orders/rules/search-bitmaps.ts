@@ -1,0 +1,285 @@
+// The fast path of a buyer's work order search: postings as bitmaps (migration 20261206090000,
+// docs/work-order-search.md "Bitmap postings"). A search is counted with one AND/OR per chunk of 8,192
+// ordinals and bit_count, whatever its breadth, instead of one heap visit per match. The bitmaps hold
+// what the indexer (search-index.ts) last indexed; work orders changed since then are in the pending
+// table and are read from their live rows, so answers are exact at every moment.
+//
+// The search text keeps its meaning: each word and phrase becomes the same lexemes list.ts's tsquery
+// would match, looked up in the company's term dictionary. What this path cannot answer exactly and
+// fast (reference numbers the parser splits, filters other than status, long phrases with many
+// candidates, a supplier's scope, a large backlog of pending work orders) returns null and list.ts
+// answers on the GIN path, with the same results.
+import { Prisma } from "../../../db.ts";
+import type { Context } from "../../core/context.ts";
+
+const sql = Prisma.sql;
+type Sql = Prisma.Sql;
+
+/** Matches up to this many are paged by decoding their ordinals and sorting their rows; more by a walk. */
+const DECODE_LIMIT = 1_500;
+/** Sorts no index walks (locationName, lastServiceCallServiceScheduledAt) read every match's row up to this many. */
+const SORT_LIMIT = 20_000;
+/** Work orders in rare (GIN-only) terms one search may read through the GIN index. */
+const RARE_LIMIT = 10_000;
+/** Dictionary terms one search may expand to (a short prefix of a big vocabulary goes to GIN). */
+const TERM_LIMIT = 400;
+/** Pending work orders of a company past which the live-row correction costs more than the GIN path. */
+const PENDING_LIMIT = 2_000;
+
+/** One dictionary lookup: an exact term or every term starting with it. */
+interface Pattern {
+  term: string;
+  prefix: boolean;
+}
+/** Term sets ANDed (a phrase's pairs); a group ORs its alternatives; the search ANDs its groups. */
+type Alternative = Pattern[];
+type Group = Alternative[];
+
+export interface BitmapQuery {
+  companyId: number;
+  search: string;
+  words: string[];
+  phrases: string[];
+  statuses: string[] | undefined;
+  /** The full WHERE of the GIN path (scope, filters, search) over `"WorkOrder" w`: pending rows are read with it. */
+  where: Sql;
+  order: Sql;
+  /** The sort index a walk can follow (createdAt, woPriority), if the order is one of those. */
+  walk: Walk | undefined;
+  skip: number;
+  take: number;
+}
+
+interface Analysis {
+  words: { whole: boolean; lexeme: string; stem: string | null }[];
+  phrases: { english: string; simple: string }[];
+}
+
+/** A phrase's tsquery as written by PostgreSQL: `'a'`, `'a' <-> 'b'`, `'a' <2> 'b' <-> 'c'` … (null: another shape). */
+function chainOf(tsquery: string): { lexemes: string[]; gaps: number[] } | null {
+  if (tsquery === "") return { lexemes: [], gaps: [] };
+  const token = /'((?:[^'\\]|'')*)'|<(-|\d+)>/g;
+  const lexemes: string[] = [];
+  const gaps: number[] = [];
+  let rest = tsquery;
+  for (const match of tsquery.matchAll(token)) {
+    if (match[1] !== undefined) lexemes.push(match[1].replaceAll("''", "'"));
+    else gaps.push(match[2] === "-" ? 1 : Number(match[2]));
+    rest = rest.replace(match[0], "");
+  }
+  return rest.trim() === "" && gaps.length === lexemes.length - 1 ? { lexemes, gaps } : null;
+}
+
+/** A phrase's reading under one configuration: one lexeme, or its adjacent pairs (all of them must hold). */
+function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): { alternative: Alternative; confirm: boolean } | null {
+  if (chain.lexemes.length === 1) return { alternative: [{ term: `w${chain.lexemes[0]}`, prefix: false }], confirm: false };
+  if (chain.gaps.some((gap) => gap > 2)) return null;
+  const pairs = chain.gaps.map((gap, i) => ({ term: `${gap === 1 ? "p" : "q"}${chain.lexemes[i]} ${chain.lexemes[i + 1]}`, prefix: false }));
+  // Three lexemes or more: every pair present does not prove they are in one run, so matches are confirmed.
+  return { alternative: pairs, confirm: pairs.length > 1 };
+}
+
+/** The search's groups (null: not expressible here); `confirm` when bitmaps give candidates only. */
+function groupsOf(analysis: Analysis, statuses: string[] | undefined): { groups: Group[]; confirm: boolean } | null {
+  const groups: Group[] = [];
+  let confirm = false;
+  for (const word of analysis.words) {
+    if (!word.whole) return null; // a reference number the parser splits: the GIN path is fast for those
+    if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in list.ts
+    const typed: Group =
+      [...word.lexeme].length > 2
+        ? [[{ term: `w${word.lexeme}`, prefix: true }], [{ term: `w#${word.lexeme}`, prefix: true }]]
+        : [[{ term: `w${word.lexeme}`, prefix: false }]];
+    groups.push(word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]);
+  }
+  for (const phrase of analysis.phrases) {
+    const readings = phrase.english === phrase.simple ? [phrase.english] : [phrase.english, phrase.simple];
+    const group: Group = [];
+    for (const reading of readings) {
+      const chain = chainOf(reading);
+      if (!chain) return null;
+      if (chain.lexemes.length === 0) continue;
+      const alternative = phraseAlternative(chain);
+      if (!alternative) return null;
+      group.push(alternative.alternative);
+      confirm ||= alternative.confirm;
+    }
+    if (group.length) groups.push(group);
+  }
+  // Only stop words: the GIN path decides what an empty query matches.
+  if (groups.length === 0) return null;
+  if (statuses) groups.push(statuses.map((status) => [{ term: `s${status}`, prefix: false }]));
+  return { groups, confirm };
+}
+
+/** A rare term as the tsquery that finds its work orders through the GIN index. */
+function rareQuery(term: string): string {
+  const quote = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  const rest = term.slice(1);
+  if (term[0] === "w") return quote(rest);
+  const [a, b] = rest.split(" ");
+  return `${quote(a)} ${term[0] === "p" ? "<->" : "<2>"} ${quote(b)}`;
+}
+
+/**
+ * The query bitmap `q` (chunk, bits) as CTEs, from the dictionary's expansion of every pattern: bitmapped
+ * terms from their bitmaps, rare ones from their live rows through the GIN index.
+ */
+function bitmapCtes(companyId: number, groups: Group[], expansion: Map<string, { term: string; bitmapped: boolean }[]>): Sql {
+  const labels: { g: number; a: number; s: number; term: string }[] = [];
+  const rare: Sql[] = [];
+  const sizes: { g: number; a: number; n: number }[] = [];
+  groups.forEach((group, g) =>
+    group.forEach((alternative, a) => {
+      sizes.push({ g, a, n: alternative.length });
+      alternative.forEach((pattern, s) => {
+        const terms = expansion.get(key(pattern)) ?? [];
+        for (const t of terms.filter((t) => t.bitmapped)) labels.push({ g, a, s, term: t.term });
+        const rareTerms = terms.filter((t) => !t.bitmapped);
+        if (rareTerms.length) {
+          const tsquery = rareTerms.map((t) => rareQuery(t.term)).join(" | ");
+          rare.push(sql`SELECT ${g}::int, ${a}::int, ${s}::int, r.chunk, r.bits FROM work_order_search_bits(ARRAY(
+              SELECT d.ordinal FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = ANY(ARRAY(
+                SELECT w.id FROM "WorkOrder" w WHERE w."buyerCompanyId" = ${companyId} AND w."searchVector" @@ ${tsquery}::tsquery)))) r`);
+        }
+      });
+    }),
+  );
+  const column = <T,>(rows: T[], pick: (row: T) => unknown) => rows.map(pick);
+  return sql`src (g, a, s, chunk, bits) AS (
+      SELECT l.g, l.a, l.s, b.chunk, b.bits
+        FROM unnest(${column(labels, (l) => l.g)}::int[], ${column(labels, (l) => l.a)}::int[], ${column(labels, (l) => l.s)}::int[],
+                    ${column(labels, (l) => l.term)}::text[]) AS l (g, a, s, term)
+        JOIN "WorkOrderSearchBitmap" b ON b."buyerCompanyId" = ${companyId} AND b.term = l.term COLLATE "C"
+      ${rare.length ? sql`UNION ALL ${Prisma.join(rare, " UNION ALL ")}` : Prisma.empty}
+    ), sets AS (
+      SELECT g, a, s, chunk, bit_or(bits) AS bits FROM src GROUP BY g, a, s, chunk
+    ), alts AS (
+      SELECT x.g, x.a, x.chunk, bit_and(x.bits) AS bits
+        FROM sets x JOIN unnest(${column(sizes, (z) => z.g)}::int[], ${column(sizes, (z) => z.a)}::int[], ${column(sizes, (z) => z.n)}::int[]) AS n (g, a, n)
+          ON n.g = x.g AND n.a = x.a
+       GROUP BY x.g, x.a, x.chunk, n.n HAVING count(*) = n.n
+    ), groups AS (
+      SELECT g, chunk, bit_or(bits) AS bits FROM alts GROUP BY g, chunk
+    ), q AS MATERIALIZED (
+      SELECT chunk, bit_and(bits) AS bits FROM groups GROUP BY chunk HAVING count(*) = ${groups.length}
+    ), pending AS MATERIALIZED (
+      SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId}
+    )`;
+}
+
+const key = (pattern: Pattern) => `${pattern.prefix ? "*" : "="}${pattern.term}`;
+
+/** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as list.ts's tsquery does. */
+async function analyze(ctx: Context, words: string[], phrases: string[]): Promise<Analysis> {
+  const [row] = await ctx.db.$queryRaw<[Analysis]>`
+    SELECT coalesce((SELECT json_agg(json_build_object(
+                       'whole', lower(x) = ANY(tsvector_to_array(to_tsvector('simple', x))),
+                       'lexeme', lower(x), 'stem', (ts_lexize('english_stem', lower(x)))[1]) ORDER BY i)
+                       FROM unnest(${words}::text[]) WITH ORDINALITY AS t (x, i)), '[]') AS words,
+           coalesce((SELECT json_agg(json_build_object(
+                       'english', phraseto_tsquery('english', x)::text, 'simple', phraseto_tsquery('simple', x)::text) ORDER BY i)
+                       FROM unnest(${phrases}::text[]) WITH ORDINALITY AS t (x, i)), '[]') AS phrases`;
+  return row;
+}
+
+/** Every pattern's terms in the company's dictionary, or null when the search is too wide for this path. */
+async function expand(ctx: Context, companyId: number, groups: Group[]) {
+  const patterns = [...new Map(groups.flat(2).map((p) => [key(p), p])).values()];
+  const rows = await ctx.db.$queryRaw<{ i: number; term: string; docs: number; bitmapped: boolean; pending: number }[]>`
+    SELECT p.i::int, t.term, t.docs, t.bitmapped, NULL::int AS pending
+      FROM unnest(${patterns.map((p) => p.term)}::text[], ${patterns.map((p) => p.prefix)}::boolean[]) WITH ORDINALITY AS p (pattern, prefix, i)
+     CROSS JOIN LATERAL (
+       SELECT term, docs, bitmapped FROM "WorkOrderSearchTerm"
+        WHERE "buyerCompanyId" = ${companyId} AND docs > 0
+          AND term >= p.pattern COLLATE "C"
+          AND term <= (CASE WHEN p.prefix THEN p.pattern || chr(1114111) ELSE p.pattern END) COLLATE "C"
+        LIMIT ${TERM_LIMIT + 1}) t
+    UNION ALL
+    SELECT 0, '', 0, false, (SELECT count(*) FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId} LIMIT ${PENDING_LIMIT + 1}) x)::int`;
+  const pending = rows.find((r) => r.pending !== null)!.pending;
+  const terms = rows.filter((r) => r.pending === null);
+  const rareDocs = terms.filter((t) => !t.bitmapped).reduce((sum, t) => sum + t.docs, 0);
+  if (pending > PENDING_LIMIT || terms.length > TERM_LIMIT || rareDocs > RARE_LIMIT) return null;
+  const expansion = new Map<string, { term: string; bitmapped: boolean }[]>(patterns.map((p) => [key(p), []]));
+  for (const t of terms) expansion.get(key(patterns[t.i - 1]))!.push(t);
+  return expansion;
+}
+
+/** A row of the walk is in: a pending row when its live row matches, any other when its bit is set. */
+function walkTest(query: BitmapQuery): Sql {
+  return sql`CASE WHEN o.id IN (SELECT id FROM pending)
+                  THEN EXISTS (SELECT 1 FROM "WorkOrder" w WHERE w.id = o.id AND ${query.where})
+                  ELSE coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / 8192 + 1], d.ordinal % 8192) = 1, false) END`;
+}
+
+/**
+ * The page by walking a sort index (index-only: the walk reads ids, never rows) and testing each row's
+ * bit. createdAt uses ("buyerCompanyId", "createdAt" DESC, id DESC); woPriority ("buyerCompanyId",
+ * "woPriority", id), its rows with a priority then those without (NULLS LAST either way).
+ */
+function walkSql(query: BitmapQuery, walk: Walk): Sql {
+  const rows = (where: Sql, order: Sql) => sql`(SELECT o.id FROM "WorkOrder" o LEFT JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = o.id
+      WHERE o."buyerCompanyId" = ${query.companyId} AND ${where} AND ${walkTest(query)} ORDER BY ${order} LIMIT ${query.skip + query.take})`;
+  const dir = Prisma.raw(walk.order);
+  const ordered =
+    walk.by === "createdAt"
+      ? rows(sql`true`, sql`o."createdAt" ${dir}, o.id ${dir}`)
+      : sql`${rows(sql`o."woPriority" IS NOT NULL`, sql`o."woPriority" ${dir}, o.id ${dir}`)}
+            UNION ALL ${rows(sql`o."woPriority" IS NULL`, sql`o.id ${dir}`)}`;
+  return sql`SELECT ARRAY(SELECT id FROM (${ordered}) page LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
+}
+
+type Walk = { by: "createdAt" | "woPriority"; order: "asc" | "desc" };
+
+/**
+ * The page and exact total of a buyer's search, or null for the GIN path. Four statements at most:
+ * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page:
+ * few matches by decoding their ordinals and sorting their rows, many by walking a sort index and
+ * testing each row's bit (the expected walk is (offset + limit) × work orders ÷ matches).
+ */
+export async function bitmapSearch(
+  ctx: Context, query: BitmapQuery, options: { countOnly?: boolean; decodeLimit?: number } = {},
+): Promise<{ ids: number[]; count: number } | null> {
+  const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
+  const analysis = await analyze(ctx, query.words, query.phrases);
+  const planned = groupsOf(analysis, query.statuses);
+  if (!planned) return null;
+  const expansion = await expand(ctx, query.companyId, planned.groups);
+  if (!expansion) return null;
+  const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
+  const [{ count }] = await ctx.db.$queryRaw<{ count: number }[]>`
+    WITH ${ctes}
+    SELECT ((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
+          - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
+               JOIN q ON q.chunk = d.ordinal / 8192 WHERE get_bit(q.bits, d.ordinal % 8192) = 1)
+          + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int AS count`;
+  if (planned.confirm && count > SORT_LIMIT) return null;
+  if (!planned.confirm && options.countOnly) return { ids: [], count };
+  if (!planned.confirm && query.walk && count > decodeLimit) {
+    const [page] = await ctx.db.$queryRaw<{ ids: number[] }[]>`
+      WITH ${ctes}, bitmap AS (
+        SELECT ARRAY(SELECT q.bits FROM generate_series(0, (SELECT max(chunk) FROM q)) c LEFT JOIN q ON q.chunk = c ORDER BY c) AS chunks
+      )
+      ${walkSql(query, query.walk)}`;
+    return { ids: page.ids, count };
+  }
+  if (count > SORT_LIMIT) return null;
+  // Few matches: their rows, sorted. A row is in if its bit is exact and set, or its live row matches
+  // (pending rows; every row when the bits are candidates only).
+  const check = planned.confirm ? query.where : sql`(w.id NOT IN (SELECT id FROM pending) OR ${query.where})`;
+  const [page] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
+    WITH ${ctes}, candidates AS (
+      SELECT d."workOrderId" AS id FROM "WorkOrderSearchDoc" d
+       WHERE d."buyerCompanyId" = ${query.companyId}
+         AND d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))
+      UNION
+      SELECT id FROM pending
+    ), m AS MATERIALIZED (
+      SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w
+       WHERE w.id = ANY(ARRAY(SELECT id FROM candidates)) AND w."buyerCompanyId" = ${query.companyId} AND ${check}
+    )
+    SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${query.order} LIMIT ${query.take} OFFSET ${query.skip}) AS ids,
+           (SELECT count(*) FROM m)::int AS count`;
+  return page;
+}

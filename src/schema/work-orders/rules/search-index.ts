@@ -1,0 +1,21 @@
+// The search bitmaps' indexer (worker role): reads the pending table (the index's outbox, filled by a
+// trigger on every change of a work order's search vector or status) and applies it in batches with the
+// SQL function work_order_search_index (migration 20261206090000), one transaction per batch:
+// idempotent, and a crashed round is simply done again. Queries read pending work orders from their
+// live rows, so the indexer's lag costs speed, never correctness (docs/work-order-search.md).
+import type { Db } from "../../../db.ts";
+import type { Logger } from "../../../logger.ts";
+import { startPollLoop } from "../../core/poll-loop.ts";
+
+/** Work orders per transaction: large enough to share bitmap writes, small enough to hold row locks briefly. */
+const BATCH = 500;
+
+export async function indexSearchBatch(db: Db, minDocs: number): Promise<number> {
+  const [{ indexed }] = await db.$queryRaw<{ indexed: number }[]>`SELECT work_order_search_index(${BATCH}, ${minDocs}) AS indexed`;
+  return indexed;
+}
+
+export function startSearchIndexJobs(options: { db: Db; logger: Logger; intervalMs: number; minDocs: number }) {
+  const { db, logger, intervalMs, minDocs } = options;
+  return startPollLoop("search index", async () => (await indexSearchBatch(db, minDocs)) > 0, intervalMs, logger);
+}
