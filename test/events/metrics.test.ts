@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import { PM_QUEUE } from "../../src/schema/planned-maintenance/public.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtp, type TestSmtp } from "../provisioning/smtp.ts";
 import { acmeWorkOrder, startReceiver, waitFor } from "./helpers.ts";
@@ -35,6 +36,10 @@ const count = (samples: Map<string, number>, series: string) => samples.get(seri
 const DELIVERED = 'webhook_deliveries_total{outcome="delivered"}';
 const RETRY = 'webhook_deliveries_total{outcome="retry"}';
 const EXPIRED = 'webhook_deliveries_total{outcome="expired"}';
+
+const indexAll = async (t: TestApp) => {
+  while ((await indexSearchBatch(t.db, 1_000)) > 0);
+};
 
 const aWorkOrder = (t: TestApp) => acmeWorkOrder(t, { title: "Metrics unit", status: "PendingConfirmationByServiceProvider" });
 
@@ -174,6 +179,20 @@ describe("state gauges, read at scrape time by an API instance without a worker"
       await queue.close();
       connection.disconnect();
     }
+  });
+
+  it("search index: work orders changed since the indexer ran, and the oldest change's age", async () => {
+    await indexAll(t);
+    let m = await scrape(t.url);
+    expect(value(m, "search_index_pending_work_orders")).toBe(0);
+    expect(value(m, "search_index_oldest_pending_age_seconds")).toBe(0);
+    await aWorkOrder(t);
+    await aWorkOrder(t);
+    m = await scrape(t.url);
+    expect(value(m, "search_index_pending_work_orders")).toBe(2);
+    expect(value(m, "search_index_oldest_pending_age_seconds")).toBeGreaterThan(0);
+    await indexAll(t);
+    expect(value(await scrape(t.url), "search_index_pending_work_orders")).toBe(0);
   });
 
   it("an API-only process has no worker counters with samples", async () => {

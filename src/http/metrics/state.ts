@@ -35,6 +35,8 @@ interface DbState {
   mail_retry_wait: string;
   mail_oldest_due: Date | null;
   pm_due: string;
+  search_pending: string;
+  search_oldest: Date | null;
 }
 
 // $1: now. A pending row is in flight while a worker's lease holds it; else due once nextAttemptAt has
@@ -53,12 +55,13 @@ const STATE_SQL = `
        mail AS (${pendingWork('"MailOutbox"')}),
        pm AS (
          SELECT count(*) AS due FROM "PlannedMaintenanceSchedule" s JOIN "BuyerCompany" c ON c.id = s."buyerCompanyId"
-          WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= $1 AND c."pmScheduling" = 'built_in')
+          WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= $1 AND c."pmScheduling" = 'built_in'),
+       search AS (SELECT count(*) AS pending, min(since) AS oldest FROM "WorkOrderSearchPending")
   SELECT outbox.n AS outbox_unrelayed, (SELECT "createdAt" FROM oldest) AS outbox_oldest,
          webhook.due AS webhook_due, webhook.in_flight AS webhook_in_flight, webhook.retry_wait AS webhook_retry_wait, webhook.oldest_due AS webhook_oldest_due,
          mail.due AS mail_due, mail.in_flight AS mail_in_flight, mail.retry_wait AS mail_retry_wait, mail.oldest_due AS mail_oldest_due,
-         pm.due AS pm_due
-    FROM outbox, webhook, mail, pm`;
+         pm.due AS pm_due, search.pending AS search_pending, search.oldest AS search_oldest
+    FROM outbox, webhook, mail, pm, search`;
 
 const PM_JOB_STATES = ["waiting", "delayed", "active", "prioritized", "waiting-children", "failed"] as const;
 
@@ -113,6 +116,10 @@ export function registerStateGauges(registry: client.Registry, source: StateSour
 
   dbGauge("outbox_oldest_unrelayed_age_seconds", "Age in seconds of the oldest outbox event the relay has not turned into deliveries yet (0: none waiting)", [],
     (g, s, now) => g.set(seconds(s.outbox_oldest, now)));
+  dbGauge("search_index_pending_work_orders", "Work orders changed since the search indexer last saw them (searches read them from their rows, exactly but slower)", [],
+    (g, s) => g.set(Number(s.search_pending)));
+  dbGauge("search_index_oldest_pending_age_seconds", "Age in seconds of the oldest change the search indexer has not applied (0: none)", [],
+    (g, s, now) => g.set(seconds(s.search_oldest, now)));
   dbGauge("outbox_unrelayed_events", "Outbox events not relayed yet", [], (g, s) => g.set(Number(s.outbox_unrelayed)));
   dbGauge("webhook_deliveries_pending", "Pending webhook deliveries by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)", ["state"],
     (g, s) => setPending(g, s.webhook_due, s.webhook_in_flight, s.webhook_retry_wait));

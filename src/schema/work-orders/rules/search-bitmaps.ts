@@ -26,6 +26,9 @@ const TERM_LIMIT = 400;
 /** Pending work orders of a company past which the live-row correction costs more than the GIN path. */
 const PENDING_LIMIT = 2_000;
 
+/** Lexemes with a digit have no terms (work_order_search_terms): searches for them take the GIN path. */
+const DIGIT = /[0-9]/;
+
 /** One dictionary lookup: an exact term or every term starting with it. */
 interface Pattern {
   term: string;
@@ -84,7 +87,8 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): { groups:
   const groups: Group[] = [];
   let confirm = false;
   for (const word of analysis.words) {
-    if (!word.whole) return null; // a reference number the parser splits: the GIN path is fast for those
+    // Reference numbers (split by the parser, or with a digit: not in the bitmaps' terms) take the GIN path.
+    if (!word.whole || DIGIT.test(word.lexeme)) return null;
     if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in list.ts
     const typed: Group =
       [...word.lexeme].length > 2
@@ -97,7 +101,7 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): { groups:
     const group: Group = [];
     for (const reading of readings) {
       const chain = chainOf(reading);
-      if (!chain) return null;
+      if (!chain || chain.lexemes.some((lexeme) => DIGIT.test(lexeme))) return null;
       if (chain.lexemes.length === 0) continue;
       const alternative = phraseAlternative(chain);
       if (!alternative) return null;
@@ -145,18 +149,17 @@ function bitmapCtes(companyId: number, groups: Group[], expansion: Map<string, {
       });
     }),
   );
-  const column = <T,>(rows: T[], pick: (row: T) => unknown) => rows.map(pick);
   return sql`src (g, a, s, chunk, bits) AS (
       SELECT l.g, l.a, l.s, b.chunk, b.bits
-        FROM unnest(${column(labels, (l) => l.g)}::int[], ${column(labels, (l) => l.a)}::int[], ${column(labels, (l) => l.s)}::int[],
-                    ${column(labels, (l) => l.term)}::text[]) AS l (g, a, s, term)
+        FROM unnest(${labels.map((l) => l.g)}::int[], ${labels.map((l) => l.a)}::int[], ${labels.map((l) => l.s)}::int[],
+                    ${labels.map((l) => l.term)}::text[]) AS l (g, a, s, term)
         JOIN "WorkOrderSearchBitmap" b ON b."buyerCompanyId" = ${companyId} AND b.term = l.term COLLATE "C"
       ${rare.length ? sql`UNION ALL ${Prisma.join(rare, " UNION ALL ")}` : Prisma.empty}
     ), sets AS (
       SELECT g, a, s, chunk, bit_or(bits) AS bits FROM src GROUP BY g, a, s, chunk
     ), alts AS (
       SELECT x.g, x.a, x.chunk, bit_and(x.bits) AS bits
-        FROM sets x JOIN unnest(${column(sizes, (z) => z.g)}::int[], ${column(sizes, (z) => z.a)}::int[], ${column(sizes, (z) => z.n)}::int[]) AS n (g, a, n)
+        FROM sets x JOIN unnest(${sizes.map((z) => z.g)}::int[], ${sizes.map((z) => z.a)}::int[], ${sizes.map((z) => z.n)}::int[]) AS n (g, a, n)
           ON n.g = x.g AND n.a = x.a
        GROUP BY x.g, x.a, x.chunk, n.n HAVING count(*) = n.n
     ), groups AS (
@@ -183,7 +186,10 @@ async function analyze(ctx: Context, words: string[], phrases: string[]): Promis
   return row;
 }
 
-/** Every pattern's terms in the company's dictionary, or null when the search is too wide for this path. */
+/**
+ * Every pattern's terms in the company's dictionary, or null when the search is too wide for this path
+ * (too many terms, too many work orders in rare terms, too many pending work orders: the last row).
+ */
 async function expand(ctx: Context, companyId: number, groups: Group[]) {
   const patterns = [...new Map(groups.flat(2).map((p) => [key(p), p])).values()];
   const rows = await ctx.db.$queryRaw<{ i: number; term: string; docs: number; bitmapped: boolean; pending: number }[]>`
