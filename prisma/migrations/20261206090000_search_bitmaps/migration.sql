@@ -215,8 +215,8 @@ BEGIN
   RETURN cardinality(ids);
 END $$;
 
--- Builds the whole index from the live rows, set-based (a migration, a bulk load; the operator CLI's
--- `search rebuild`). Writers wait while it runs (it locks the pending table).
+-- Builds the whole index from the live rows, set-based (this migration; after a bulk load,
+-- docs/operations.md). Writers wait while it runs (it locks the pending table).
 CREATE FUNCTION work_order_search_rebuild(common int) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
