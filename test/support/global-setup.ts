@@ -19,6 +19,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const cli = await buildOperatorCli();
   project.provide("operatorCliBundle", cli.file);
+  project.onTestsRerun(() => cli.rebuild()); // watch mode: the CLI as the sources are now
   const template = `wo_test_template_${crypto.randomBytes(4).toString("hex")}`;
   try {
     await adminQuery(`CREATE DATABASE ${template}`);

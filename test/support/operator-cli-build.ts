@@ -22,15 +22,22 @@ const keepImportMeta: esbuild.Plugin = {
   },
 };
 
-/** Builds the CLI; returns the bundle's path and a function that removes it. */
-export async function buildOperatorCli(): Promise<{ file: string; remove(): void }> {
+/** Builds the CLI; returns the bundle's path, a function that builds it again (watch mode) and one that removes it. */
+export async function buildOperatorCli(): Promise<{ file: string; rebuild(): Promise<void>; remove(): void }> {
   // Inside the repository (node_modules/.cache, ignored by git) so that the bundle's imports of packages
-  // resolve to the repository's node_modules; a directory of its own per run.
+  // resolve to the repository's node_modules; a directory of its own per run. An interrupted run leaves
+  // its directory behind (no teardown): those older than a day go.
   const cache = path.join(ROOT, "node_modules/.cache");
   fs.mkdirSync(cache, { recursive: true });
+  for (const old of fs.readdirSync(cache).filter((name) => name.startsWith("operator-cli-"))) {
+    const at = path.join(cache, old);
+    const made = fs.statSync(at, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (Date.now() - made > 86_400_000) fs.rmSync(at, { recursive: true, force: true });
+  }
   const dir = fs.mkdtempSync(path.join(cache, "operator-cli-"));
   const file = path.join(dir, "cli.mjs");
-  try {
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  const rebuild = async () => {
     await esbuild.build({
       entryPoints: [path.join(ROOT, "src/operator/cli.ts")],
       outfile: file,
@@ -46,9 +53,12 @@ export async function buildOperatorCli(): Promise<{ file: string; remove(): void
       plugins: [keepImportMeta],
       logLevel: "error",
     });
+  };
+  try {
+    await rebuild();
   } catch (error) {
-    fs.rmSync(dir, { recursive: true, force: true });
+    remove();
     throw error;
   }
-  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return { file, rebuild, remove };
 }
