@@ -1,16 +1,12 @@
 // The audit log: every committed mutation (REST, GraphQL, operator CLI) leaves one entry in its own
 // transaction, with who, what, when and the trace id; a buyer key reads its company's entries over
 // GraphQL, the operator all of them from the CLI.
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLInt } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyAudit } from "../../src/schema/core/audit.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+import { operatorCli } from "../support/operator-cli.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -26,13 +22,7 @@ const LOG = `query($op: String, $record: String, $since: DateTime, $limit: Int, 
   }
 }`;
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: t.databaseUrl, OPERATOR_NAME: "ops-oliver" };
-  return new Promise((resolve) => {
-    execFile(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "src/operator/cli.ts"), ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout: String(stdout), stderr: String(stderr) }));
-  });
-}
+const cli = (args: string[]) => operatorCli(t.databaseUrl, args, { env: { OPERATOR_NAME: "ops-oliver" } });
 
 describe("audit entries", () => {
   it("record a REST write: key, contact, operation, record ids, time and the trace id", async () => {

@@ -1,14 +1,11 @@
 // The delivery log and replays: GraphQL for integrators (scoped to their own endpoints, inside the
 // three-hour window) and the operator CLI (any endpoint, --force past the window). A real receiver.
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { operatorCli } from "../support/operator-cli.ts";
 import { acmeWorkOrder, confirmed, context, note, sleep, startReceiver, waitFor } from "./helpers.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const HOUR = 3_600_000;
 
 let t: TestApp;
@@ -66,13 +63,7 @@ async function givenUpDelivery() {
 
 const REDELIVER = `mutation($id: String!) { redeliverWebhook(webhookId: $id) { webhookId status attemptCount attempts { attempt statusCode } } }`;
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: t.databaseUrl, REDIS_URL: t.config.redisUrl, REDIS_PREFIX: t.config.redisPrefix };
-  return new Promise((resolve) => {
-    execFile(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "src/operator/cli.ts"), ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout: String(stdout), stderr: String(stderr) }));
-  });
-}
+const cli = (args: string[]) => operatorCli(t.databaseUrl, args, { env: { REDIS_URL: t.config.redisUrl, REDIS_PREFIX: t.config.redisPrefix } });
 
 describe("redeliverWebhook", () => {
   it("resends a given-up delivery with the same webhook-id and body, continuing its attempt log", async () => {

@@ -1,6 +1,6 @@
-// The operator CLI end to end: every check spawns the real `tsx src/operator/cli.ts` against a database
-// of this file's own, and reads the database back with pg. Spawns that cannot affect each other run
-// concurrently (each costs ~1 s of CPU).
+// The operator CLI end to end: every check spawns the real CLI (src/operator/cli.ts, compiled once per
+// run: test/support/operator-cli.ts) against a database of this file's own, and reads the database back
+// with pg. Spawns that cannot affect each other run concurrently (each costs ~1 s of CPU).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

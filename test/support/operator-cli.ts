@@ -1,11 +1,11 @@
-// Runs the real operator CLI (`tsx src/operator/cli.ts`) as a child process, as an operator would.
+// Runs the real operator CLI as a child process, as an operator would: `node <bundle>`, src/operator/cli.ts
+// compiled once per run (operator-cli-build.ts), ~0.6 s a run against ~1.5 s for `tsx src/operator/cli.ts`.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const CLI = path.join(ROOT, "src/operator/cli.ts");
 
 export interface Run {
   code: number;
@@ -22,7 +22,7 @@ export function operatorCli(databaseUrl: string | undefined, args: string[], opt
   if (!databaseUrl) delete env.DATABASE_URL;
   if (!options.env || !("WEBHOOK_ALLOW_INSECURE_URLS" in options.env)) delete env.WEBHOOK_ALLOW_INSECURE_URLS;
   return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { cwd: options.cwd ?? ROOT, env, timeout: 180_000, maxBuffer: 10 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ["--enable-source-maps", inject("operatorCliBundle"), ...args], { cwd: options.cwd ?? ROOT, env, timeout: 180_000, maxBuffer: 10 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
