@@ -413,7 +413,8 @@ async function main() {
       for (const c of cases(refNumbers)) {
         log(`measuring ${c.name} (${WARMUP} warm-up + ${ITERATIONS} requests), bitmaps then GIN`);
         const r = await measure(base, seeded.headers, c);
-        if (c.args) {
+        // (The GIN path of the scale case takes seconds a request; it is left out.)
+        if (c.args && c.target) {
           const g = await measure(ginBase, seeded.headers, c);
           if (g.meanMatches !== r.meanMatches) throw new Error(`${c.name}: the bitmaps found ${r.meanMatches} on average, GIN ${g.meanMatches}`);
           r.gin = { p50: g.p50, p95: g.p95 };
@@ -528,16 +529,18 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
       }
     })();
     const writes: Promise<void>[] = [];
+    let refused = 0;
     const t0 = performance.now();
     for (let i = 0; i < WRITE_RATE * WRITE_SECONDS; i++) {
       await sleep(Math.max(0, t0 + (i * 1000) / WRITE_RATE - performance.now()));
-      writes.push(create(100_000 + i).then(({ id }) => void created.set(id, performance.now())));
+      // A create refused under overload (503: no pool connection within its timeout) is counted, not fatal.
+      writes.push(create(100_000 + i).then(({ id }) => void created.set(id, performance.now()), () => void refused++));
     }
     await Promise.all(writes);
     writing = false;
     await watcher;
     lags.sort((a, b) => a - b);
-    return { before, after, indexLag: { creates: lags.length, ratePerSecond: WRITE_RATE, p50: percentile(lags, 50), p99: percentile(lags, 99), max: percentile(lags, 100) } };
+    return { before, after, indexLag: { creates: lags.length, refused, ratePerSecond: WRITE_RATE, p50: percentile(lags, 50), p99: percentile(lags, 99), max: percentile(lags, 100) } };
   } finally {
     await indexer.close();
     await workerDb.$disconnect();
@@ -575,7 +578,7 @@ function printSummary(s: {
   const w = s.writes;
   console.log(`\nwrites (ms, p50/p95): create ${w.before.createP50}/${w.before.createP95} → ${w.after.createP50}/${w.after.createP95}, ` +
     `append note ${w.before.noteP50}/${w.before.noteP95} → ${w.after.noteP50}/${w.after.noteP95} (search triggers off → on, indexer running)`);
-  console.log(`index lag at ${w.indexLag.ratePerSecond} creates/s (${w.indexLag.creates} creates): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`);
+  console.log(`index lag at ${w.indexLag.ratePerSecond} creates/s (${w.indexLag.creates} creates, ${w.indexLag.refused} refused): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`);
   console.log(`bitmaps built in ${s.indexBuildSeconds ?? "(reused)"} s; storage MB: ${Object.entries(s.storage).map(([k, v]) => `${k} ${v}`).join(", ")}`);
   console.log("=====================================================================");
 }
