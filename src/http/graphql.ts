@@ -33,7 +33,8 @@ export const MAX_COST = 5000;
 /** Characters of a GraphQL document (variables are bounded by the body size). */
 export const MAX_DOCUMENT_LENGTH = 20_000;
 
-type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
+/** What a GraphQL context is made from: node's request over HTTP (its key headers), the viewer over websockets. */
+type Initial = { req?: http.IncomingMessage; viewer?: Viewer; traceId?: string };
 
 /** The name of the document's (first) operation, for the request log; anonymous operations have none. */
 const operationNameOf = (document: DocumentNode) =>
@@ -120,7 +121,7 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
-      const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.request?.headers)));
+      const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.req?.headers)));
       const limitHeaders = await pipeline.admit(viewer); // every operation counts, websockets included
       scope?.setHeaders(limitHeaders);
       return { ...services, viewer, traceId, channel: "graphql", events };
@@ -168,7 +169,7 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
   }
   // yoga's own fetch implementation: lighter per request than Node's undici Request.
   const { Request } = yoga.fetchAPI;
-  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), { req, res } as never);
+  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), { req });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
   if (!STREAMED.test(response.headers.get("content-type") ?? "")) return void res.end(Buffer.from(await response.arrayBuffer()));
