@@ -97,6 +97,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       redisPrefix: config.redisPrefix,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
+      graphqlThroughYoga: config.graphqlThroughYoga,
       metrics,
     });
     await new Promise<void>((resolve) => api.server.listen(config.port, resolve));

@@ -53,6 +53,12 @@ export interface Config {
    * process serves /metrics on PORT as always.
    */
   metricsPort?: number;
+  /**
+   * Every GraphQL request through yoga's fetch layer, none answered directly (http/graphql.ts
+   * serveDirect). Not read from the environment: test/foundation/graphql-direct.test.ts sets it to
+   * compare the two paths.
+   */
+  graphqlThroughYoga?: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

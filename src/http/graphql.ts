@@ -7,14 +7,17 @@
 import type http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline as pipe } from "node:stream/promises";
-import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, processRegularResult, type FetchAPI, type GraphQLParams, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { characterLimitPlugin } from "@escape.tech/graphql-armor-character-limit";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import { GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import {
+  getOperationAST, GraphQLError, Kind, visit,
+  type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode,
+} from "graphql";
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
@@ -33,7 +36,8 @@ export const MAX_COST = 5000;
 /** Characters of a GraphQL document (variables are bounded by the body size). */
 export const MAX_DOCUMENT_LENGTH = 20_000;
 
-type Initial = { request?: Request; viewer?: Viewer; traceId?: string };
+/** What a GraphQL context is made from: node's request over HTTP (its key headers), the viewer over websockets. */
+type Initial = { req?: http.IncomingMessage; viewer?: Viewer; traceId?: string };
 
 /** The name of the document's (first) operation, for the request log; anonymous operations have none. */
 const operationNameOf = (document: DocumentNode) =>
@@ -80,7 +84,7 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
 });
 
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
-function maskError(error: unknown, services: Services, schema: GraphQLSchema): Error {
+function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
   const api = toApiError(error, requestScope.getStore()?.logger ?? services.logger, schema);
   logDetails({ errorType: api.type });
@@ -120,7 +124,7 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
-      const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.request?.headers)));
+      const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.req?.headers)));
       const limitHeaders = await pipeline.admit(viewer); // every operation counts, websockets included
       scope?.setHeaders(limitHeaders);
       return { ...services, viewer, traceId, channel: "graphql", events };
@@ -131,10 +135,13 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
 
 /**
  * GraphQL over HTTP: the body is read here up to MAX_BODY_BYTES (a larger one is refused before any
- * parsing), GET's JSON parameters are checked, then yoga answers; its response (JSON, or a stream for
- * server-sent events) is written back as it comes.
+ * parsing), GET's JSON parameters are checked, then an ordinary request is answered directly
+ * (serveDirect) and any other by yoga, whose response (JSON, or a stream for server-sent events) is
+ * written back as it comes. `throughYoga`: every request through yoga (the test that compares the two).
  */
-export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+export async function serveGraphqlHttp(
+  yoga: ReturnType<typeof createGraphql>, req: http.IncomingMessage, res: http.ServerResponse, url: URL, { throughYoga = false } = {},
+) {
   const refuse = (message: string) => {
     res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify({ errors: [{ message, extensions: { code: "invalidInputDataException" } }] }));
@@ -156,6 +163,7 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
       return refuse(`the ${name} parameter is not valid JSON`);
     }
   }
+  if (!throughYoga && (await serveDirect(yoga, req, res, url, body))) return;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
   // A client that goes away ends a streamed answer (the signal); only a request that accepts a stream
@@ -168,7 +176,7 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
   }
   // yoga's own fetch implementation: lighter per request than Node's undici Request.
   const { Request } = yoga.fetchAPI;
-  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), { req, res } as never);
+  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), { req });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
   if (!STREAMED.test(response.headers.get("content-type") ?? "")) return void res.end(Buffer.from(await response.arrayBuffer()));
@@ -180,6 +188,120 @@ export async function serveGraphqlHttp(yoga: ReturnType<typeof createGraphql>, r
 const STREAMED = /^(text\/event-stream|multipart\/mixed)/;
 /** An Accept header that allows such an answer. */
 const STREAMED_ACCEPT = /text\/event-stream|multipart\/mixed/i;
+
+/**
+ * An ordinary request (a query, or a mutation by POST, answered in JSON) without yoga's fetch layer:
+ * under the location list bench, yoga's Request and Response objects, its HTTP hooks and whatwg-node's
+ * server adapter took 12–15% of the service's busy time, against SOFA's 4–7% (docs/performance.md).
+ * The GraphQL work is yoga's own, as its processRequest does it (parse, validate, context, execute
+ * through getEnveloped, with every plugin), and the answer is made by yoga's JSON result processor, so
+ * status, headers and body are yoga's. Declines (false, nothing counted or written) every request yoga
+ * might answer otherwise; test/foundation/graphql-direct.test.ts holds the two paths to the same answers.
+ */
+async function serveDirect(
+  yoga: ReturnType<typeof createGraphql>, req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string | undefined,
+): Promise<boolean> {
+  const accept = req.headers.accept ?? "";
+  const mediaType = jsonMediaType(accept);
+  // yoga's HTTP hooks that answer by themselves: CORS (a request with an Origin), GraphiQL (text/html),
+  // its health check (any URL ending in /health).
+  if (!mediaType || req.headers.origin !== undefined || accept.includes("text/html") || url.href.endsWith("/health")) return false;
+  const params = paramsOf(req, url, body);
+  if (!params) return false;
+  const enveloped = yoga.getEnveloped({ req });
+  let document: DocumentNode;
+  let errors: readonly GraphQLError[];
+  try {
+    document = enveloped.parse(params.query);
+    // Subscriptions, mutations by GET and an operation that is not there are refused before validation.
+    const operation = getOperationAST(document, params.operationName)?.operation;
+    if (operation !== "query" && !(operation === "mutation" && req.method === "POST")) return false;
+    errors = enveloped.validate(enveloped.schema, document);
+  } catch {
+    return false; // a syntax error, graphql-armor's limits (thrown while parsing or validating)
+  }
+  logDetails({ graphqlDirect: true });
+  const result = errors.length ? { errors } : await execution(enveloped, document, params);
+  // yoga's processor is handed a Response class that only keeps what it is given.
+  const answer = processRegularResult(result, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
+  res.writeHead(answer.init.status, { ...answer.init.headers, "content-length": String(Buffer.byteLength(answer.body)) });
+  res.end(answer.body);
+  return true;
+}
+
+type KeptResponse = { body: string; init: { status: number; headers: Record<string, string> } };
+const KEEP_RESPONSE = { Response: class { constructor(readonly body: string, readonly init: KeptResponse["init"]) {} } } as unknown as FetchAPI;
+
+/** yoga's processRequest after validation, with its handling of errors thrown on the way (handleParams). */
+async function execution(
+  { schema, contextFactory, execute }: ReturnType<ReturnType<typeof createGraphql>["getEnveloped"]>,
+  document: DocumentNode,
+  params: GraphQLParams,
+): Promise<ExecutionResult> {
+  let contextValue: Context;
+  try {
+    contextValue = await contextFactory();
+  } catch (error) {
+    return { errors: [error as GraphQLError] }; // masked already (useMaskedErrors' context error handler): the 401, the 429
+  }
+  try {
+    return await execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName });
+  } catch (error) {
+    return { errors: [maskError(error, contextValue, schema)] }; // refused input (the sanitation step)
+  }
+}
+
+/**
+ * The media type yoga answers a single result in, when it is JSON: its result processors (server-sent
+ * events, multipart, then the two JSON types) try each Accept entry with UTF-8, and the last match wins,
+ * so the first entry that allows JSON decides; undefined when yoga would stream or refuse (406).
+ */
+function jsonMediaType(accept: string): string | undefined {
+  for (const entry of (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",")) {
+    const [type, ...parameters] = entry.split(";");
+    if ((parameters.find((p) => p.includes("charset=")) ?? "charset=utf-8") !== "charset=utf-8") continue;
+    const [group, subtype] = type.split("/");
+    if (group !== "*" && group !== "application") continue;
+    if (subtype === "*" || subtype === "json") return "application/json";
+    if (subtype === "graphql-response+json") return "application/graphql-response+json";
+  }
+  return undefined;
+}
+
+const PARAMETERS = new Set(["query", "variables", "operationName", "extensions"]);
+const objectOrNone = (value: unknown) => value == null || (typeof value === "object" && !Array.isArray(value));
+
+/**
+ * The GraphQL parameters as yoga reads them (GET: the query string; POST: a JSON object), or undefined
+ * for a request yoga refuses or reads otherwise (another content type, bad JSON, a batch, unknown
+ * parameters, no query).
+ */
+function paramsOf(req: http.IncomingMessage, url: URL, body: string | undefined): GraphQLParams | undefined {
+  let params: Record<string, unknown>;
+  if (req.method === "GET") {
+    if (url.hash) return undefined;
+    const get = (name: string) => url.searchParams.get(name) || undefined;
+    const json = (name: string) => {
+      const value = get(name);
+      return value === undefined ? undefined : JSON.parse(value); // valid: checked by serveGraphqlHttp
+    };
+    params = { query: get("query"), operationName: get("operationName"), variables: json("variables"), extensions: json("extensions") };
+  } else if (req.method === "POST") {
+    const type = req.headers["content-type"]?.split(",")[0];
+    if (type !== "application/json" && !type?.startsWith("application/json;")) return undefined;
+    try {
+      params = JSON.parse(body!);
+    } catch {
+      return undefined;
+    }
+    if (params === null || typeof params !== "object" || Array.isArray(params)) return undefined;
+    if (Object.entries(params).some(([name, value]) => value != null && !PARAMETERS.has(name))) return undefined;
+  } else {
+    return undefined;
+  }
+  const { query, variables, extensions } = params;
+  return typeof query === "string" && objectOrNone(variables) && objectOrNone(extensions) ? (params as unknown as GraphQLParams) : undefined;
+}
 
 /** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
 export function attachWebsockets(server: http.Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {

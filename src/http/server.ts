@@ -30,6 +30,8 @@ export interface ApiOptions {
   redisPrefix: string;
   development: boolean;
   shutdownGraceMs: number;
+  /** Every GraphQL request through yoga (Config.graphqlThroughYoga). */
+  graphqlThroughYoga?: boolean;
   /** The process's registry (shared with its workers when it runs both roles); a new one by default. */
   metrics?: Metrics;
 }
@@ -48,7 +50,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
-      return serveGraphqlHttp(yoga, req, res, url);
+      return serveGraphqlHttp(yoga, req, res, url, { throughYoga: options.graphqlThroughYoga });
     }
     scope.route = url.pathname;
     if (url.pathname === "/asyncapi.json") {
