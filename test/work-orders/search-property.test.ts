@@ -364,6 +364,9 @@ const params = () => ({ numRuns: RUNS, seed: SEED, endOnFailure: true });
 
 beforeAll(async () => {
   t = await startTestApp();
+  // Each phase asks up to three requests per generated query, several hundred queries within the
+  // fixture keys' window (1,000 per 20 s): the limit is not what this test is about.
+  await t.db.apiKey.updateMany({ data: { rateLimitRequests: 1_000_000 } });
   const refs = t.fixture.refs;
   const names = { acme: ["Harbor depot", "Maple plaza", "Cedar mall leaking roof", "Escalator hall"], globex: ["Granite works", "Cooler yard"] };
   const template = { acme: await t.db.location.findUniqueOrThrow({ where: { id: refs["store-1"] } }), globex: await t.db.location.findUniqueOrThrow({ where: { id: refs["g-store"] } }) };
