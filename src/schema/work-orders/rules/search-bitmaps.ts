@@ -38,6 +38,16 @@ interface Pattern {
 type Alternative = Pattern[];
 type Group = Alternative[];
 
+/** A group's alternative before the dictionary is read: a phrase of three lexemes or more has two readings. */
+interface PlannedAlternative {
+  /** The lexeme, the words' terms, or the phrase's pairs. */
+  patterns: Pattern[];
+  /** The patterns give candidates only (the pairs of a phrase of three lexemes or more). */
+  confirm: boolean;
+  /** The phrase's triples (migration 20261207090000_search_phrases_and_pages): used instead of its pairs once all are built. */
+  triples?: Pattern[];
+}
+
 export interface BitmapQuery {
   companyId: number;
   search: string;
@@ -73,19 +83,25 @@ function chainOf(tsquery: string): { lexemes: string[]; gaps: number[] } | null 
   return rest.trim() === "" && gaps.length === lexemes.length - 1 ? { lexemes, gaps } : null;
 }
 
-/** A phrase's reading under one configuration: one lexeme, or its adjacent pairs (all of them must hold). */
-function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): { alternative: Alternative; confirm: boolean } | null {
-  if (chain.lexemes.length === 1) return { alternative: [{ term: `w${chain.lexemes[0]}`, prefix: false }], confirm: false };
-  if (chain.gaps.some((gap) => gap > 2)) return null;
-  const pairs = chain.gaps.map((gap, i) => ({ term: `${gap === 1 ? "p" : "q"}${chain.lexemes[i]} ${chain.lexemes[i + 1]}`, prefix: false }));
-  // Three lexemes or more: every pair present does not prove they are in one run, so matches are confirmed.
-  return { alternative: pairs, confirm: pairs.length > 1 };
+/**
+ * A phrase's reading under one configuration: one lexeme, its pair (two lexemes), or for three lexemes
+ * or more its pairs, which do not prove the lexemes are in one run (matches are confirmed), and its
+ * triples, which decide a phrase of three exactly (longer ones are confirmed too).
+ */
+function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): PlannedAlternative | null {
+  const { lexemes, gaps } = chain;
+  if (lexemes.length === 1) return { patterns: [{ term: `w${lexemes[0]}`, prefix: false }], confirm: false };
+  if (gaps.some((gap) => gap > 2)) return null;
+  const pairs = gaps.map((gap, i) => ({ term: `${gap === 1 ? "p" : "q"}${lexemes[i]} ${lexemes[i + 1]}`, prefix: false }));
+  if (pairs.length === 1) return { patterns: pairs, confirm: false };
+  const triples = gaps.slice(1).map((gap, i) => ({ term: `t${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`, prefix: false }));
+  return { patterns: pairs, confirm: true, triples };
 }
 
-/** The search's groups (null: not expressible here); `confirm` when bitmaps give candidates only. */
-function groupsOf(analysis: Analysis, statuses: string[] | undefined): { groups: Group[]; confirm: boolean } | null {
-  const groups: Group[] = [];
-  let confirm = false;
+/** The search's groups (null: not expressible here). */
+function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAlternative[][] | null {
+  const groups: PlannedAlternative[][] = [];
+  const exact = (patterns: Pattern[]) => ({ patterns, confirm: false });
   for (const word of analysis.words) {
     // Reference numbers (split by the parser, or with a digit: not in the bitmaps' terms) take the GIN path.
     if (!word.whole || DIGIT.test(word.lexeme)) return null;
@@ -94,26 +110,50 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): { groups:
       [...word.lexeme].length > 2
         ? [[{ term: `w${word.lexeme}`, prefix: true }], [{ term: `w#${word.lexeme}`, prefix: true }]]
         : [[{ term: `w${word.lexeme}`, prefix: false }]];
-    groups.push(word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]);
+    groups.push((word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]).map(exact));
   }
   for (const phrase of analysis.phrases) {
     const readings = phrase.english === phrase.simple ? [phrase.english] : [phrase.english, phrase.simple];
-    const group: Group = [];
+    const group: PlannedAlternative[] = [];
     for (const reading of readings) {
       const chain = chainOf(reading);
       if (!chain || chain.lexemes.some((lexeme) => DIGIT.test(lexeme))) return null;
       if (chain.lexemes.length === 0) continue;
       const alternative = phraseAlternative(chain);
       if (!alternative) return null;
-      group.push(alternative.alternative);
-      confirm ||= alternative.confirm;
+      group.push(alternative);
     }
     if (group.length) groups.push(group);
   }
   // Only stop words: the GIN path decides what an empty query matches.
   if (groups.length === 0) return null;
-  if (statuses) groups.push(statuses.map((status) => [{ term: `s${status}`, prefix: false }]));
-  return { groups, confirm };
+  if (statuses) groups.push(statuses.map((status) => exact([{ term: `s${status}`, prefix: false }])));
+  return groups;
+}
+
+/**
+ * The groups as the dictionary allows: a phrase's triples where all are materialized, else its pairs
+ * (confirmed; `missing` names the triples to ask for). An alternative with a pattern in no work order
+ * matches nothing, so only alternatives that can match make the search confirm its candidates.
+ */
+function resolve(planned: PlannedAlternative[][], expansion: Expansion): { groups: Group[]; confirm: boolean; missing: string[] } {
+  const known = (pattern: Pattern) => expansion.get(key(pattern))!.length > 0;
+  const missing = new Set<string>();
+  let confirm = false;
+  const groups = planned.map((group) =>
+    group.map((alternative) => {
+      if (alternative.triples?.every(known)) {
+        confirm ||= alternative.triples.length > 1;
+        return alternative.triples;
+      }
+      if (alternative.confirm && alternative.patterns.every(known)) {
+        confirm = true;
+        for (const triple of alternative.triples ?? []) if (!known(triple)) missing.add(triple.term);
+      }
+      return alternative.patterns;
+    }),
+  );
+  return { groups, confirm, missing: [...missing] };
 }
 
 /** A rare term as the tsquery that finds its work orders through the GIN index. */
@@ -129,7 +169,7 @@ function rareQuery(term: string): string {
  * The query bitmap `q` (chunk, bits) as CTEs, from the dictionary's expansion of every pattern: bitmapped
  * terms from their bitmaps, rare ones from their live rows through the GIN index.
  */
-function bitmapCtes(companyId: number, groups: Group[], expansion: Map<string, { term: string; bitmapped: boolean }[]>): Sql {
+function bitmapCtes(companyId: number, groups: Group[], expansion: Expansion): Sql {
   const labels: { g: number; a: number; s: number; term: string }[] = [];
   const rare: Sql[] = [];
   const sizes: { g: number; a: number; n: number }[] = [];
@@ -171,6 +211,9 @@ function bitmapCtes(companyId: number, groups: Group[], expansion: Map<string, {
     )`;
 }
 
+/** Each pattern's terms in the dictionary (a materialized triple is listed even when no work order holds it). */
+type Expansion = Map<string, { term: string; bitmapped: boolean }[]>;
+
 const key = (pattern: Pattern) => `${pattern.prefix ? "*" : "="}${pattern.term}`;
 
 /** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as list.ts's tsquery does. */
@@ -190,14 +233,15 @@ async function analyze(ctx: Context, words: string[], phrases: string[]): Promis
  * Every pattern's terms in the company's dictionary, or null when the search is too wide for this path
  * (too many terms, too many work orders in rare terms, too many pending work orders: the last row).
  */
-async function expand(ctx: Context, companyId: number, groups: Group[]) {
-  const patterns = [...new Map(groups.flat(2).map((p) => [key(p), p])).values()];
+async function expand(ctx: Context, companyId: number, planned: PlannedAlternative[][]): Promise<Expansion | null> {
+  const all = planned.flat().flatMap((alternative) => [...alternative.patterns, ...(alternative.triples ?? [])]);
+  const patterns = [...new Map(all.map((p) => [key(p), p])).values()];
   const rows = await ctx.db.$queryRaw<{ i: number; term: string; docs: number; bitmapped: boolean; pending: number }[]>`
     SELECT p.i::int, t.term, t.docs, t.bitmapped, NULL::int AS pending
       FROM unnest(${patterns.map((p) => p.term)}::text[], ${patterns.map((p) => p.prefix)}::boolean[]) WITH ORDINALITY AS p (pattern, prefix, i)
      CROSS JOIN LATERAL (
        SELECT term, docs, bitmapped FROM "WorkOrderSearchTerm"
-        WHERE "buyerCompanyId" = ${companyId} AND docs > 0
+        WHERE "buyerCompanyId" = ${companyId} AND (docs > 0 OR left(term, 1) = 't')
           AND term >= p.pattern COLLATE "C"
           AND term <= (CASE WHEN p.prefix THEN p.pattern || chr(1114111) ELSE p.pattern END) COLLATE "C"
         LIMIT ${TERM_LIMIT + 1}) t
@@ -207,31 +251,56 @@ async function expand(ctx: Context, companyId: number, groups: Group[]) {
   const terms = rows.filter((r) => r.pending === null);
   const rareDocs = terms.filter((t) => !t.bitmapped).reduce((sum, t) => sum + t.docs, 0);
   if (pending > PENDING_LIMIT || terms.length > TERM_LIMIT || rareDocs > RARE_LIMIT) return null;
-  const expansion = new Map<string, { term: string; bitmapped: boolean }[]>(patterns.map((p) => [key(p), []]));
+  const expansion: Expansion = new Map(patterns.map((p) => [key(p), []]));
   for (const t of terms) expansion.get(key(patterns[t.i - 1]))!.push(t);
   return expansion;
 }
+
+/** The query's bits as one array of chunks (the `bitmap` CTE), and a doc `d`'s bit in it. */
+const BITMAP = sql`bitmap AS (
+    SELECT ARRAY(SELECT q.bits FROM generate_series(0, (SELECT max(chunk) FROM q)) c LEFT JOIN q ON q.chunk = c ORDER BY c) AS chunks
+  )`;
+const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / 8192 + 1], d.ordinal % 8192) = 1, false)`;
 
 /** A row of the walk is in: a pending row when its live row matches, any other when its bit is set. */
 function walkTest(query: BitmapQuery): Sql {
   return sql`CASE WHEN o.id IN (SELECT id FROM pending)
                   THEN EXISTS (SELECT 1 FROM "WorkOrder" w WHERE w.id = o.id AND ${query.where})
-                  ELSE coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / 8192 + 1], d.ordinal % 8192) = 1, false) END`;
+                  ELSE ${BIT_SET} END`;
 }
 
 /**
- * The page by walking a sort index (index-only: the walk reads ids, never rows) and testing each row's
- * bit. createdAt uses ("buyerCompanyId", "createdAt" DESC, id DESC); woPriority ("buyerCompanyId",
- * "woPriority", id), its rows with a priority then those without (NULLS LAST either way).
+ * A page in createdAt order (the list's default) from the ordinals' own indexes, which hold each work
+ * order's createdAt: no work order row is read but pending ones. Indexed work orders come from their
+ * bits, decoded when they are few, else by walking ("buyerCompanyId", "createdAt" DESC, "workOrderId"
+ * DESC) and testing each bit until offset + limit are in; pending ones from their live rows.
  */
-function walkSql(query: BitmapQuery, walk: Walk): Sql {
-  const rows = (where: Sql, order: Sql) => sql`(SELECT o.id FROM "WorkOrder" o LEFT JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = o.id
-      WHERE o."buyerCompanyId" = ${query.companyId} AND ${where} AND ${walkTest(query)} ORDER BY ${order} LIMIT ${query.skip + query.take})`;
-  const dir = Prisma.raw(walk.order);
-  const ordered =
-    walk.by === "createdAt"
-      ? rows(sql`true`, sql`o."createdAt" ${dir}, o.id ${dir}`)
-      : sql`${rows(sql`o."woPriority" IS NOT NULL`, sql`o."woPriority" ${dir}, o.id ${dir}`)}
+function createdAtPageSql(query: BitmapQuery, order: "asc" | "desc", walk: boolean): Sql {
+  const dir = Prisma.raw(order);
+  const indexed = walk
+    ? sql`SELECT d."workOrderId" AS id, d."createdAt" FROM "WorkOrderSearchDoc" d
+           WHERE d."buyerCompanyId" = ${query.companyId} AND ${BIT_SET} AND d."workOrderId" NOT IN (SELECT id FROM pending)
+           ORDER BY d."createdAt" ${dir}, d."workOrderId" ${dir} LIMIT ${query.skip + query.take}`
+    : sql`SELECT d."workOrderId" AS id, d."createdAt" FROM "WorkOrderSearchDoc" d
+           WHERE d."buyerCompanyId" = ${query.companyId} AND d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))
+             AND d."workOrderId" NOT IN (SELECT id FROM pending)`;
+  return sql`SELECT ARRAY(SELECT id FROM (
+      (${indexed})
+      UNION ALL
+      SELECT w.id, w."createdAt" FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
+    ) m ORDER BY "createdAt" ${dir}, id ${dir} LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
+}
+
+/**
+ * The page in woPriority order by walking ("buyerCompanyId", "woPriority", id) (index-only: the walk
+ * reads ids, never rows) and testing each row's bit: rows with a priority, then those without (NULLS
+ * LAST either way). A priority changes without the index knowing, so this walk cannot use the docs.
+ */
+function priorityWalkSql(query: BitmapQuery, order: "asc" | "desc"): Sql {
+  const rows = (where: Sql, by: Sql) => sql`(SELECT o.id FROM "WorkOrder" o LEFT JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = o.id
+      WHERE o."buyerCompanyId" = ${query.companyId} AND ${where} AND ${walkTest(query)} ORDER BY ${by} LIMIT ${query.skip + query.take})`;
+  const dir = Prisma.raw(order);
+  const ordered = sql`${rows(sql`o."woPriority" IS NOT NULL`, sql`o."woPriority" ${dir}, o.id ${dir}`)}
             UNION ALL ${rows(sql`o."woPriority" IS NULL`, sql`o.id ${dir}`)}`;
   return sql`SELECT ARRAY(SELECT id FROM (${ordered}) page LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
 }
@@ -240,34 +309,50 @@ type Walk = { by: "createdAt" | "woPriority"; order: "asc" | "desc" };
 
 /**
  * The page and exact total of a buyer's search, or null for the GIN path. Four statements at most:
- * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page:
- * few matches by decoding their ordinals and sorting their rows, many by walking a sort index and
- * testing each row's bit (the expected walk is (offset + limit) × work orders ÷ matches).
+ * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page.
+ * In createdAt order (the default) the page comes from the docs alone (createdAtPageSql), in the count's
+ * statement; in other orders few matches are decoded and their rows sorted, many found by walking the
+ * woPriority index and testing each row's bit. A walk is expected to test (offset + limit) × work
+ * orders ÷ matches rows.
  */
 export async function bitmapSearch(
   ctx: Context, query: BitmapQuery, options: { countOnly?: boolean; decodeLimit?: number } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
   const analysis = await analyze(ctx, query.words, query.phrases);
-  const planned = groupsOf(analysis, query.statuses);
-  if (!planned) return null;
-  const expansion = await expand(ctx, query.companyId, planned.groups);
+  const groups = groupsOf(analysis, query.statuses);
+  if (!groups) return null;
+  const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
+  const planned = resolve(groups, expansion);
   const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
-  const [{ count }] = await ctx.db.$queryRaw<{ count: number }[]>`
-    WITH ${ctes}
-    SELECT ((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
+  const counted = sql`((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
           - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
                JOIN q ON q.chunk = d.ordinal / 8192 WHERE get_bit(q.bits, d.ordinal % 8192) = 1)
-          + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int AS count`;
+          + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int`;
+  // The list's default order with exact bits: count and page in one statement (q computed once), the
+  // page walked or decoded as the count decides (only the branch taken runs).
+  if (!planned.confirm && !options.countOnly && query.walk?.by === "createdAt") {
+    const order = query.walk.order;
+    const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
+      WITH ${ctes}, ${BITMAP}, counted AS MATERIALIZED (SELECT ${counted} AS count)
+      SELECT (SELECT count FROM counted) AS count,
+             CASE WHEN (SELECT count FROM counted) > ${decodeLimit} THEN (${createdAtPageSql(query, order, true)})
+                  ELSE (${createdAtPageSql(query, order, false)}) END AS ids`;
+    return found;
+  }
+  const [{ count }] = await ctx.db.$queryRaw<{ count: number }[]>`WITH ${ctes} SELECT ${counted} AS count`;
+  // Candidates past what is cheap to confirm: the phrase's triples are asked for (the indexer builds them).
+  if (planned.confirm && count > decodeLimit && planned.missing.length) {
+    await ctx.db.$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
+                             SELECT ${query.companyId}, unnest(${planned.missing}::text[]) ON CONFLICT DO NOTHING`;
+  }
   if (planned.confirm && count > SORT_LIMIT) return null;
   if (!planned.confirm && options.countOnly) return { ids: [], count };
   if (!planned.confirm && query.walk && count > decodeLimit) {
     const [page] = await ctx.db.$queryRaw<{ ids: number[] }[]>`
-      WITH ${ctes}, bitmap AS (
-        SELECT ARRAY(SELECT q.bits FROM generate_series(0, (SELECT max(chunk) FROM q)) c LEFT JOIN q ON q.chunk = c ORDER BY c) AS chunks
-      )
-      ${walkSql(query, query.walk)}`;
+      WITH ${ctes}, ${BITMAP}
+      ${priorityWalkSql(query, query.walk.order)}`;
     return { ids: page.ids, count };
   }
   if (count > SORT_LIMIT) return null;

@@ -1,8 +1,10 @@
 // The search bitmaps' indexer (worker role): reads the pending table (the index's outbox, filled by a
 // trigger on every change of a work order's search vector or status) and applies it in batches with the
-// SQL function work_order_search_index (migration 20261206090000), one transaction per batch:
-// idempotent, and a crashed round is simply done again. Queries read pending work orders from their
-// live rows, so the indexer's lag costs speed, never correctness (docs/work-order-search.md).
+// SQL function work_order_search_index (migration 20261206090000), one transaction per batch, and builds
+// the phrase triples searches asked for (work_order_search_materialize, migration
+// 20261207090000_search_phrases_and_pages): idempotent, and a crashed round is simply done again.
+// Queries read pending work orders from their live rows, so the indexer's lag costs speed, never
+// correctness (docs/work-order-search.md).
 import type { Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
@@ -10,9 +12,14 @@ import { startPollLoop } from "../../core/poll-loop.ts";
 /** Work orders per transaction: large enough to share bitmap writes, small enough to hold row locks briefly. */
 const BATCH = 500;
 
+/** Requested phrase triples built per round (each reads its work orders through the GIN index once). */
+const PHRASES = 5;
+
+/** One round: a batch of pending work orders, then requested phrase triples; how many of both. */
 export async function indexSearchBatch(db: Db, minDocs: number): Promise<number> {
   const [{ indexed }] = await db.$queryRaw<{ indexed: number }[]>`SELECT work_order_search_index(${BATCH}, ${minDocs}) AS indexed`;
-  return indexed;
+  const [{ materialized }] = await db.$queryRaw<{ materialized: number }[]>`SELECT work_order_search_materialize(${PHRASES}) AS materialized`;
+  return indexed + materialized;
 }
 
 export function startSearchIndexJobs(options: { db: Db; logger: Logger; intervalMs: number; minDocs: number }) {
