@@ -414,7 +414,7 @@ describe("work order list and count_by against a reference", () => {
   }, 240_000);
 
   // The triples built above are kept by the indexer from here on, like any bitmapped term.
-  it("agree after deletes, status changes, new notes and moved creation times", async () => {
+  it("agree after deletes, status changes, new notes, moved creation times and new priorities", async () => {
     const random = prng((SEED ?? 20261203) + 1);
     const ids = [...rows.keys()];
     for (const id of ids) {
@@ -438,6 +438,10 @@ describe("work order list and count_by against a reference", () => {
         // A new createdAt moves a work order in the default order, which the docs keep a copy of.
         row.createdAt = day(Math.floor(random() * 80));
         await t.db.workOrder.update({ where: { id }, data: { createdAt: row.createdAt } });
+      } else if (r < 0.7) {
+        // So does a new priority (null among them).
+        row.woPriority = PRIORITIES[Math.floor(random() * PRIORITIES.length)];
+        await t.db.workOrder.update({ where: { id }, data: { woPriority: row.woPriority } });
       }
     }
     const [{ pending }] = await t.db.$queryRaw<{ pending: number }[]>`SELECT count(*)::int AS pending FROM "WorkOrderSearchPending"`;

@@ -69,6 +69,8 @@ BEGIN
         SELECT d.ordinal FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
          WHERE p."buyerCompanyId" = r.company AND p."oldVector" @@ q);
       INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped) VALUES (r.company, r.term, cardinality(ordinals), true);
+      -- Bits left by a dictionary row deleted by hand (docs/operations.md) are replaced.
+      DELETE FROM "WorkOrderSearchBitmap" WHERE "buyerCompanyId" = r.company AND term = r.term;
       INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
       SELECT r.company, r.term, b.chunk, b.bits FROM work_order_search_bits(ordinals) b;
     END IF;
@@ -78,27 +80,29 @@ BEGIN
   RETURN n;
 END $$;
 
--- A copy of each work order's createdAt beside its ordinal, so that a search's page in the list's default
--- order (createdAt, then id) is found in the ordinals' own indexes, never reading the work orders' rows:
--- a few matches are decoded and sorted, many are found by walking createdAt and testing bits. Kept by
--- the indexer (an update of createdAt makes a work order pending like a change of its vector).
-ALTER TABLE "WorkOrderSearchDoc" ADD COLUMN "createdAt" TIMESTAMPTZ(3);
-UPDATE "WorkOrderSearchDoc" d SET "createdAt" = w."createdAt" FROM "WorkOrder" w WHERE w.id = d."workOrderId";
+-- A copy of each work order's createdAt and woPriority beside its ordinal, so that a search's page in
+-- either order (the list's default, createdAt then id; or woPriority) is found in the ordinals' own
+-- indexes, never reading the work orders' rows: a few matches are decoded and sorted, many are found by
+-- walking the sort and testing bits. Kept by the indexer (an update of either makes a work order
+-- pending like a change of its vector).
+ALTER TABLE "WorkOrderSearchDoc" ADD COLUMN "createdAt" TIMESTAMPTZ(3), ADD COLUMN "woPriority" INTEGER;
+UPDATE "WorkOrderSearchDoc" d SET "createdAt" = w."createdAt", "woPriority" = w."woPriority" FROM "WorkOrder" w WHERE w.id = d."workOrderId";
 -- Docs of deleted work orders still pending: their rows are gone, any time will do until the indexer removes them.
 UPDATE "WorkOrderSearchDoc" SET "createdAt" = 'epoch' WHERE "createdAt" IS NULL;
 ALTER TABLE "WorkOrderSearchDoc" ALTER COLUMN "createdAt" SET NOT NULL;
 DROP INDEX "WorkOrderSearchDoc_company_ordinal";
-CREATE UNIQUE INDEX "WorkOrderSearchDoc_company_ordinal" ON "WorkOrderSearchDoc" ("buyerCompanyId", "ordinal") INCLUDE ("workOrderId", "createdAt");
-CREATE INDEX "WorkOrderSearchDoc_company_createdAt" ON "WorkOrderSearchDoc" ("buyerCompanyId", "createdAt" DESC, "workOrderId" DESC) INCLUDE ("ordinal");
+CREATE UNIQUE INDEX "WorkOrderSearchDoc_company_ordinal" ON "WorkOrderSearchDoc" ("buyerCompanyId", "ordinal") INCLUDE ("workOrderId", "createdAt", "woPriority");
+CREATE INDEX "WorkOrderSearchDoc_company_createdAt" ON "WorkOrderSearchDoc" ("buyerCompanyId", "createdAt" DESC, "workOrderId" DESC) INCLUDE ("ordinal", "woPriority");
+CREATE INDEX "WorkOrderSearchDoc_company_woPriority" ON "WorkOrderSearchDoc" ("buyerCompanyId", "woPriority", "workOrderId") INCLUDE ("ordinal", "createdAt");
 
 DROP TRIGGER work_order_search_update ON "WorkOrder";
-CREATE TRIGGER work_order_search_update AFTER UPDATE OF "searchVector", status, "createdAt" ON "WorkOrder"
+CREATE TRIGGER work_order_search_update AFTER UPDATE OF "searchVector", status, "createdAt", "woPriority" ON "WorkOrder"
   FOR EACH ROW WHEN (OLD."searchVector" IS DISTINCT FROM NEW."searchVector" OR OLD.status IS DISTINCT FROM NEW.status
-                     OR OLD."createdAt" IS DISTINCT FROM NEW."createdAt")
+                     OR OLD."createdAt" IS DISTINCT FROM NEW."createdAt" OR OLD."woPriority" IS DISTINCT FROM NEW."woPriority")
   EXECUTE FUNCTION work_order_search_changed();
 
 -- The indexer: as before, plus the materialized triples of the old and new vectors in the delta and
--- the docs' createdAt.
+-- the docs' createdAt and woPriority.
 CREATE OR REPLACE FUNCTION work_order_search_index(batch_size int, common int) RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -125,12 +129,13 @@ BEGIN
     FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId"),
          work_order_search_materialized(p."buyerCompanyId", p."oldVector") t (term)
    WHERE p."workOrderId" = ANY(ids);
-  UPDATE "WorkOrderSearchDoc" d SET "createdAt" = w."createdAt" FROM "WorkOrder" w
-   WHERE w.id = ANY(ids) AND d."workOrderId" = w.id AND d."createdAt" <> w."createdAt";
-  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt")
+  UPDATE "WorkOrderSearchDoc" d SET "createdAt" = w."createdAt", "woPriority" = w."woPriority" FROM "WorkOrder" w
+   WHERE w.id = ANY(ids) AND d."workOrderId" = w.id
+     AND (d."createdAt" <> w."createdAt" OR d."woPriority" IS DISTINCT FROM w."woPriority");
+  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority")
   SELECT w.id, w."buyerCompanyId",
          coalesce((SELECT max(d.ordinal) FROM "WorkOrderSearchDoc" d WHERE d."buyerCompanyId" = w."buyerCompanyId"), -1)
-           + row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id), w."createdAt"
+           + row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id), w."createdAt", w."woPriority"
     FROM "WorkOrder" w
    WHERE w.id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
   INSERT INTO work_order_search_delta
@@ -204,8 +209,8 @@ BEGIN
   INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
   SELECT "buyerCompanyId", term FROM "WorkOrderSearchTerm" WHERE term LIKE 't%' ON CONFLICT DO NOTHING;
   TRUNCATE "WorkOrderSearchDoc", "WorkOrderSearchTerm", "WorkOrderSearchBitmap", "WorkOrderSearchPending";
-  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt")
-  SELECT id, "buyerCompanyId", row_number() OVER (PARTITION BY "buyerCompanyId" ORDER BY id) - 1, "createdAt" FROM "WorkOrder";
+  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority")
+  SELECT id, "buyerCompanyId", row_number() OVER (PARTITION BY "buyerCompanyId" ORDER BY id) - 1, "createdAt", "woPriority" FROM "WorkOrder";
   CREATE TEMP TABLE work_order_search_all ON COMMIT DROP AS
   SELECT d."buyerCompanyId" AS company, d.ordinal, unnest(work_order_search_terms(w."searchVector", w.status)) AS term
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id;
