@@ -92,7 +92,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     const api = createApiServer(services, {
       graphqlSchema: schemas.graphql,
       pipeline,
-      rest: new RestAdapter(schemas.rest, services, pipeline, { uploadMaxBytes: config.uploadMaxBytes }),
+      rest: new RestAdapter(schemas.rest, services, pipeline, { uploadMaxBytes: config.uploadMaxBytes, throughSofa: config.restThroughSofa }),
       redis,
       redisPrefix: config.redisPrefix,
       development: config.development,

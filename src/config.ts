@@ -59,6 +59,11 @@ export interface Config {
    * compare the two paths.
    */
   graphqlThroughYoga?: boolean;
+  /**
+   * Every REST request through SOFA's router, GET routes included (rest/sofa.ts `direct`). Set only by
+   * test/foundation/rest-direct.test.ts, to compare the two paths.
+   */
+  restThroughSofa?: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -18,7 +18,7 @@ import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
 import { logDetails, requestScope } from "../http/request-scope.ts";
 import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
 import { isInt32 } from "../schema/core/list.ts";
-import { createSofaRouter, type RestRequest } from "./sofa.ts";
+import { createSofaServer, type RestAnswer, type RestRequest, type SofaServer } from "./sofa.ts";
 import { openApiDocument, docsPage, DOCS_PAGE_CSP } from "./openapi.ts";
 import { checkJson, checkQuery, checkText, MAX_BODY_BYTES, readBody } from "../http/input.ts";
 import { receiveMultipart, type ReceivedUpload } from "./multipart.ts";
@@ -26,13 +26,15 @@ import { receiveMultipart, type ReceivedUpload } from "./multipart.ts";
 interface InterfaceServer {
   schema: GraphQLSchema;
   table: RouteEntry[];
-  router: ReturnType<typeof createSofaRouter>;
+  sofa: SofaServer;
   openapi: () => unknown;
 }
 
 export interface RestOptions {
   /** A cap below every upload route's own limit (UPLOAD_MAX_BYTES). */
   uploadMaxBytes?: number;
+  /** GET routes through SOFA's router too (Config.restThroughSofa; tests only). */
+  throughSofa?: boolean;
 }
 
 export class RestAdapter {
@@ -47,10 +49,10 @@ export class RestAdapter {
     this.interfaces = Object.fromEntries(
       INTERFACES.map((iface) => {
         const table = routeTable(schemas[iface]);
-        const router = createSofaRouter(iface, schemas[iface], table);
+        const sofa = createSofaServer(iface, schemas[iface], table);
         let doc: unknown;
         const openapi = () => (doc ??= openApiDocument(iface, schemas[iface], table));
-        return [iface, { schema: schemas[iface], table, router, openapi }];
+        return [iface, { schema: schemas[iface], table, sofa, openapi }];
       }),
     ) as Record<Interface, InterfaceServer>;
   }
@@ -104,13 +106,14 @@ export class RestAdapter {
     }
 
     const writes = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
+    const params = paramsOf(entry, path);
     let body: unknown;
     let upload: ReceivedUpload | undefined;
     let idempotencyKey: string | undefined;
     try {
       checkText(safeDecode(path), "the path");
       checkQuery(url.searchParams);
-      checkArguments(server.schema, entry, paramsOf(entry, path), url.searchParams);
+      checkArguments(server.schema, entry, params, url.searchParams);
       if (writes) idempotencyKey = parseIdempotencyKey(req.headers["idempotency-key"]);
       if (idempotencyKey !== undefined && entry.route.upload) {
         throw badInput("Idempotency-Key is not taken on multipart uploads (the file is streamed, not held to compare); retry the upload itself", "Idempotency-Key");
@@ -145,10 +148,17 @@ export class RestAdapter {
     if (entry.route.download) context.download = (file) => (download = file);
     // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
     // SOFA only needs the path and query string.
-    const run = async (db = this.services.db) => {
+    // A GET whose path has no %-escapes (SOFA decodes those its own way) skips SOFA's fetch layer.
+    const direct = req.method === "GET" && !this.options.throughSofa && !path.includes("%");
+    const run = async (db = this.services.db): Promise<RestAnswer> => {
       const rest: RestRequest = { context: { ...context, db }, body, query: url.searchParams };
+      const answered = direct ? server.sofa.direct(entry, params, url.search, rest) : undefined;
+      if (answered) {
+        logDetails({ restDirect: true });
+        return answered;
+      }
       // The fetch ponyfill SOFA's server works with: lighter per request than Node's undici Request.
-      const response = await server.router.fetch(new Request(url.href, { method: req.method }), { rest });
+      const response = await server.sofa.router.fetch(new Request(url.href, { method: req.method }), { rest });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, key) => (headers[key] = value));
       return { status: response.status, body: await response.text(), headers };

@@ -2,19 +2,30 @@
 // fields; our `execute` adds what the contract needs and SOFA has no hook for: undeclared query
 // parameters become the `filter` argument, the JSON body becomes the body argument (GraphQL then checks
 // every type strictly and keeps "absent" apart from "null"), and the result is wrapped in the envelope.
+//
+// GET routes (the read path integrators poll) are answered without SOFA's fetch layer (`direct`): what
+// SOFA's handler does for them, done on the adapter's request (docs/performance.md); every other
+// request goes through SOFA's router.
 import {
   execute,
+  GraphQLBoolean,
   isInputObjectType,
+  isScalarType,
   Kind,
+  OperationTypeNode,
+  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type TypeNode,
+  type VariableDefinitionNode,
 } from "graphql";
+import { buildOperationNodeForField, createGraphQLError } from "@graphql-tools/utils";
 import { Response } from "fets";
-import { useSofa } from "sofa-api";
+import { parse as parseQueryString } from "qs";
+import { createSofa, createSofaRouter as sofaRouter } from "sofa-api";
 import type { Interface } from "../schema/core/interfaces.ts";
 import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
@@ -74,18 +85,66 @@ function envelopeExecute(schema: GraphQLSchema) {
   };
 }
 
+/** A REST answer as the adapter sends it (SOFA's Response, read). */
+export interface RestAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The contract's error body for the first error, its status and its own headers (Retry-After …). */
+function errorOf(schema: GraphQLSchema, errors: ReadonlyArray<unknown>) {
+  const scope = requestScope.getStore()!;
+  const error = toApiError(errors[0], scope.logger, schema);
+  logDetails({ errorType: error.type });
+  const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
+  return { status: error.status, body: errorBody(error, scope.traceId), headers };
+}
+
 function errorHandler(schema: GraphQLSchema) {
   return (errors: ReadonlyArray<unknown>) => {
-    const scope = requestScope.getStore()!;
-    const error = toApiError(errors[0], scope.logger, schema);
-    logDetails({ errorType: error.type });
-    const headers = (error.extensions.http as { headers?: Record<string, string> }).headers ?? {};
-    return Response.json(errorBody(error, scope.traceId), { status: error.status, headers }) as unknown as globalThis.Response;
+    const { status, body, headers } = errorOf(schema, errors);
+    return Response.json(body, { status, headers }) as unknown as globalThis.Response;
   };
 }
 
-export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]) {
-  return useSofa({
+/** What Response.json(value, {status, headers}) holds once read: the headers lower-cased and sorted, as Headers iterates them. */
+function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): RestAnswer {
+  const body = JSON.stringify(value);
+  const all = { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)), ...headers };
+  const sorted = Object.entries(all).map(([name, v]) => [name.toLowerCase(), v] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { status, body, headers: Object.fromEntries(sorted) };
+}
+
+/** A query-string or path value as SOFA's parseVariable reads it for a variable's type. */
+function coerce(schema: GraphQLSchema, type: TypeNode, value: unknown): unknown {
+  if (type.kind === Kind.NON_NULL_TYPE) return coerce(schema, type.type, value);
+  if (type.kind === Kind.LIST_TYPE) return (Array.isArray(value) ? value : [value]).map((v) => coerce(schema, type.type, v));
+  const named = schema.getType(type.name.value);
+  if (isScalarType(named)) return named.serialize(named === GraphQLBoolean ? value === "true" || value === true : value);
+  if (isInputObjectType(named)) return value && typeof value === "object" ? value : JSON.parse(value as string);
+  return value;
+}
+
+/** A GET route's document, as SOFA builds it. */
+interface Prepared {
+  document: DocumentNode;
+  variables: readonly VariableDefinitionNode[];
+  field: string;
+}
+
+export interface SofaServer {
+  /** SOFA's router: every request the direct path declines. */
+  router: ReturnType<typeof sofaRouter>;
+  /**
+   * A GET route's answer without SOFA's fetch layer, or undefined when SOFA must answer (another
+   * method, a route that answers with a file, a path parameter SOFA could not decode).
+   */
+  direct(entry: RouteEntry, params: Record<string, string>, search: string, rest: RestRequest): Promise<RestAnswer> | undefined;
+}
+
+export function createSofaServer(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]): SofaServer {
+  const sofa = createSofa({
     basePath: `/v1/${iface}`,
     schema,
     routes: sofaRoutes(table),
@@ -95,4 +154,51 @@ export function createSofaRouter(iface: Interface, schema: GraphQLSchema, table:
     // Every type is a plain value here: SOFA would otherwise cut nested "models" down to their id.
     ignore: Object.keys(schema.getTypeMap()),
   });
+  const router = sofaRouter(sofa);
+  // The document SOFA builds for each GET route, built by the same function from SOFA's own settings.
+  const documents = new Map<RouteEntry, Prepared>();
+  for (const entry of table) {
+    if (entry.operation !== "query" || entry.route.method !== "GET" || entry.route.download) continue;
+    const operation = buildOperationNodeForField({
+      kind: OperationTypeNode.QUERY, schema, field: entry.field, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit,
+    });
+    documents.set(entry, { document: { kind: Kind.DOCUMENT, definitions: [operation] }, variables: operation.variableDefinitions ?? [], field: entry.field });
+  }
+  const run = envelopeExecute(schema);
+  const answer = async (
+    { document, variables, field }: Prepared, params: Record<string, string>, search: string, rest: RestRequest,
+  ): Promise<RestAnswer> => {
+    try {
+      // As SOFA reads the query string: what follows the URL's first "?", up to a second one.
+      const part = search.split("?")[1];
+      const query = part ? parseQueryString(part) : {};
+      const variableValues: Record<string, unknown> = {};
+      try {
+        for (const variable of variables) {
+          const name = variable.variable.name.value;
+          // As SOFA's pickParam: a path parameter, else the query string's value unless empty.
+          const value = name in params ? params[name] : query[name] || undefined;
+          if (value !== undefined && value !== null) variableValues[name] = coerce(schema, variable.type, value);
+        }
+      } catch (error) {
+        throw createGraphQLError((error as Error).message, { extensions: { http: { status: 400 } } });
+      }
+      const result = await run({ schema, document, contextValue: rest, variableValues });
+      if (result.errors) {
+        const { status, body, headers } = errorOf(schema, result.errors);
+        return jsonAnswer(status, body, headers);
+      }
+      return jsonAnswer(200, (result.data as Record<string, unknown>)[field]);
+    } catch (error) {
+      const { status, body, headers } = errorOf(schema, [error]);
+      return jsonAnswer(status, body, headers);
+    }
+  };
+  return {
+    router,
+    direct(entry, params, search, rest) {
+      const found = documents.get(entry);
+      return found && answer(found, params, search, rest);
+    },
+  };
 }

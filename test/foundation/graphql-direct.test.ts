@@ -6,10 +6,10 @@
 // body bytes must be the same, as must the request's log line. Each case also says which path the
 // first instance must have taken (the log line's graphqlDirect) and what its answer is about, so the
 // corpus cannot quietly stop testing what it names.
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ALIASES, MAX_DOCUMENT_LENGTH } from "../../src/http/graphql.ts";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
+import { logLine, rawRequest, type Answer } from "../support/raw-http.ts";
 
 /** The base fixture plus a key allowed 2 requests a minute (the third is a 429). */
 const fixture = structuredClone(BASE_FIXTURE);
@@ -119,55 +119,13 @@ const corpus = (): Case[] => [
   { name: "PUT", method: "PUT", body: { query: "{ ping }" }, direct: false, status: 400, about: /GET and POST/ },
 ];
 
-interface Answer {
-  status: number;
-  /** [name, value] as sent, in order; Date left out, the rate limit's seconds replaced. */
-  headers: [string, string][];
-  body: string;
-}
-
-/** Seconds until the rate-limit window moves on: they tick between the two requests of a pair. */
-const SECONDS_HEADERS = new Set(["ratelimit-reset", "retry-after"]);
-
 function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
   const method = c.method ?? "POST";
   const credentials = c.key === null ? {} : c.key === "wrong" ? { "X-API-KEY": "wrong", "SVC-KEY": "wrong" } : app.headers(c.key ?? "acme-key");
   const body = method === "GET" ? undefined : typeof c.body === "string" ? c.body : JSON.stringify(c.body);
   const search = new URLSearchParams(c.params ?? {}).toString();
   const headers = { ...credentials, ...(body === undefined ? {} : { "content-type": "application/json" }), "x-request-id": traceId, ...c.headers };
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${app.url}/graphql${search ? `?${search}` : ""}`, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const raw = response.rawHeaders;
-        const pairs: [string, string][] = [];
-        for (let i = 0; i < raw.length; i += 2) {
-          const name = raw[i].toLowerCase();
-          if (name === "date") continue;
-          pairs.push([raw[i], SECONDS_HEADERS.has(name) ? seconds(raw[i + 1]) : raw[i + 1]]);
-        }
-        const text = Buffer.concat(chunks).toString("utf8").replace(/retry after \d+ s/g, (m) => m.replace(/\d+/, seconds));
-        resolve({ status: response.statusCode!, headers: pairs, body: text });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
-const seconds = (value: string) => (/^\d+$/.test(value) ? "<seconds>" : `not a number of seconds: ${value}`);
-
-/**
- * The request's log line (written when the response closes, which can be just after the client has
- * read it) without what differs between two runs: time, duration, process.
- */
-async function logLine(app: TestApp, traceId: string) {
-  const find = () => app.logs.find((l) => l.msg === "request" && l.traceId === traceId);
-  for (let waited = 0; !find() && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(find(), `log line of ${traceId}`).toBeDefined();
-  const { time, ms, pid, hostname, ...rest } = find()!;
-  return rest;
+  return rawRequest(`${app.url}/graphql${search ? `?${search}` : ""}`, { method, headers, body });
 }
 
 describe("GraphQL over HTTP: the direct path answers as yoga does", () => {
