@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ALIASES, MAX_DOCUMENT_LENGTH } from "../../src/http/graphql.ts";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
-import { logLine, rawRequest, type Answer } from "../support/raw-http.ts";
+import { comparePair, rawRequest, type Answer } from "../support/raw-http.ts";
 
 /** The base fixture plus a key allowed 2 requests a minute (the third is a 429). */
 const fixture = structuredClone(BASE_FIXTURE);
@@ -138,18 +138,10 @@ describe("GraphQL over HTTP: the direct path answers as yoga does", () => {
     expect(cases.length).toBeGreaterThanOrEqual(25);
     const mismatches: string[] = [];
     for (const [i, c] of cases.entries()) {
-      const traceId = `graphql-direct-${i}`;
-      const viaDirect = await send(direct, c, traceId);
-      const viaYoga = await send(yoga, c, traceId);
-      const logged = { direct: await logLine(direct, traceId), yoga: await logLine(yoga, traceId) };
-      const { graphqlDirect, ...directLogged } = logged.direct;
-      const check = (what: string, ok: boolean, detail: unknown) => ok || mismatches.push(`${c.name}: ${what} ${JSON.stringify(detail)}`);
-      check("status", viaDirect.status === viaYoga.status, [viaDirect.status, viaYoga.status]);
-      check("headers", JSON.stringify(viaDirect.headers) === JSON.stringify(viaYoga.headers), { direct: viaDirect.headers, yoga: viaYoga.headers });
-      check("body", viaDirect.body === viaYoga.body, { direct: viaDirect.body.slice(0, 600), yoga: viaYoga.body.slice(0, 600) });
-      check("log line", JSON.stringify(directLogged) === JSON.stringify(logged.yoga), logged);
-      check("path", (graphqlDirect === true) === c.direct && !("graphqlDirect" in logged.yoga), { graphqlDirect, expected: c.direct });
-      check("answer", viaYoga.status === c.status && c.about.test(viaYoga.body), { status: viaYoga.status, body: viaYoga.body.slice(0, 300) });
+      await comparePair({
+        name: c.name, traceId: `graphql-direct-${i}`, direct, reference: yoga, send: (app) => send(app, c, `graphql-direct-${i}`),
+        flag: "graphqlDirect", expectDirect: c.direct, status: c.status, about: c.about, mismatches,
+      });
     }
     expect(mismatches).toEqual([]);
   });

@@ -8,7 +8,7 @@
 // it names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
-import { logLine, rawRequest, type Answer } from "../support/raw-http.ts";
+import { comparePair, rawRequest, type Answer } from "../support/raw-http.ts";
 
 /** The base fixture plus a key allowed 2 requests a minute (the third is a 429). */
 const fixture = structuredClone(BASE_FIXTURE);
@@ -118,18 +118,10 @@ describe("REST GET: the direct path answers as SOFA does", () => {
     const cases = corpus();
     const mismatches: string[] = [];
     for (const [i, c] of cases.entries()) {
-      const traceId = `rest-direct-${i}`;
-      const viaDirect = await send(direct, c, traceId);
-      const viaSofa = await send(sofa, c, traceId);
-      const logged = { direct: await logLine(direct, traceId), sofa: await logLine(sofa, traceId) };
-      const { restDirect, ...directLogged } = logged.direct;
-      const check = (what: string, ok: boolean, detail: unknown) => ok || mismatches.push(`${c.name}: ${what} ${JSON.stringify(detail)}`);
-      check("status", viaDirect.status === viaSofa.status, [viaDirect.status, viaSofa.status]);
-      check("headers", JSON.stringify(viaDirect.headers) === JSON.stringify(viaSofa.headers), { direct: viaDirect.headers, sofa: viaSofa.headers });
-      check("body", viaDirect.body === viaSofa.body, { direct: viaDirect.body.slice(0, 600), sofa: viaSofa.body.slice(0, 600) });
-      check("log line", JSON.stringify(directLogged) === JSON.stringify(logged.sofa), logged);
-      check("path", (restDirect === true) === c.direct && !("restDirect" in logged.sofa), { restDirect, expected: c.direct });
-      check("answer", viaSofa.status === c.status && c.about.test(viaSofa.body), { status: viaSofa.status, body: viaSofa.body.slice(0, 300) });
+      await comparePair({
+        name: c.name, traceId: `rest-direct-${i}`, direct, reference: sofa, send: (app) => send(app, c, `rest-direct-${i}`),
+        flag: "restDirect", expectDirect: c.direct, status: c.status, about: c.about, mismatches,
+      });
     }
     expect(mismatches).toEqual([]);
   });

@@ -1,7 +1,7 @@
 // What two instances of the service answered, compared byte for byte by the tests of the direct paths
 // (graphql-direct.test.ts, rest-direct.test.ts): the status, the raw headers in order and the body, with
 // only what differs between two runs left out (Date; the seconds of a rate-limit window, which tick
-// between the two requests of a pair), and the request's log line.
+// between the two requests of a pair), and the request's log line (comparePair).
 import http from "node:http";
 import { expect } from "vitest";
 import type { TestApp } from "./app.ts";
@@ -50,4 +50,27 @@ export async function logLine(app: TestApp, traceId: string) {
   expect(find(), `log line of ${traceId}`).toBeDefined();
   const { time, ms, pid, hostname, ...rest } = find()!;
   return rest;
+}
+
+/**
+ * One request of an equivalence corpus, sent to the instance as deployed (`direct`) and to the one
+ * forced through the library's own path (`reference`): every difference in status, raw headers, body
+ * or log line is recorded in `mismatches`, as is a wrong path (the log line's `flag` must be true
+ * exactly when the case says the direct path answers) or an answer other than the case expects.
+ */
+export async function comparePair(c: {
+  name: string; traceId: string; direct: TestApp; reference: TestApp; send: (app: TestApp) => Promise<Answer>;
+  flag: string; expectDirect: boolean; status: number; about: RegExp; mismatches: string[];
+}): Promise<void> {
+  const viaDirect = await c.send(c.direct);
+  const viaReference = await c.send(c.reference);
+  const logged = { direct: await logLine(c.direct, c.traceId), reference: await logLine(c.reference, c.traceId) };
+  const { [c.flag]: flagged, ...directLogged } = logged.direct;
+  const check = (what: string, ok: boolean, detail: unknown) => ok || c.mismatches.push(`${c.name}: ${what} ${JSON.stringify(detail)}`);
+  check("status", viaDirect.status === viaReference.status, [viaDirect.status, viaReference.status]);
+  check("headers", JSON.stringify(viaDirect.headers) === JSON.stringify(viaReference.headers), { direct: viaDirect.headers, reference: viaReference.headers });
+  check("body", viaDirect.body === viaReference.body, { direct: viaDirect.body.slice(0, 600), reference: viaReference.body.slice(0, 600) });
+  check("log line", JSON.stringify(directLogged) === JSON.stringify(logged.reference), logged);
+  check("path", (flagged === true) === c.expectDirect && !(c.flag in logged.reference), { [c.flag]: flagged, expected: c.expectDirect });
+  check("answer", viaReference.status === c.status && c.about.test(viaReference.body), { status: viaReference.status, body: viaReference.body.slice(0, 300) });
 }
