@@ -137,18 +137,20 @@ export interface SofaServer {
   /** SOFA's router: every request the direct path declines. */
   router: ReturnType<typeof sofaRouter>;
   /**
-   * A GET route's answer without SOFA's fetch layer, or undefined when SOFA must answer (another
-   * method, a route that answers with a file, a path parameter SOFA could not decode).
+   * A GET query route's answer without SOFA's fetch layer, or undefined for a route that is not one
+   * (a mutation, a route that answers with a file): SOFA answers those. The adapter sends only GETs
+   * whose path has no %-escapes here (SOFA decodes those its own way).
    */
   direct(entry: RouteEntry, params: Record<string, string>, search: string, rest: RestRequest): Promise<RestAnswer> | undefined;
 }
 
 export function createSofaServer(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]): SofaServer {
+  const run = envelopeExecute(schema);
   const sofa = createSofa({
     basePath: `/v1/${iface}`,
     schema,
     routes: sofaRoutes(table),
-    execute: envelopeExecute(schema) as never,
+    execute: run as never,
     context: (serverContext: { rest: RestRequest }) => serverContext.rest,
     errorHandler: errorHandler(schema) as never,
     // Every type is a plain value here: SOFA would otherwise cut nested "models" down to their id.
@@ -164,7 +166,10 @@ export function createSofaServer(iface: Interface, schema: GraphQLSchema, table:
     });
     documents.set(entry, { document: { kind: Kind.DOCUMENT, definitions: [operation] }, variables: operation.variableDefinitions ?? [], field: entry.field });
   }
-  const run = envelopeExecute(schema);
+  const failed = (errors: ReadonlyArray<unknown>) => {
+    const { status, body, headers } = errorOf(schema, errors);
+    return jsonAnswer(status, body, headers);
+  };
   const answer = async (
     { document, variables, field }: Prepared, params: Record<string, string>, search: string, rest: RestRequest,
   ): Promise<RestAnswer> => {
@@ -184,14 +189,9 @@ export function createSofaServer(iface: Interface, schema: GraphQLSchema, table:
         throw createGraphQLError((error as Error).message, { extensions: { http: { status: 400 } } });
       }
       const result = await run({ schema, document, contextValue: rest, variableValues });
-      if (result.errors) {
-        const { status, body, headers } = errorOf(schema, result.errors);
-        return jsonAnswer(status, body, headers);
-      }
-      return jsonAnswer(200, (result.data as Record<string, unknown>)[field]);
+      return result.errors ? failed(result.errors) : jsonAnswer(200, (result.data as Record<string, unknown>)[field]);
     } catch (error) {
-      const { status, body, headers } = errorOf(schema, [error]);
-      return jsonAnswer(status, body, headers);
+      return failed([error]);
     }
   };
   return {
