@@ -62,6 +62,15 @@ export function sqlPool(db: Db): pg.Pool {
   return pool;
 }
 
+/**
+ * A Prisma.Sql run on the pool as plain SQL (a named prepared statement, as Prisma's are): the rows as pg
+ * parses them. For hot reads where Prisma's raw-query path was the cost (docs/performance.md).
+ */
+export async function sqlRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+  const { text, values } = query;
+  return (await sqlPool(db).query({ name: statementName({ sql: text }), text, values })).rows as T[];
+}
+
 /** Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). */
 export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await sqlPool(db).connect();

@@ -1,14 +1,16 @@
 // Work order list, search and count (GET …/work_order/work_orders and …/count_by). One SQL builder
 // (`workOrderWhere`) serves the list page, its total and count_by, so the three always agree.
-// Prisma cannot express the tsvector match, so the ids come from raw SQL and the rows from a findMany
-// by id (with the GraphQL selection), which also re-applies workOrderScope: a row outside the key's
-// scope can never be returned, whatever the SQL says. See docs/work-order-search.md.
-import { Prisma } from "../../../db.ts";
+// Prisma cannot express the tsvector match, so the ids come from raw SQL, and the rows with them as JSON
+// (core/sql-rows.ts) or, for a selection that reader cannot answer, from a findMany by id; either way
+// the key's scope is applied again to the rows: a row outside it can never be returned, whatever picked
+// the ids. See docs/work-order-search.md.
+import { Prisma, sqlRows } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
 import { filterWhere, pageOf, type FilterKind, type ListArgs } from "../../core/list.ts";
 import type { ListQuery } from "../../core/interfaces.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
+import { rowReader, type RowReader } from "../../core/sql-rows.ts";
 import { workOrderScope, workOrderScopeSql } from "./scope.ts";
 import { bitmapSearch, type BitmapQuery } from "./search-bitmaps.ts";
 import { STATUSES } from "./state-machine.ts";
@@ -229,7 +231,17 @@ function windowPage(args: ListArgs) {
 }
 
 /**
- * The statements of one list request (exported for the bench's EXPLAIN). `page` answers {ids, count}.
+ * The page's rows, in the order of `ids`, as one JSON array (core/sql-rows.ts), each re-checked against
+ * the key's scope: a row outside it can never be returned, whatever picked the ids.
+ */
+function rowsSql(viewer: Viewer, reader: RowReader, ids: Sql): Sql {
+  return sql`(SELECT coalesce(json_agg(${reader.json("w")} ORDER BY o.n), '[]') FROM unnest(${ids}) WITH ORDINALITY o(id, n)
+               JOIN "WorkOrder" w ON w.id = o.id AND ${workOrderScopeSql(viewer)})`;
+}
+
+/**
+ * The statements of one list request (exported for the bench's EXPLAIN). `page` answers {ids, count},
+ * and the page's rows as `rows` when a reader is given.
  *
  * With a search or filters, one pass over the matching rows gives both the page and the total: the
  * matches are materialized once, then counted and sorted. Left to itself the planner would often
@@ -238,15 +250,18 @@ function windowPage(args: ListArgs) {
  * word or reference number; and the exact total needs every match anyway. Without conditions, the
  * page comes from the (buyerCompanyId, createdAt) index and `count` runs beside it.
  */
-export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs) {
+export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs, reader?: RowReader) {
   const { skip, take } = windowPage(args);
   const { where, narrowed } = workOrderWhere(viewer, args);
   const order = orderSql(args);
   const count = sql`SELECT count(*)::int AS count FROM "WorkOrder" w WHERE ${where}`;
+  const rows = reader ? sql`, ${rowsSql(viewer, reader, sql`p.ids`)} AS rows` : sql``;
   const page = narrowed
-    ? sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where})
-          SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, (SELECT count(*) FROM m)::int AS count`
-    : sql`SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids, NULL::int AS count`;
+    ? sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where}),
+               p AS (SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids)
+          SELECT p.ids, (SELECT count(*) FROM m)::int AS count${rows} FROM p`
+    : sql`SELECT p.ids, NULL::int AS count${rows}
+            FROM (SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids) p`;
   return { page, count, pageCounts: narrowed };
 }
 
@@ -271,24 +286,35 @@ export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled 
   };
 }
 
+/**
+ * The page and the total. The rows come as JSON from the statement that picks them when the GraphQL
+ * selection allows (core/sql-rows.ts: every REST request, and GraphQL ones without nested objects), else
+ * from Prisma by id.
+ */
 export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, query: object) {
+  const reader = rowReader("WorkOrder", query);
   const fast = bitmapQueryOf(ctx.viewer, args, ctx.searchBitmaps);
   const found = fast && (await bitmapSearch(ctx, fast));
-  const { ids, count } = found ?? (await ginPage(ctx, args));
-  const rows = ids.length
-    ? await ctx.db.workOrder.findMany({ ...query, where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] } })
-    : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { data: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), count };
+  if (found) return { data: await rowsOf(ctx, found.ids, query, reader), count: found.count };
+  const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args, reader);
+  const [[picked], separate] = await Promise.all([
+    sqlRows<{ ids: number[]; count: number | null; rows?: unknown[] }>(ctx.db, page),
+    pageCounts ? undefined : sqlRows<{ count: number }>(ctx.db, count),
+  ]);
+  const data = reader ? reader.read<object>(picked.rows!) : await rowsOf(ctx, picked.ids, query);
+  return { data, count: picked.count ?? separate![0].count };
 }
 
-async function ginPage(ctx: Context, args: WorkOrderQueryArgs): Promise<{ ids: number[]; count: number }> {
-  const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args);
-  const [[{ ids, count: counted }], separate] = await Promise.all([
-    ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>(page),
-    pageCounts ? undefined : ctx.db.$queryRaw<{ count: number }[]>(count),
-  ]);
-  return { ids, count: counted ?? separate![0].count };
+/** The rows of `ids`, in that order and in the key's scope. */
+async function rowsOf(ctx: Context, ids: number[], query: object, reader?: RowReader): Promise<object[]> {
+  if (!ids.length) return [];
+  if (reader) {
+    const [{ rows }] = await sqlRows<{ rows: unknown[] }>(ctx.db, sql`SELECT ${rowsSql(ctx.viewer, reader, sql`${ids}::int[]`)} AS rows`);
+    return reader.read<object>(rows);
+  }
+  const rows = await ctx.db.workOrder.findMany({ ...query, where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
 }
 
 export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { group_by?: string | null }) {
