@@ -4,8 +4,8 @@
 // every type strictly and keeps "absent" apart from "null"), and the result is wrapped in the envelope.
 //
 // GET routes (the read path integrators poll) are answered without SOFA's fetch layer (`direct`): what
-// SOFA's handler does for them, done on the adapter's request (docs/performance.md); every other
-// request goes through SOFA's router.
+// SOFA's handler does for them, done on the adapter's request, with each route's document compiled once
+// (graphql-jit; docs/performance.md); every other request goes through SOFA's router and graphql-js.
 import {
   execute,
   GraphQLBoolean,
@@ -23,6 +23,7 @@ import {
   type VariableDefinitionNode,
 } from "graphql";
 import { buildOperationNodeForField, createGraphQLError } from "@graphql-tools/utils";
+import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { Response } from "fets";
 import { parse as parseQueryString } from "qs";
 import { createSofa, createSofaRouter as sofaRouter } from "sofa-api";
@@ -65,7 +66,27 @@ function bodyInput(schema: GraphQLSchema, operation: OperationDefinitionNode, ar
   return Object.fromEntries(Object.entries(body).filter(([key]) => key in known));
 }
 
-function envelopeExecute(schema: GraphQLSchema) {
+type Executor = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/**
+ * The direct path's documents are fixed (one per GET route), so each is compiled once (graphql-jit) and
+ * run as plain functions instead of graphql-js walking the document for every field of every row:
+ * 20–30% of a REST location list request's cost (docs/performance.md). SOFA's own requests keep graphql-js.
+ */
+function compiledExecutor(): Executor {
+  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+  return (args) => {
+    let query = compiled.get(args.document);
+    if (!query) {
+      const made = compileQuery(args.schema, args.document);
+      if (!isCompiledQuery(made)) return made;
+      compiled.set(args.document, (query = made));
+    }
+    return query.query(undefined, args.contextValue, (args.variableValues ?? {}) as Record<string, unknown>) as Promise<ExecutionResult> | ExecutionResult;
+  };
+}
+
+function envelopeExecute(schema: GraphQLSchema, executor: Executor = execute) {
   return async (args: ExecutionArgs): Promise<ExecutionResult> => {
     const rest = args.contextValue as RestRequest;
     const { operation, field } = rootField(args);
@@ -74,7 +95,7 @@ function envelopeExecute(schema: GraphQLSchema) {
     const variableValues: Record<string, unknown> = { ...args.variableValues };
     if (declared.has("filter")) variableValues.filter = filtersFrom(rest.query, declared);
     if (route.bodyArg) variableValues[route.bodyArg] = bodyInput(schema, operation, route.bodyArg, rest.body);
-    const result = await execute({ ...args, contextValue: rest.context, variableValues });
+    const result = await executor({ ...args, contextValue: rest.context, variableValues });
     if (result.errors?.length) return result;
     const value = (result.data as Record<string, any>)[field];
     if (route.envelope === false) return { data: { [field]: value } };
@@ -146,6 +167,7 @@ export interface SofaServer {
 
 export function createSofaServer(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]): SofaServer {
   const run = envelopeExecute(schema);
+  const runCompiled = envelopeExecute(schema, compiledExecutor());
   const sofa = createSofa({
     basePath: `/v1/${iface}`,
     schema,
@@ -188,7 +210,7 @@ export function createSofaServer(iface: Interface, schema: GraphQLSchema, table:
       } catch (error) {
         throw createGraphQLError((error as Error).message, { extensions: { http: { status: 400 } } });
       }
-      const result = await run({ schema, document, contextValue: rest, variableValues });
+      const result = await runCompiled({ schema, document, contextValue: rest, variableValues });
       return result.errors ? failed(result.errors) : jsonAnswer(200, (result.data as Record<string, unknown>)[field]);
     } catch (error) {
       return failed([error]);
