@@ -1,7 +1,7 @@
 // Work order list, search and count (GET …/work_order/work_orders and …/count_by). One SQL builder
 // (`workOrderWhere`) serves the list page, its total and count_by, so the three always agree.
 // Prisma cannot express the tsvector match, so the ids come from raw SQL, and the rows with them as JSON
-// (core/sql-rows.ts) or, for a selection that reader cannot answer, from a findMany by id; either way
+// (core/json-rows.ts) or, for a selection that reader cannot answer, from a findMany by id; either way
 // the key's scope is applied again to the rows: a row outside it can never be returned, whatever picked
 // the ids. See docs/work-order-search.md.
 import { Prisma, sqlRows } from "../../../db.ts";
@@ -10,7 +10,7 @@ import { filterWhere, pageOf, type FilterKind, type ListArgs } from "../../core/
 import type { ListQuery } from "../../core/interfaces.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
-import { rowReader, type RowReader } from "../../core/sql-rows.ts";
+import { rowReader, type RowReader } from "../../core/json-rows.ts";
 import { workOrderScope, workOrderScopeSql } from "./scope.ts";
 import { bitmapSearch, type BitmapQuery } from "./search-bitmaps.ts";
 import { STATUSES } from "./state-machine.ts";
@@ -231,7 +231,7 @@ function windowPage(args: ListArgs) {
 }
 
 /**
- * The page's rows, in the order of `ids`, as one JSON array (core/sql-rows.ts), each re-checked against
+ * The page's rows, in the order of `ids`, as one JSON array (core/json-rows.ts), each re-checked against
  * the key's scope: a row outside it can never be returned, whatever picked the ids.
  */
 function rowsSql(viewer: Viewer, reader: RowReader, ids: Sql): Sql {
@@ -288,7 +288,7 @@ export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled 
 
 /**
  * The page and the total. The rows come as JSON from the statement that picks them when the GraphQL
- * selection allows (core/sql-rows.ts: every REST request, and GraphQL ones without nested objects), else
+ * selection allows (core/json-rows.ts: every REST request, and GraphQL ones without nested objects), else
  * from Prisma by id.
  */
 export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, query: object) {

@@ -1,9 +1,9 @@
-// Rows read as JSON (src/schema/core/sql-rows.ts) must be what Prisma's findMany gives for the same
+// Rows read as JSON (src/schema/core/json-rows.ts) must be what Prisma's findMany gives for the same
 // query, value for value (Date, Decimal, BigInt, Json, lists, NULL lists, nested relations and their
 // order), and the reader must decline what it cannot answer exactly, so that Prisma loads it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, sqlRows } from "../../src/db.ts";
-import { rowReader, type RowReader } from "../../src/schema/core/sql-rows.ts";
+import { rowReader, type RowReader } from "../../src/schema/core/json-rows.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;

@@ -30,24 +30,27 @@ const CONVERT: Record<string, (v: string) => unknown> = {
   BigInt: (v) => BigInt(v),
 };
 
-/** A model's columns (every scalar and enum field, as Prisma selects them for an include) and their converters. */
-function columnsOf(model: string, alias: string) {
-  const fields = MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum");
-  const columns = fields.map((f) => {
-    const column = `${alias}."${f.name}"`;
-    return f.type === "Decimal" || f.type === "BigInt" ? `${column}::text${f.isList ? "[]" : ""} AS "${f.name}"` : column;
-  });
-  const converters = fields.filter((f) => CONVERT[f.type] || f.isList).map((f) => ({ name: f.name, list: f.isList, convert: CONVERT[f.type] }));
-  return { columns, converters };
-}
-
-type Converter = (row: Record<string, unknown>) => void;
-
 interface FieldConverter {
   name: string;
   list: boolean;
   convert?: (v: string) => unknown;
 }
+
+/** A model's scalar and enum fields: the columns Prisma selects for an include. */
+const scalarFields = (model: string) => MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum");
+
+/** Those columns of the row at `alias`; Decimal and BigInt as text. */
+const columnsOf = (model: string, alias: string) =>
+  scalarFields(model).map((f) => {
+    const column = `${alias}."${f.name}"`;
+    return f.type === "Decimal" || f.type === "BigInt" ? `${column}::text${f.isList ? "[]" : ""} AS "${f.name}"` : column;
+  });
+
+/** The fields whose JSON value is not Prisma's: those CONVERT handles, and lists (NULL is [] for Prisma). */
+const convertedFields = (model: string): FieldConverter[] =>
+  scalarFields(model).filter((f) => CONVERT[f.type] || f.isList).map((f) => ({ name: f.name, list: f.isList, convert: CONVERT[f.type] }));
+
+type Converter = (row: Record<string, unknown>) => void;
 
 function converterOf(fields: FieldConverter[], relations: { name: string; convert: Converter }[]): Converter {
   return (row) => {
@@ -111,13 +114,13 @@ function buildReader(model: string, query: object): RowReader | undefined {
     if (order === undefined && options.orderBy !== undefined) return undefined;
     relations.push({ name, ...relation, order });
   }
-  const childReaders = relations.map((r) => ({ name: r.name, convert: converterOf(columnsOf(r.model, "c").converters, []) }));
-  const convert = converterOf(columnsOf(model, "p").converters, childReaders);
+  const childReaders = relations.map((r) => ({ name: r.name, convert: converterOf(convertedFields(r.model), []) }));
+  const convert = converterOf(convertedFields(model), childReaders);
   const built = new Map<string, Sql>();
   const jsonOf = (alias: string) => {
-    const own = columnsOf(model, alias).columns;
+    const own = columnsOf(model, alias);
     const nested = relations.map((r) => {
-      const element = `(SELECT to_json(e) FROM (SELECT ${columnsOf(r.model, "c").columns.join(", ")}) e)`;
+      const element = `(SELECT to_json(e) FROM (SELECT ${columnsOf(r.model, "c").join(", ")}) e)`;
       return `(SELECT coalesce(json_agg(${element}${r.order ? ` ORDER BY ${r.order}` : ""}), '[]') FROM "${r.model}" c ` +
         `WHERE c."${r.foreignKey}" = ${alias}."${r.parentId}") AS "${r.name}"`;
     });
