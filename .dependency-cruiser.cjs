@@ -42,14 +42,16 @@ module.exports = {
     {
       name: "transport-imports-features-through-public",
       severity: "error",
-      comment: "Transports use a feature only through its public.ts (the schema reaches them through src/schema/index.ts).",
+      comment:
+        "Transports use a feature only through its public.ts (the schema reaches them through src/schema/index.ts).",
       from: { path: TRANSPORT },
       to: { path: FEATURE, pathNot: "^src/schema/[^/]+/public\\.ts$" },
     },
     {
       name: "http-imports-no-rest",
       severity: "error",
-      comment: "rest/ builds on http/ (pipeline, request scope, errors); the composition root hands the REST adapter to the server.",
+      comment:
+        "rest/ builds on http/ (pipeline, request scope, errors); the composition root hands the REST adapter to the server.",
       from: { path: "^src/http/" },
       to: { path: "^src/rest/" },
     },
@@ -72,6 +74,10 @@ module.exports = {
     exclude: { path: "^src/generated/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js", ".mjs", ".json"], exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    enhancedResolveOptions: {
+      extensions: [".ts", ".js", ".mjs", ".json"],
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
   },
 };

@@ -40,17 +40,28 @@ export interface Baseline {
   close(): Promise<void>;
 }
 
-export async function startBaseline(databaseUrl: string, buyerCompanyId: number, workOrders: WorkOrderFilter): Promise<Baseline> {
+export async function startBaseline(
+  databaseUrl: string,
+  buyerCompanyId: number,
+  workOrders: WorkOrderFilter,
+): Promise<Baseline> {
   const { pool, counter } = createCountingPool(databaseUrl, 10);
   const lists: Record<string, { type: string; sql: { page: string; count: string }; params: unknown[] }> = {
     "/locations": { type: "Location", sql: BASELINE_SQL.locations, params: [buyerCompanyId] },
-    "/work-orders": { type: "WorkOrder", sql: BASELINE_SQL.workOrders, params: [buyerCompanyId, workOrders.statuses, workOrders.locationIds] },
+    "/work-orders": {
+      type: "WorkOrder",
+      sql: BASELINE_SQL.workOrders,
+      params: [buyerCompanyId, workOrders.statuses, workOrders.locationIds],
+    },
   };
   const server = http.createServer(async (req, res) => {
     const list = lists[req.url ?? ""];
     try {
       if (!list) throw new Error(`no list ${req.url}`);
-      const [page, total] = await Promise.all([pool.query(list.sql.page, list.params), pool.query(list.sql.count, list.params)]);
+      const [page, total] = await Promise.all([
+        pool.query(list.sql.page, list.params),
+        pool.query(list.sql.count, list.params),
+      ]);
       const body = JSON.stringify({ type: list.type, data: page.rows, count: total.rows[0].count, status: "ok" });
       res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
       res.end(body);

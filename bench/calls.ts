@@ -37,7 +37,8 @@ export async function callOnce(baseUrl: string, headers: Record<string, string>,
     body: call.body,
   });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`${call.method} ${call.path}: HTTP ${response.status}: ${text.slice(0, 500)}`);
+  if (response.status !== 200)
+    throw new Error(`${call.method} ${call.path}: HTTP ${response.status}: ${text.slice(0, 500)}`);
   const page = call.page(JSON.parse(text));
   if (!Array.isArray(page?.data) || typeof page.count !== "number") {
     throw new Error(`${call.method} ${call.path}: not a {data, count} page: ${text.slice(0, 500)}`);

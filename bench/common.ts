@@ -41,13 +41,23 @@ export function gitRevision(): string {
  */
 export async function startService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "src/main.ts")], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "src/main.ts")], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (c) => (stderr += c));
   const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}: ${stderr}`);
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     if (Date.now() > until) throw new Error(`service not ready after 60 s: ${stderr}`);
     await sleep(200);
   }

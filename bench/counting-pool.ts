@@ -36,7 +36,10 @@ export function createCountingPool(connectionString: string, max = 10): Counting
 }
 
 /** The service's database client, over a counting pool. */
-export function createCountingDb(connectionString: string, max = 10): CountingPool & { db: Db; close(): Promise<void> } {
+export function createCountingDb(
+  connectionString: string,
+  max = 10,
+): CountingPool & { db: Db; close(): Promise<void> } {
   const counting = createCountingPool(connectionString, max);
   const db = clientOver(counting.pool);
   return { ...counting, db, close: () => db.$disconnect() };

@@ -36,7 +36,10 @@ export async function recreateDatabase(name: string): Promise<string> {
 /** `prisma migrate deploy`, as an install runs it; returns the database's URL. */
 export function migrate(name: string): string {
   const url = urlOf(name);
-  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: url }, stdio: "pipe" });
+  execFileSync("npx", ["--no-install", "prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: "pipe",
+  });
   return url;
 }
 
@@ -50,7 +53,13 @@ export function dropBenchDatabase(): Promise<void> {
 export const SEED = { locations: 2_000, regions: 30, assetTypes: 30, assets: 30, workOrders: 2_000 };
 
 /** Statuses the seeded work orders cycle through, and the locations they are spread over. */
-const WORK_ORDER_STATUSES = ["Unassigned", "PendingApproval", "PendingConfirmationByServiceProvider", "ConfirmedByServiceProvider", "TechAssigned"] as const;
+const WORK_ORDER_STATUSES = [
+  "Unassigned",
+  "PendingApproval",
+  "PendingConfirmationByServiceProvider",
+  "ConfirmedByServiceProvider",
+  "TechAssigned",
+] as const;
 const WORK_ORDER_LOCATIONS = 4;
 
 export interface Seeded {
@@ -75,7 +84,12 @@ export interface WorkOrderList {
  */
 export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderList }> {
   const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
-  fixture.apiKeys.push({ ref: "bench-key", kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } });
+  fixture.apiKeys.push({
+    ref: "bench-key",
+    kind: "buyer",
+    contact: "alice",
+    rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+  });
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
   const key = applied.keys["bench-key"];
   const buyerCompanyId = applied.refs.acme;
@@ -99,22 +113,39 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
     })),
   });
   await db.assetType.createMany({
-    data: Array.from({ length: SEED.assetTypes }, (_, i) => ({ buyerCompanyId, name: `Bench asset type ${i + 1}`, usesRefrigerant: i % 2 === 0 })),
+    data: Array.from({ length: SEED.assetTypes }, (_, i) => ({
+      buyerCompanyId,
+      name: `Bench asset type ${i + 1}`,
+      usesRefrigerant: i % 2 === 0,
+    })),
   });
 
   // Assets with two meters and a label each, for the nested GraphQL asset query.
   const typeIds = (await db.assetType.findMany({ where: { buyerCompanyId }, select: { id: true } })).map((t) => t.id);
-  const locationIds = (await db.location.findMany({ where: { buyerCompanyId }, select: { id: true }, take: SEED.assets })).map((l) => l.id);
+  const locationIds = (
+    await db.location.findMany({ where: { buyerCompanyId }, select: { id: true }, take: SEED.assets })
+  ).map((l) => l.id);
   const assets = await db.asset.createManyAndReturn({
     data: Array.from({ length: SEED.assets }, (_, i) => ({
-      buyerCompanyId, name: `Bench asset ${i + 1}`, assetTypeId: typeIds[i % typeIds.length], locationId: locationIds[i % locationIds.length],
+      buyerCompanyId,
+      name: `Bench asset ${i + 1}`,
+      assetTypeId: typeIds[i % typeIds.length],
+      locationId: locationIds[i % locationIds.length],
       serialNumber: `BA-${i + 1}`,
     })),
   });
   await db.meter.createMany({
-    data: assets.flatMap((a) => [0, 1].map((n) => ({
-      buyerCompanyId, assetId: a.id, meterTypeId: applied.refs.runtime, name: `Meter ${n + 1}`, valueType: "number", valueUnit: "h", locationId: a.locationId,
-    }))),
+    data: assets.flatMap((a) =>
+      [0, 1].map((n) => ({
+        buyerCompanyId,
+        assetId: a.id,
+        meterTypeId: applied.refs.runtime,
+        name: `Meter ${n + 1}`,
+        valueType: "number",
+        valueUnit: "h",
+        locationId: a.locationId,
+      })),
+    ),
   });
   await db.assetLabelLink.createMany({ data: assets.map((a) => ({ assetId: a.id, labelId: applied.refs.critical })) });
 
@@ -124,18 +155,37 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
   const workOrders = await db.workOrder.createManyAndReturn({
     select: { id: true, status: true, createdAt: true },
     data: Array.from({ length: SEED.workOrders }, (_, i) => ({
-      buyerCompanyId, buyerFacilityId: applied.refs["acme-hq"], locationId: woLocations[i % woLocations.length], problemTypeId: applied.refs.hvac,
-      title: `Bench work order ${i + 1}`, description: "Compressor noise after the last service call", createdBy: "alice@acme.example",
-      status: WORK_ORDER_STATUSES[i % WORK_ORDER_STATUSES.length], createdAt: new Date(created + i * 60_000), statusChangedAt: new Date(created + i * 60_000),
+      buyerCompanyId,
+      buyerFacilityId: applied.refs["acme-hq"],
+      locationId: woLocations[i % woLocations.length],
+      problemTypeId: applied.refs.hvac,
+      title: `Bench work order ${i + 1}`,
+      description: "Compressor noise after the last service call",
+      createdBy: "alice@acme.example",
+      status: WORK_ORDER_STATUSES[i % WORK_ORDER_STATUSES.length],
+      createdAt: new Date(created + i * 60_000),
+      statusChangedAt: new Date(created + i * 60_000),
     })),
   });
   await db.workOrderStatusChange.createMany({
-    data: workOrders.map((w) => ({ workOrderId: w.id, from: null, to: w.status, action: "create", actor: "Alice Admin", actorKind: "buyer", at: w.createdAt })),
+    data: workOrders.map((w) => ({
+      workOrderId: w.id,
+      from: null,
+      to: w.status,
+      action: "create",
+      actor: "Alice Admin",
+      actorKind: "buyer",
+      at: w.createdAt,
+    })),
   });
-  await db.workOrderSubscriber.createMany({ data: workOrders.map((w) => ({ workOrderId: w.id, email: "alice@acme.example" })) });
+  await db.workOrderSubscriber.createMany({
+    data: workOrders.map((w) => ({ workOrderId: w.id, email: "alice@acme.example" })),
+  });
   const statuses = WORK_ORDER_STATUSES.slice(0, 2);
   const listLocations = woLocations.slice(0, 2);
-  const matches = await db.workOrder.count({ where: { buyerCompanyId, status: { in: [...statuses] }, locationId: { in: listLocations } } });
+  const matches = await db.workOrder.count({
+    where: { buyerCompanyId, status: { in: [...statuses] }, locationId: { in: listLocations } },
+  });
 
   const [locations, regions, assetTypes, assetCount] = await Promise.all([
     db.location.count({ where: { buyerCompanyId } }),
@@ -146,10 +196,18 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
   return {
     headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
     buyerCompanyId,
-    totals: { locations, regions, assetTypes, assets: assetCount, workOrders: await db.workOrder.count({ where: { buyerCompanyId } }) },
+    totals: {
+      locations,
+      regions,
+      assetTypes,
+      assets: assetCount,
+      workOrders: await db.workOrder.count({ where: { buyerCompanyId } }),
+    },
     workOrderList: {
       path: `/v1/buyer/work_order/work_orders?status=${statuses.join(",")}&locationId=${listLocations.join(",")}&sort_by=createdAt&order=desc`,
-      statuses: [...statuses], locationIds: listLocations, matches,
+      statuses: [...statuses],
+      locationIds: listLocations,
+      matches,
     },
   };
 }

@@ -43,9 +43,15 @@ const WATCHDOG_SECONDS = 300;
 const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "latest.json");
 const PROFILE = process.env.BENCH_PROFILE === "1";
 /** Each service target and the baseline it is measured against. */
-const BASELINE_OF: Record<string, string> = { rest: "baseline", graphql: "baseline", "rest work orders": "baseline work orders", "graphql work orders": "baseline work orders" };
+const BASELINE_OF: Record<string, string> = {
+  rest: "baseline",
+  graphql: "baseline",
+  "rest work orders": "baseline work orders",
+  "graphql work orders": "baseline work orders",
+};
 
-const LOCATION_FIELDS = "id name regionId locationTypeId buyerCompanyId currency internalCode storeContacts locationTypeDetails createdAt";
+const LOCATION_FIELDS =
+  "id name regionId locationTypeId buyerCompanyId currency internalCode storeContacts locationTypeDetails createdAt";
 /** What the REST work order list returns, asked for in GraphQL too. */
 const WORK_ORDER_FIELDS =
   "id title description status locationId problemTypeId buyerFacilityId buyerCompanyId createdBy supplierFacilityId assetId subAssetIds " +
@@ -78,8 +84,8 @@ interface Summary {
 }
 
 const started = Date.now();
-const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
-
+const log = (message: string) =>
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 
 async function main() {
   setTimeout(() => abort(`still running after ${WATCHDOG_SECONDS} s`), WATCHDOG_SECONDS * 1000).unref();
@@ -94,7 +100,14 @@ async function main() {
   const seeded = await seed(database.db);
 
   const redisPrefix = `wobench:${crypto.randomBytes(4).toString("hex")}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ROLES: "api", REDIS_PREFIX: redisPrefix, NODE_ENV: "production" });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: "0",
+    ROLES: "api",
+    REDIS_PREFIX: redisPrefix,
+    NODE_ENV: "production",
+  });
   const warnings = warningCounter();
   const app = await startApp(config, { db: database.db, logger: warnings.logger });
   onCleanUp(() => app.close());
@@ -122,7 +135,8 @@ async function main() {
     },
     {
       route: "GraphQL locations { region }",
-      call: (limit) => graphqlList("locations", `{ locations(limit: ${limit}) { count data { id name region { id name } } } }`),
+      call: (limit) =>
+        graphqlList("locations", `{ locations(limit: ${limit}) { count data { id name region { id name } } } }`),
       limits: [1, 10],
       expectRows: (limit) => Math.min(limit, LOCATION_PAGE),
     },
@@ -134,7 +148,8 @@ async function main() {
     },
     {
       route: "GraphQL regions { locations }",
-      call: (limit) => graphqlList("regions", `{ regions(limit: ${limit}) { count data { id name locations { id } } } }`),
+      call: (limit) =>
+        graphqlList("regions", `{ regions(limit: ${limit}) { count data { id name locations { id } } } }`),
       limits: [1, 25],
       expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.regions),
     },
@@ -146,7 +161,11 @@ async function main() {
     },
     {
       route: "GraphQL assets { assetType location meters labels }",
-      call: (limit) => graphqlList("assets", `{ assets(limit: ${limit}) { count data { id name assetType { id name } location { id name } meters { id name } labels { id name } } } }`),
+      call: (limit) =>
+        graphqlList(
+          "assets",
+          `{ assets(limit: ${limit}) { count data { id name assetType { id name } location { id name } meters { id name } labels { id name } } } }`,
+        ),
       limits: [1, 25],
       expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.assets),
     },
@@ -158,7 +177,12 @@ async function main() {
     },
   ];
   const statements = await countStatements(serviceUrl, seeded.headers, database.counter, probes);
-  const restLocationsSql = await statementTexts(serviceUrl, seeded.headers, database.counter, probes[0].call(LOCATION_PAGE));
+  const restLocationsSql = await statementTexts(
+    serviceUrl,
+    seeded.headers,
+    database.counter,
+    probes[0].call(LOCATION_PAGE),
+  );
 
   // 1: the targets, interleaved round by round so that drift on a shared machine hits them all.
   const workOrderPage = Math.min(LOCATION_PAGE, seeded.workOrderList.matches);
@@ -167,30 +191,61 @@ async function main() {
     `{ workOrders(limit: 10, sort_by: "createdAt", order: "desc", filter: {status: "${statuses.join(",")}", locationId: "${locationIds.join(",")}"}) ` +
     `{ count data { ${WORK_ORDER_FIELDS} } } }`;
   const targets: LoadTarget[] = [
-    { name: "baseline", baseUrl: baseline.url, headers: {}, call: restList("/locations"), expectRows: LOCATION_PAGE, counter: baseline.counter },
     {
-      name: "rest", baseUrl: serviceUrl, headers: seeded.headers, call: restList("/v1/buyer/location/locations"),
-      expectRows: LOCATION_PAGE, counter: database.counter,
+      name: "baseline",
+      baseUrl: baseline.url,
+      headers: {},
+      call: restList("/locations"),
+      expectRows: LOCATION_PAGE,
+      counter: baseline.counter,
     },
     {
-      name: "graphql", baseUrl: serviceUrl, headers: seeded.headers,
+      name: "rest",
+      baseUrl: serviceUrl,
+      headers: seeded.headers,
+      call: restList("/v1/buyer/location/locations"),
+      expectRows: LOCATION_PAGE,
+      counter: database.counter,
+    },
+    {
+      name: "graphql",
+      baseUrl: serviceUrl,
+      headers: seeded.headers,
       call: graphqlList("locations", `{ locations(limit: 10) { count data { ${LOCATION_FIELDS} } } }`),
-      expectRows: LOCATION_PAGE, counter: database.counter,
-    },
-    { name: "baseline work orders", baseUrl: baseline.url, headers: {}, call: restList("/work-orders"), expectRows: workOrderPage, counter: baseline.counter },
-    {
-      name: "rest work orders", baseUrl: serviceUrl, headers: seeded.headers, call: restList(seeded.workOrderList.path),
-      expectRows: workOrderPage, counter: database.counter,
+      expectRows: LOCATION_PAGE,
+      counter: database.counter,
     },
     {
-      name: "graphql work orders", baseUrl: serviceUrl, headers: seeded.headers, call: graphqlList("workOrders", workOrderQuery),
-      expectRows: workOrderPage, counter: database.counter,
+      name: "baseline work orders",
+      baseUrl: baseline.url,
+      headers: {},
+      call: restList("/work-orders"),
+      expectRows: workOrderPage,
+      counter: baseline.counter,
+    },
+    {
+      name: "rest work orders",
+      baseUrl: serviceUrl,
+      headers: seeded.headers,
+      call: restList(seeded.workOrderList.path),
+      expectRows: workOrderPage,
+      counter: database.counter,
+    },
+    {
+      name: "graphql work orders",
+      baseUrl: serviceUrl,
+      headers: seeded.headers,
+      call: graphqlList("workOrders", workOrderQuery),
+      expectRows: workOrderPage,
+      counter: database.counter,
     },
   ];
   const profiles: Record<string, { category: string; percent: number }[]> = {};
   const loadBefore = loadAverage();
-  log(`load: ${settings.rounds} rounds × ${targets.length} targets × (${settings.warmupSeconds} s warm-up + ` +
-    `${settings.durationSeconds} s), ${settings.connections} connections; load average ${loadBefore.join(" ")}`);
+  log(
+    `load: ${settings.rounds} rounds × ${targets.length} targets × (${settings.warmupSeconds} s warm-up + ` +
+      `${settings.durationSeconds} s), ${settings.connections} connections; load average ${loadBefore.join(" ")}`,
+  );
   const samples: LoadSample[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets) {
@@ -198,14 +253,22 @@ async function main() {
       const sample = profile
         ? await profiled(() => runLoad(target, settings, round)).then(({ result, profile: cpu }) => {
             fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
-            fs.writeFileSync(path.join(path.dirname(RESULT_FILE), `${target.name.replace(/ /g, "-")}.cpuprofile`), JSON.stringify(cpu));
-            profiles[target.name] = breakdown(cpu).map(({ category, percent }) => ({ category, percent: Number(percent.toFixed(1)) }));
+            fs.writeFileSync(
+              path.join(path.dirname(RESULT_FILE), `${target.name.replace(/ /g, "-")}.cpuprofile`),
+              JSON.stringify(cpu),
+            );
+            profiles[target.name] = breakdown(cpu).map(({ category, percent }) => ({
+              category,
+              percent: Number(percent.toFixed(1)),
+            }));
             return result;
           })
         : await runLoad(target, settings, round);
       samples.push(sample);
-      log(`round ${round} ${target.name.padEnd(8)} ${sample.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
-        `p50 ${sample.p50Ms} ms  p99 ${sample.p99Ms} ms`);
+      log(
+        `round ${round} ${target.name.padEnd(8)} ${sample.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${sample.p50Ms} ms  p99 ${sample.p99Ms} ms`,
+      );
     }
   }
 
@@ -223,7 +286,8 @@ async function main() {
     settings,
     seed: seeded.totals,
     load: {
-      samples, median,
+      samples,
+      median,
       ratioToBaseline: Object.fromEntries(Object.keys(BASELINE_OF).map((name) => [name, ratio(name)])),
       ...(PROFILE ? { profiles } : {}),
     },
@@ -242,43 +306,73 @@ async function main() {
 function printSummary(s: Summary) {
   const { median, ratioToBaseline } = s.load;
   const ratios = (name: string) =>
-    ratioToBaseline[name] ? [ratioToBaseline[name].requestsPerSecond.toFixed(2), ratioToBaseline[name].p99.toFixed(2)] : ["1.00", "1.00"];
+    ratioToBaseline[name]
+      ? [ratioToBaseline[name].requestsPerSecond.toFixed(2), ratioToBaseline[name].p99.toFixed(2)]
+      : ["1.00", "1.00"];
   console.log("\n=========================== BENCH SUMMARY ===========================");
-  console.log(`commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
-  console.log(`${s.settings.rounds} rounds × ${s.settings.durationSeconds} s (after ${s.settings.warmupSeconds} s warm-up) per target, ` +
-    `${s.settings.connections} connections, loopback`);
+  console.log(
+    `commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`,
+  );
+  console.log(
+    `${s.settings.rounds} rounds × ${s.settings.durationSeconds} s (after ${s.settings.warmupSeconds} s warm-up) per target, ` +
+      `${s.settings.connections} connections, loopback`,
+  );
   console.log(`rows the bench key sees: ${JSON.stringify(s.seed)}\n`);
-  console.log("Location list, first page of 10; work order list with filters (two statuses, two locations), first page of 10");
-  console.log("(median over rounds; latency in whole ms, as autocannon records it; ratios to each list's own baseline)");
-  console.log(table(
-    ["target", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "p99 ÷ baseline", "SQL/request"],
-    Object.entries(median).map(([name, m]) => [
-      name, m.requestsPerSecond.toFixed(0), String(m.p50Ms), String(m.p99Ms), ...ratios(name), m.statementsPerRequest.toFixed(2),
-    ]),
-  ));
+  console.log(
+    "Location list, first page of 10; work order list with filters (two statuses, two locations), first page of 10",
+  );
+  console.log(
+    "(median over rounds; latency in whole ms, as autocannon records it; ratios to each list's own baseline)",
+  );
+  console.log(
+    table(
+      ["target", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "p99 ÷ baseline", "SQL/request"],
+      Object.entries(median).map(([name, m]) => [
+        name,
+        m.requestsPerSecond.toFixed(0),
+        String(m.p50Ms),
+        String(m.p99Ms),
+        ...ratios(name),
+        m.statementsPerRequest.toFixed(2),
+      ]),
+    ),
+  );
   console.log("\nSQL statements per list request (one request at a time, counted at the service's pg connections)");
-  console.log(table(
-    ["route", "limit", "rows", "statements", "same at every size"],
-    s.statements.rows.map((r, i, all) => [
-      r.route, String(r.limit), String(r.rows), String(r.statements),
-      i === 0 || all[i - 1].route !== r.route ? (s.statements.constant[r.route] ? "yes" : "NO") : "",
-    ]),
-  ));
+  console.log(
+    table(
+      ["route", "limit", "rows", "statements", "same at every size"],
+      s.statements.rows.map((r, i, all) => [
+        r.route,
+        String(r.limit),
+        String(r.rows),
+        String(r.statements),
+        i === 0 || all[i - 1].route !== r.route ? (s.statements.constant[r.route] ? "yes" : "NO") : "",
+      ]),
+    ),
+  );
   console.log("\nThe statements of one REST location list request (limit=10):");
   s.statements.restLocationsSql.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.replace(/\s+/g, " ").trim()}`));
   for (const [target, rows] of Object.entries(s.load.profiles ?? {})) {
     console.log(`\nWhere the service's CPU time went under ${target} (self time, % of busy time; idle excluded):`);
-    console.log(table(["spent in", "%"], rows.filter((r) => r.percent >= 0.5).map((r) => [r.category, r.percent.toFixed(1)])));
+    console.log(
+      table(
+        ["spent in", "%"],
+        rows.filter((r) => r.percent >= 0.5).map((r) => [r.category, r.percent.toFixed(1)]),
+      ),
+    );
   }
   console.log(`\nstatements constant in page size: ${s.statementsConstantInPageSize ? "yes" : "NO"}`);
-  console.log(`service warnings during the bench: ${s.serviceWarnings.count}${s.serviceWarnings.first ? ` (first: ${s.serviceWarnings.first})` : ""}`);
+  console.log(
+    `service warnings during the bench: ${s.serviceWarnings.count}${s.serviceWarnings.first ? ` (first: ${s.serviceWarnings.first})` : ""}`,
+  );
   console.log("=====================================================================");
 }
 
 /** A plain text table: first column left-aligned, the others right-aligned. */
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -287,15 +381,18 @@ function warningCounter() {
   const counter = {
     count: 0,
     first: undefined as string | undefined,
-    logger: pino({ level: "warn" }, new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) {
-          counter.count++;
-          counter.first ??= line;
-        }
-        done();
-      },
-    })),
+    logger: pino(
+      { level: "warn" },
+      new Writable({
+        write(chunk, _encoding, done) {
+          for (const line of String(chunk).split("\n").filter(Boolean)) {
+            counter.count++;
+            counter.first ??= line;
+          }
+          done();
+        },
+      }),
+    ),
   };
   return counter;
 }
@@ -318,7 +415,6 @@ async function deleteKeys(redis: Redis, pattern: string) {
 function loadAverage(): number[] {
   return os.loadavg().map((l) => Number(l.toFixed(2)));
 }
-
 
 main()
   .catch((error) => {

@@ -46,22 +46,26 @@ async function setUp() {
 
 /** WORKERS clients, one INSERT per work order, autocommit. */
 async function bareInserts(url: string, refs: Record<string, number>): Promise<number> {
-  const clients = await Promise.all(Array.from({ length: WORKERS }, async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    return client;
-  }));
+  const clients = await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return client;
+    }),
+  );
   const started = performance.now();
-  await Promise.all(clients.map(async (client, w) => {
-    for (let i = w; i < SCHEDULES; i += WORKERS) {
-      await client.query(
-        `INSERT INTO "WorkOrder" ("buyerCompanyId", "buyerFacilityId", "locationId", "problemTypeId", title, status, "createdBy",
+  await Promise.all(
+    clients.map(async (client, w) => {
+      for (let i = w; i < SCHEDULES; i += WORKERS) {
+        await client.query(
+          `INSERT INTO "WorkOrder" ("buyerCompanyId", "buyerFacilityId", "locationId", "problemTypeId", title, status, "createdBy",
            "supplierFacilityId", "assetId", "isPM", "statusChangedAt", "updatedAt")
          VALUES ($1, $2, $3, $4, $5, 'PendingConfirmationByServiceProvider', 'bench@wo-service.local', $6, $7, true, now(), now())`,
-        [refs.acme, refs["acme-hq"], refs["store-1"], refs.hvac, `Baseline ${i}`, refs["coolco-pdx"], refs["rtu-1"]],
-      );
-    }
-  }));
+          [refs.acme, refs["acme-hq"], refs["store-1"], refs.hvac, `Baseline ${i}`, refs["coolco-pdx"], refs["rtu-1"]],
+        );
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(clients.map((c) => c.end()));
   return seconds;
@@ -71,8 +75,15 @@ async function generator(url: string, db: Db, refs: Record<string, number>) {
   const due = new Date("2027-05-03T16:00:00Z");
   await db.plannedMaintenanceSchedule.createMany({
     data: Array.from({ length: SCHEDULES }, (_, i) => ({
-      buyerCompanyId: refs.acme, locationId: refs["store-1"], problemTypeId: refs.hvac, supplierFacilityId: refs["coolco-pdx"],
-      assetIds: [refs["rtu-1"]], title: `Bench PM ${i}`, cadence: "P1M", anchorAt: due, nextRunAt: due,
+      buyerCompanyId: refs.acme,
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      supplierFacilityId: refs["coolco-pdx"],
+      assetIds: [refs["rtu-1"]],
+      title: `Bench PM ${i}`,
+      cadence: "P1M",
+      anchorAt: due,
+      nextRunAt: due,
     })),
   });
   const workers = Array.from({ length: WORKERS }, () => createDb(url, { max: 2 }));
@@ -87,14 +98,22 @@ async function generator(url: string, db: Db, refs: Record<string, number>) {
            (SELECT count(*)::int FROM (SELECT 1 FROM "WorkOrder" WHERE title LIKE 'Bench PM %' GROUP BY "plannedMaintenanceScheduleId" HAVING count(*) > 1) d) AS duplicates,
            (SELECT count(*)::int FROM "SchedulerRunLog" WHERE status = 'success' AND "lastRunDueAt" = ${due}) AS logs,
            (SELECT count(*)::int FROM "OutboxEvent" e JOIN "WorkOrder" w ON w.id = e."workOrderId" WHERE w.title LIKE 'Bench PM %') AS events`;
-  if (check.workOrders !== SCHEDULES || check.duplicates !== 0 || check.logs !== SCHEDULES || check.events !== SCHEDULES) {
+  if (
+    check.workOrders !== SCHEDULES ||
+    check.duplicates !== 0 ||
+    check.logs !== SCHEDULES ||
+    check.events !== SCHEDULES
+  ) {
     throw new Error(`exactly-once check failed: ${JSON.stringify(check)} for ${SCHEDULES} schedules`);
   }
   return { seconds, perWorker: rounds.map((r) => r.workOrders) };
 }
 
 async function main() {
-  const watchdog = setTimeout(() => abort(`watchdog: still running after ${WATCHDOG_SECONDS} s`), WATCHDOG_SECONDS * 1000);
+  const watchdog = setTimeout(
+    () => abort(`watchdog: still running after ${WATCHDOG_SECONDS} s`),
+    WATCHDOG_SECONDS * 1000,
+  );
   watchdog.unref();
   log(`setting up ${DATABASE}`);
   const { url, db, refs } = await setUp();
@@ -112,7 +131,13 @@ async function main() {
     loadAverage: os.loadavg().map((l) => round(l)),
     settings: { schedules: SCHEDULES, workers: WORKERS },
     baseline: { rows: SCHEDULES, seconds: round(baselineSeconds), rowsPerSecond: baselineRate },
-    generator: { workOrders: SCHEDULES, seconds: round(gen.seconds), workOrdersPerSecond: generatorRate, perWorker: gen.perWorker, ratioToBaseline: round(generatorRate / baselineRate, 3) },
+    generator: {
+      workOrders: SCHEDULES,
+      seconds: round(gen.seconds),
+      workOrdersPerSecond: generatorRate,
+      perWorker: gen.perWorker,
+      ratioToBaseline: round(generatorRate / baselineRate, 3),
+    },
     exactlyOnce: true,
   };
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });

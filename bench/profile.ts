@@ -19,7 +19,10 @@ interface Profile {
 
 /** Where a function lives, as the breakdown of docs/performance.md names it. */
 const CATEGORIES: [RegExp, string][] = [
-  [/@prisma\/client|@prisma\/adapter-pg|@prisma\/driver-adapter|query_compiler|\/generated\/prisma\//, "Prisma (query compiler, client, adapter)"],
+  [
+    /@prisma\/client|@prisma\/adapter-pg|@prisma\/driver-adapter|query_compiler|\/generated\/prisma\//,
+    "Prisma (query compiler, client, adapter)",
+  ],
   [/node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)\//, "pg driver"],
   [/node_modules\/graphql\/(language|validation)\//, "GraphQL parse and validate"],
   [/node_modules\/graphql\//, "GraphQL execute"],

@@ -27,7 +27,12 @@ export interface StatementReport {
 }
 
 /** Statements the service sent for one request (made once before, to warm it). */
-async function statementsOf(baseUrl: string, headers: Record<string, string>, counter: StatementCounter, call: ListCall) {
+async function statementsOf(
+  baseUrl: string,
+  headers: Record<string, string>,
+  counter: StatementCounter,
+  call: ListCall,
+) {
   await callOnce(baseUrl, headers, call);
   const before = counter.statements;
   const page = await callOnce(baseUrl, headers, call);
@@ -35,14 +40,18 @@ async function statementsOf(baseUrl: string, headers: Record<string, string>, co
 }
 
 export async function countStatements(
-  baseUrl: string, headers: Record<string, string>, counter: StatementCounter, probes: StatementProbe[],
+  baseUrl: string,
+  headers: Record<string, string>,
+  counter: StatementCounter,
+  probes: StatementProbe[],
 ): Promise<StatementReport> {
   const report: StatementReport = { rows: [], constant: {} };
   for (const probe of probes) {
     const counts: number[] = [];
     for (const limit of probe.limits) {
       const { rows, statements } = await statementsOf(baseUrl, headers, counter, probe.call(limit));
-      if (rows !== probe.expectRows(limit)) throw new Error(`${probe.route} limit=${limit}: expected ${probe.expectRows(limit)} rows, got ${rows}`);
+      if (rows !== probe.expectRows(limit))
+        throw new Error(`${probe.route} limit=${limit}: expected ${probe.expectRows(limit)} rows, got ${rows}`);
       report.rows.push({ route: probe.route, limit, rows, statements });
       counts.push(statements);
     }
@@ -52,7 +61,12 @@ export async function countStatements(
 }
 
 /** The SQL text of each statement one request sends, in order. */
-export async function statementTexts(baseUrl: string, headers: Record<string, string>, counter: StatementCounter, call: ListCall) {
+export async function statementTexts(
+  baseUrl: string,
+  headers: Record<string, string>,
+  counter: StatementCounter,
+  call: ListCall,
+) {
   await callOnce(baseUrl, headers, call);
   counter.recording = [];
   try {

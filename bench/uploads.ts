@@ -38,7 +38,8 @@ const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "uploads.json");
 const MB = 1024 * 1024;
 
 const started = Date.now();
-const log = (message: string) => console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+const log = (message: string) =>
+  console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -74,13 +75,27 @@ function sampleRss(pid: number) {
 }
 
 /** Streams `file` (plus `extra` bytes) as the multipart part `file`; resolves with the status and body. */
-function uploadFile(url: string, headers: Record<string, string>, file: string, extra = Buffer.alloc(0)): Promise<{ status: number; body: any }> {
+function uploadFile(
+  url: string,
+  headers: Record<string, string>,
+  file: string,
+  extra = Buffer.alloc(0),
+): Promise<{ status: number; body: any }> {
   const boundary = `----wo-bench-${crypto.randomBytes(8).toString("hex")}`;
-  const prefix = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const prefix = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const suffix = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = prefix.length + fs.statSync(file).size + extra.length + suffix.length;
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(length) } });
+    const req = http.request(url, {
+      method: "POST",
+      headers: {
+        ...headers,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "content-length": String(length),
+      },
+    });
     req.on("response", (res) => {
       let text = "";
       res.on("data", (c) => (text += c));
@@ -89,7 +104,10 @@ function uploadFile(url: string, headers: Record<string, string>, file: string, 
     req.on("error", reject);
     const body = new PassThrough({ highWaterMark: MB });
     body.write(prefix);
-    fs.createReadStream(file, { highWaterMark: MB }).on("error", reject).on("end", () => body.end(Buffer.concat([extra, suffix]))).pipe(body, { end: false });
+    fs.createReadStream(file, { highWaterMark: MB })
+      .on("error", reject)
+      .on("end", () => body.end(Buffer.concat([extra, suffix])))
+      .pipe(body, { end: false });
     body.pipe(req);
   });
 }
@@ -105,7 +123,10 @@ async function copy(from: string, to: string): Promise<number> {
 
 function storedFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? (e as { path: string }).path, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath ?? (e as { path: string }).path, e.name));
 }
 
 async function main() {
@@ -119,7 +140,10 @@ async function main() {
   onCleanUp(() => db.$disconnect());
   const fixture = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures/base.json"), "utf8"));
   const unlimited = { requests: 100_000_000, windowSeconds: 1 };
-  fixture.apiKeys.push({ ref: "bench-buyer", kind: "buyer", contact: "alice", rateLimit: unlimited }, { ref: "bench-supplier", kind: "supplier", contact: "bob", rateLimit: unlimited });
+  fixture.apiKeys.push(
+    { ref: "bench-buyer", kind: "buyer", contact: "alice", rateLimit: unlimited },
+    { ref: "bench-supplier", kind: "supplier", contact: "bob", rateLimit: unlimited },
+  );
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
   const keyHeaders = (ref: string) => ({ "X-API-KEY": applied.keys[ref].apiKey, "SVC-KEY": applied.keys[ref].svcKey! });
   const refs = applied.refs;
@@ -133,15 +157,29 @@ async function main() {
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const service = await startService({
-    ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), ROLES: "api", REDIS_PREFIX: `wobench:uploads:${crypto.randomBytes(4).toString("hex")}`,
-    FILE_STORAGE_DIR: storage, LOG_LEVEL: "warn", NODE_ENV: "production", UPLOAD_MAX_BYTES: "",
-  }, port);
+  const service = await startService(
+    {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      ROLES: "api",
+      REDIS_PREFIX: `wobench:uploads:${crypto.randomBytes(4).toString("hex")}`,
+      FILE_STORAGE_DIR: storage,
+      LOG_LEVEL: "warn",
+      NODE_ENV: "production",
+      UPLOAD_MAX_BYTES: "",
+    },
+    port,
+  );
   onCleanUp(() => stopService(service));
   log(`service pid ${service.pid} on :${port}, RSS ${round(rssOf(service.pid!) / MB)} MB`);
 
   const call = async (ref: string, method: string, pathName: string, body: unknown) => {
-    const response = await fetch(`${base}${pathName}`, { method, headers: { ...keyHeaders(ref), "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}${pathName}`, {
+      method,
+      headers: { ...keyHeaders(ref), "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const json = (await response.json()) as any;
     if (!response.ok) throw new Error(`${method} ${pathName}: ${response.status} ${json.message}`);
     return json.data;
@@ -149,10 +187,19 @@ async function main() {
   /** A draft invoice on a work order in WaitingForReview (display status Completed). */
   async function draftInvoice(): Promise<number> {
     const wo = await call("bench-buyer", "POST", "/v1/buyer/work_order/work_orders", {
-      title: "Bench", locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"], buyerCompanyId: refs.acme,
-      createdBy: "alice@acme.example", supplierFacilityId: refs["coolco-pdx"],
+      title: "Bench",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      buyerFacilityId: refs["acme-hq"],
+      buyerCompanyId: refs.acme,
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
     });
-    for (const [action, body] of [["confirm", {}], ["check_in", { technicianEmail: "tina@coolco.example" }], ["check_out", { outcome: "completed" }]] as const) {
+    for (const [action, body] of [
+      ["confirm", {}],
+      ["check_in", { technicianEmail: "tina@coolco.example" }],
+      ["check_out", { outcome: "completed" }],
+    ] as const) {
       await call("bench-supplier", "PATCH", `/v1/supplier/work_order/work_orders/${action}`, { id: wo.id, ...body });
     }
     return (await call("bench-supplier", "POST", "/v1/supplier/invoice/invoices", { workOrderId: wo.id })).id;
@@ -165,7 +212,15 @@ async function main() {
   const warmed = await uploadFile(publishUrl(await draftInvoice()), keyHeaders("bench-supplier"), warm);
   if (warmed.status !== 200) throw new Error(`warm-up upload: ${warmed.status} ${warmed.body?.message}`);
 
-  const rounds: { copyFirst: boolean; copyMBps: number; uploadMBps: number; ratio: number; rssBeforeMB: number; rssPeakMB: number; rssGrowthMB: number }[] = [];
+  const rounds: {
+    copyFirst: boolean;
+    copyMBps: number;
+    uploadMBps: number;
+    ratio: number;
+    rssBeforeMB: number;
+    rssPeakMB: number;
+    rssGrowthMB: number;
+  }[] = [];
   for (let i = 1; i <= ROUNDS; i++) {
     const invoiceId = await draftInvoice();
     // Alternate which goes first: whatever the disk is still doing from the round before hits both alike.
@@ -181,7 +236,11 @@ async function main() {
     const reply = await uploadFile(publishUrl(invoiceId), keyHeaders("bench-supplier"), source);
     const seconds = (performance.now() - t0) / 1000;
     during.stop();
-    if (reply.status !== 200 || reply.body.data.status !== "pending" || reply.body.data.invoicePdf.size !== FILE_BYTES) {
+    if (
+      reply.status !== 200 ||
+      reply.body.data.status !== "pending" ||
+      reply.body.data.invoicePdf.size !== FILE_BYTES
+    ) {
       throw new Error(`round ${i}: upload answered ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
     }
     // The stored 512 MB are not needed any more: keep the disk free for what follows.
@@ -190,11 +249,17 @@ async function main() {
     const peak = Math.max(...during.samples, before);
     const result = {
       copyFirst,
-      copyMBps: round(FILE_BYTES / MB / copySeconds), uploadMBps: round(FILE_BYTES / MB / seconds), ratio: round(copySeconds / seconds, 2),
-      rssBeforeMB: round(before / MB), rssPeakMB: round(peak / MB), rssGrowthMB: round((peak - before) / MB),
+      copyMBps: round(FILE_BYTES / MB / copySeconds),
+      uploadMBps: round(FILE_BYTES / MB / seconds),
+      ratio: round(copySeconds / seconds, 2),
+      rssBeforeMB: round(before / MB),
+      rssPeakMB: round(peak / MB),
+      rssGrowthMB: round((peak - before) / MB),
     };
     rounds.push(result);
-    log(`round ${i}: copy ${result.copyMBps} MB/s, upload ${result.uploadMBps} MB/s (${result.ratio}×), RSS ${result.rssBeforeMB} → peak ${result.rssPeakMB} MB (+${result.rssGrowthMB} MB)`);
+    log(
+      `round ${i}: copy ${result.copyMBps} MB/s, upload ${result.uploadMBps} MB/s (${result.ratio}×), RSS ${result.rssBeforeMB} → peak ${result.rssPeakMB} MB (+${result.rssGrowthMB} MB)`,
+    );
   }
 
   log("512 MB + 1 byte: must be refused with nothing left");
@@ -204,9 +269,13 @@ async function main() {
   over.stop();
   await sleep(200);
   const left = storedFiles(storage);
-  const overStatus = (await call("bench-supplier", "GET", `/v1/supplier/invoice/invoices/${overInvoice}`, undefined).catch(() => null))?.status;
+  const overStatus = (
+    await call("bench-supplier", "GET", `/v1/supplier/invoice/invoices/${overInvoice}`, undefined).catch(() => null)
+  )?.status;
   if (refused.status !== 400 || left.length || overStatus !== "draft") {
-    throw new Error(`over the limit: ${refused.status} ${refused.body?.message}; files left ${left.length}; invoice ${overStatus}`);
+    throw new Error(
+      `over the limit: ${refused.status} ${refused.body?.message}; files left ${left.length}; invoice ${overStatus}`,
+    );
   }
 
   const worst = Math.max(...rounds.map((r) => r.rssGrowthMB));
@@ -218,9 +287,18 @@ async function main() {
     loadAverage: os.loadavg().map((l) => round(l, 2)),
     fileBytes: FILE_BYTES,
     rounds,
-    median: { copyMBps: median(rounds.map((r) => r.copyMBps)), uploadMBps: median(rounds.map((r) => r.uploadMBps)), ratio: median(rounds.map((r) => r.ratio)) },
+    median: {
+      copyMBps: median(rounds.map((r) => r.copyMBps)),
+      uploadMBps: median(rounds.map((r) => r.uploadMBps)),
+      ratio: median(rounds.map((r) => r.ratio)),
+    },
     rssGrowth: { worstMB: worst, target: TARGET_RSS_GROWTH_MB, met: worst <= TARGET_RSS_GROWTH_MB },
-    overLimit: { status: refused.status, message: refused.body?.message, filesLeft: left.length, rssPeakGrowthMB: round((Math.max(...over.samples) - rounds.at(-1)!.rssBeforeMB * MB) / MB) },
+    overLimit: {
+      status: refused.status,
+      message: refused.body?.message,
+      filesLeft: left.length,
+      rssPeakGrowthMB: round((Math.max(...over.samples) - rounds.at(-1)!.rssBeforeMB * MB) / MB),
+    },
   };
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
   fs.writeFileSync(RESULT_FILE, JSON.stringify(summary, null, 2));

@@ -59,11 +59,20 @@ const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "webhooks.json");
 /** A status update's body as delivered (for the baseline's body size). */
 const SAMPLE_BODY = JSON.stringify({
   event_type: "workorder.status_update",
-  data: { workOrderId: 123456, customer: "Acme Foods", location: "Store 1 Portland", oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider", changedBy: "Bob Tech", changedAt: new Date().toISOString() },
+  data: {
+    workOrderId: 123456,
+    customer: "Acme Foods",
+    location: "Store 1 Portland",
+    oldStatus: "PendingConfirmationByServiceProvider",
+    newStatus: "ConfirmedByServiceProvider",
+    changedBy: "Bob Tech",
+    changedAt: new Date().toISOString(),
+  },
 });
 
 const started = Date.now();
-const log = (message: string) => console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+const log = (message: string) =>
+  console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -71,7 +80,12 @@ function percentile(sorted: number[], p: number): number {
 }
 const stats = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN) };
+  return {
+    count: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1] ?? NaN),
+  };
 };
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
@@ -83,18 +97,33 @@ async function baselineClient(url: string, requests: number, concurrency: number
   const agent = new Agent();
   let next = 0;
   const begin = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < requests) {
-      next++;
-      const t0 = performance.now();
-      const response = await request(url, { method: "POST", dispatcher: agent, body: SAMPLE_BODY, headers: { "content-type": "application/json", "webhook-id": `baseline_${next}` } });
-      await response.body.dump();
-      if (response.statusCode >= 300) throw new Error(`baseline POST answered ${response.statusCode}`);
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        const t0 = performance.now();
+        const response = await request(url, {
+          method: "POST",
+          dispatcher: agent,
+          body: SAMPLE_BODY,
+          headers: { "content-type": "application/json", "webhook-id": `baseline_${next}` },
+        });
+        await response.body.dump();
+        if (response.statusCode >= 300) throw new Error(`baseline POST answered ${response.statusCode}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   const seconds = (performance.now() - begin) / 1000;
-  process.stdout.write(JSON.stringify({ requests, concurrency, seconds: round(seconds, 2), requestsPerSecond: Math.round(requests / seconds), latencyMs: stats(latencies) }));
+  process.stdout.write(
+    JSON.stringify({
+      requests,
+      concurrency,
+      seconds: round(seconds, 2),
+      requestsPerSecond: Math.round(requests / seconds),
+      latencyMs: stats(latencies),
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- infrastructure
@@ -113,7 +142,13 @@ async function startReceiver() {
       else {
         const seen = arrivals.get(id);
         if (seen) seen.count++;
-        else arrivals.set(id, { at, path: req.url ?? "", workOrderId: JSON.parse(Buffer.concat(chunks).toString("utf8")).data.workOrderId, count: 1 });
+        else
+          arrivals.set(id, {
+            at,
+            path: req.url ?? "",
+            workOrderId: JSON.parse(Buffer.concat(chunks).toString("utf8")).data.workOrderId,
+            count: 1,
+          });
       }
       res.writeHead(204).end();
     });
@@ -121,7 +156,16 @@ async function startReceiver() {
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  return { base, arrivals, baselineRequests: () => baselineRequests, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    base,
+    arrivals,
+    baselineRequests: () => baselineRequests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -131,7 +175,9 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
     let err = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (err += c));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}: ${err}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -149,18 +195,28 @@ async function cpuSample(db: Db, servicePids: number[]) {
       return undefined; // gone, or not Linux
     }
   };
-  const { rows } = await sqlPool(db).query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+  const { rows } = await sqlPool(db).query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
   return {
     service: servicePids.reduce((sum, pid) => sum + (ticks(pid) ?? 0), 0),
     postgres: new Map(rows.map((r) => [r.pid, ticks(r.pid) ?? 0])),
   };
 }
 
-function cpuSpent(before: Awaited<ReturnType<typeof cpuSample>>, after: Awaited<ReturnType<typeof cpuSample>>, deliveries: number) {
+function cpuSpent(
+  before: Awaited<ReturnType<typeof cpuSample>>,
+  after: Awaited<ReturnType<typeof cpuSample>>,
+  deliveries: number,
+) {
   let postgres = 0;
   for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
   const perDelivery = (seconds: number) => round((seconds * 1000) / deliveries, 3);
-  return { service: perDelivery(after.service - before.service), postgres: perDelivery(postgres), total: perDelivery(after.service - before.service + postgres) };
+  return {
+    service: perDelivery(after.service - before.service),
+    postgres: perDelivery(postgres),
+    total: perDelivery(after.service - before.service + postgres),
+  };
 }
 
 // ---------------------------------------------------------------- events
@@ -177,11 +233,22 @@ let nextWorkOrderId = 1;
 async function commitBatch(db: Db, refs: Record<string, number>, count: number): Promise<number[]> {
   const ids = Array.from({ length: count }, () => nextWorkOrderId++);
   const changedAt = new Date().toISOString();
-  const payloads = ids.map((workOrderId) => JSON.stringify({
-    workOrderId, buyerCompanyId: refs.acme, customer: "Acme Foods", location: "Store 1 Portland",
-    supplierFacilityId: refs["coolco-pdx"], visibleToSupplierFacilityIds: [], status: "ConfirmedByServiceProvider",
-    oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider", changedBy: "Bob Tech", changedAt, action: "confirm",
-  }));
+  const payloads = ids.map((workOrderId) =>
+    JSON.stringify({
+      workOrderId,
+      buyerCompanyId: refs.acme,
+      customer: "Acme Foods",
+      location: "Store 1 Portland",
+      supplierFacilityId: refs["coolco-pdx"],
+      visibleToSupplierFacilityIds: [],
+      status: "ConfirmedByServiceProvider",
+      oldStatus: "PendingConfirmationByServiceProvider",
+      newStatus: "ConfirmedByServiceProvider",
+      changedBy: "Bob Tech",
+      changedAt,
+      action: "confirm",
+    }),
+  );
   await sqlPool(db).query(
     `INSERT INTO "OutboxEvent" ("eventType", "workOrderId", "buyerCompanyId", payload)
      SELECT 'workorder.status_update', w, $1, p FROM unnest($2::int[], $3::jsonb[]) AS e(w, p)`,
@@ -215,7 +282,12 @@ async function main() {
   const receiver = await startReceiver();
   onCleanUp(() => receiver.close());
   const fixture = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures/base.json"), "utf8"));
-  fixture.apiKeys.push({ ref: "bench-key", kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } });
+  fixture.apiKeys.push({
+    ref: "bench-key",
+    kind: "buyer",
+    contact: "alice",
+    rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+  });
   for (const hook of fixture.webhookEndpoints) hook.url = `${receiver.base}/${hook.ref}`;
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: true });
   const refs = applied.refs;
@@ -223,8 +295,20 @@ async function main() {
   const endpoints = fixture.webhookEndpoints.length as number;
 
   log(`baseline: ${BASELINE_REQUESTS} bare POSTs at concurrency ${CONCURRENCY}`);
-  const baseline = JSON.parse(await run([fileURLToPath(import.meta.url), "--baseline", `${receiver.base}/baseline`, String(BASELINE_REQUESTS), String(CONCURRENCY)], process.env));
-  if (receiver.baselineRequests() !== BASELINE_REQUESTS) throw new Error(`receiver counted ${receiver.baselineRequests()} baseline requests`);
+  const baseline = JSON.parse(
+    await run(
+      [
+        fileURLToPath(import.meta.url),
+        "--baseline",
+        `${receiver.base}/baseline`,
+        String(BASELINE_REQUESTS),
+        String(CONCURRENCY),
+      ],
+      process.env,
+    ),
+  );
+  if (receiver.baselineRequests() !== BASELINE_REQUESTS)
+    throw new Error(`receiver counted ${receiver.baselineRequests()} baseline requests`);
 
   const redisPrefix = `wobench-webhooks:${crypto.randomBytes(4).toString("hex")}`;
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
@@ -239,10 +323,19 @@ async function main() {
   });
   const port = await freePort();
   const serviceEnv = {
-    ...process.env, DATABASE_URL: urlOf(DATABASE), REDIS_PREFIX: redisPrefix, PORT: String(port), ROLES: "api,worker",
-    NODE_ENV: "production", LOG_LEVEL: "warn", WEBHOOK_ALLOW_INSECURE_URLS: "true", WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    ...process.env,
+    DATABASE_URL: urlOf(DATABASE),
+    REDIS_PREFIX: redisPrefix,
+    PORT: String(port),
+    ROLES: "api,worker",
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    WEBHOOK_ALLOW_INSECURE_URLS: "true",
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
   };
-  log(`service: api on port ${port}; ${WORKERS} worker process(es), WEBHOOK_CONCURRENCY=${CONCURRENCY}, RELAY_INTERVAL_MS=${process.env.RELAY_INTERVAL_MS ?? "100 (default)"}`);
+  log(
+    `service: api on port ${port}; ${WORKERS} worker process(es), WEBHOOK_CONCURRENCY=${CONCURRENCY}, RELAY_INTERVAL_MS=${process.env.RELAY_INTERVAL_MS ?? "100 (default)"}`,
+  );
   const service = await startService({ ...serviceEnv, ROLES: "api" }, port);
   onCleanUp(() => stopService(service));
   const servicePids = [service.pid!];
@@ -255,12 +348,19 @@ async function main() {
 
   // The subscriber: acme's buyer key receives one message per event.
   const subscription = new Map<number, number>();
-  const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, retryAttempts: 0 });
+  const client = createClient({
+    url: `ws://127.0.0.1:${port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
+    retryAttempts: 0,
+  });
   onCleanUp(() => client.dispose() as Promise<void>);
   client.subscribe<{ workOrderEvents: { workOrderId: number } }>(
     { query: "subscription { workOrderEvents { workOrderId eventType data } }" },
     {
-      next: (r) => { if (r.data) subscription.set(r.data.workOrderEvents.workOrderId, performance.now()); },
+      next: (r) => {
+        if (r.data) subscription.set(r.data.workOrderEvents.workOrderId, performance.now());
+      },
       error: (e) => console.error("bench: subscription error", e),
       complete: () => undefined,
     },
@@ -287,7 +387,10 @@ async function main() {
       byWorkOrder.get(a.workOrderId)!.push(a.at);
     }
     for (const id of ids) for (const at of byWorkOrder.get(id) ?? []) hooks.push(at - committedAt.get(id)!);
-    return { webhooks: stats(hooks), subscription: stats(ids.map((id) => subscription.get(id)! - committedAt.get(id)!)) };
+    return {
+      webhooks: stats(hooks),
+      subscription: stats(ids.map((id) => subscription.get(id)! - committedAt.get(id)!)),
+    };
   };
 
   // Latency at a steady pace: batches of 5 (every 50 ms at the default 100 events/s, 200 deliveries/s).
@@ -299,7 +402,11 @@ async function main() {
     paced.push(...(await commitBatch(db, refs, Math.min(5, LATENCY_EVENTS - paced.length))));
     await sleep(Math.max(0, pace - (performance.now() - tick)));
   }
-  await waitUntil(() => paced.every((id) => subscription.has(id)) && receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints, 60_000, "the paced deliveries");
+  await waitUntil(
+    () => paced.every((id) => subscription.has(id)) && receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints,
+    60_000,
+    "the paced deliveries",
+  );
   const steady = latencyOf(paced);
 
   // Throughput: everything at once, in batches.
@@ -309,7 +416,11 @@ async function main() {
   const firstCommitStart = performance.now();
   while (burst.length < EVENTS) burst.push(...(await commitBatch(db, refs, Math.min(BATCH, EVENTS - burst.length))));
   const writeSeconds = (performance.now() - firstCommitStart) / 1000;
-  await waitUntil(() => receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints && burst.every((id) => subscription.has(id)), 120_000, "the burst deliveries");
+  await waitUntil(
+    () => receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints && burst.every((id) => subscription.has(id)),
+    120_000,
+    "the burst deliveries",
+  );
   const firstCommit = committedAt.get(burst[0])!;
   const burstArrivals = [...receiver.arrivals.values()].filter((a) => a.workOrderId >= burst[0]);
   const lastReceipt = Math.max(...burstArrivals.map((a) => a.at));
@@ -325,7 +436,9 @@ async function main() {
   const delivered = rows.find((r) => r.status === "delivered")?._count ?? 0;
   const expected = (nextWorkOrderId - 1) * endpoints;
   if (duplicates > 0 || delivered !== expected || receiver.arrivals.size !== expected) {
-    throw new Error(`exactly-once check failed: ${duplicates} duplicated webhook-ids, ${delivered} of ${expected} rows delivered, ${receiver.arrivals.size} distinct receipts`);
+    throw new Error(
+      `exactly-once check failed: ${duplicates} duplicated webhook-ids, ${delivered} of ${expected} rows delivered, ${receiver.arrivals.size} distinct receipts`,
+    );
   }
 
   const deliveriesPerSecond = Math.round(burstArrivals.length / seconds);
@@ -335,7 +448,15 @@ async function main() {
     node: process.version,
     cpus: os.cpus().length,
     loadAverage: os.loadavg().map((l) => round(l, 2)),
-    settings: { events: EVENTS, batch: BATCH, latencyEvents: LATENCY_EVENTS, endpoints, workerProcesses: WORKERS, webhookConcurrency: CONCURRENCY, relayIntervalMs: Number(process.env.RELAY_INTERVAL_MS ?? 100) },
+    settings: {
+      events: EVENTS,
+      batch: BATCH,
+      latencyEvents: LATENCY_EVENTS,
+      endpoints,
+      workerProcesses: WORKERS,
+      webhookConcurrency: CONCURRENCY,
+      relayIntervalMs: Number(process.env.RELAY_INTERVAL_MS ?? 100),
+    },
     baseline,
     throughput: {
       deliveries: burstArrivals.length,
@@ -355,7 +476,8 @@ async function main() {
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
   fs.writeFileSync(RESULT_FILE, JSON.stringify(summary, null, 2));
 
-  const line = (label: string, l: { p50: number; p99: number }) => `${label.padEnd(34)} p50 ${String(l.p50).padStart(7)} ms   p99 ${String(l.p99).padStart(7)} ms`;
+  const line = (label: string, l: { p50: number; p99: number }) =>
+    `${label.padEnd(34)} p50 ${String(l.p50).padStart(7)} ms   p99 ${String(l.p99).padStart(7)} ms`;
   console.log(`
 Webhooks bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${summary.loadAverage.join(" ")})
   baseline: bare POST loop, concurrency ${CONCURRENCY}      ${String(baseline.requestsPerSecond).padStart(6)} req/s

@@ -58,17 +58,21 @@ const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "work-orders.json");
 const LIST = "/v1/buyer/work_order/work_orders";
 
 const started = Date.now();
-const log = (message: string) => console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+const log = (message: string) =>
+  console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
 
 // ---------------------------------------------------------------- database
-
 
 /** Work orders of the company with the fewest, among the five largest (0 when there are fewer than five). */
 async function existingRows(): Promise<number> {
   const client = new pg.Client({ connectionString: urlOf(DATABASE) });
   try {
     await client.connect();
-    const counts = (await client.query(`SELECT count(*) AS n FROM "WorkOrder" GROUP BY "buyerCompanyId" ORDER BY n DESC LIMIT ${1 + OTHER_TENANTS}`)).rows;
+    const counts = (
+      await client.query(
+        `SELECT count(*) AS n FROM "WorkOrder" GROUP BY "buyerCompanyId" ORDER BY n DESC LIMIT ${1 + OTHER_TENANTS}`,
+      )
+    ).rows;
     return counts.length < 1 + OTHER_TENANTS ? 0 : Number(counts[OTHER_TENANTS].n);
   } catch {
     return 0;
@@ -84,37 +88,147 @@ async function createDatabase(): Promise<void> {
 // ---------------------------------------------------------------- word lists
 
 const EQUIPMENT = [
-  "walk-in cooler", "reach-in freezer", "ice machine", "rooftop unit", "water heater", "grease trap", "fryer", "dishwasher",
-  "exhaust hood", "parking lot lights", "front door", "roll-up door", "toilet", "hand sink", "faucet", "drinking fountain",
-  "sprinkler head", "fire alarm panel", "electrical panel", "generator", "compressor", "condenser fan", "evaporator coil",
-  "thermostat", "POS terminal", "security camera", "roof membrane", "ceiling tile", "floor tile", "carpet", "storefront window",
-  "security gate", "dock leveler", "forklift", "conveyor belt", "convection oven", "walk-in freezer", "display case",
-  "beverage cooler", "soda fountain", "coffee brewer", "dough mixer", "meat slicer", "boiler", "chiller", "cooling tower",
-  "air handler", "exhaust fan", "make-up air unit", "backflow preventer", "water softener", "elevator", "escalator",
-  "pylon sign", "trash compactor", "cardboard baler", "irrigation controller", "automatic door sensor", "emergency lighting",
+  "walk-in cooler",
+  "reach-in freezer",
+  "ice machine",
+  "rooftop unit",
+  "water heater",
+  "grease trap",
+  "fryer",
+  "dishwasher",
+  "exhaust hood",
+  "parking lot lights",
+  "front door",
+  "roll-up door",
+  "toilet",
+  "hand sink",
+  "faucet",
+  "drinking fountain",
+  "sprinkler head",
+  "fire alarm panel",
+  "electrical panel",
+  "generator",
+  "compressor",
+  "condenser fan",
+  "evaporator coil",
+  "thermostat",
+  "POS terminal",
+  "security camera",
+  "roof membrane",
+  "ceiling tile",
+  "floor tile",
+  "carpet",
+  "storefront window",
+  "security gate",
+  "dock leveler",
+  "forklift",
+  "conveyor belt",
+  "convection oven",
+  "walk-in freezer",
+  "display case",
+  "beverage cooler",
+  "soda fountain",
+  "coffee brewer",
+  "dough mixer",
+  "meat slicer",
+  "boiler",
+  "chiller",
+  "cooling tower",
+  "air handler",
+  "exhaust fan",
+  "make-up air unit",
+  "backflow preventer",
+  "water softener",
+  "elevator",
+  "escalator",
+  "pylon sign",
+  "trash compactor",
+  "cardboard baler",
+  "irrigation controller",
+  "automatic door sensor",
+  "emergency lighting",
   "restroom hand dryer",
 ];
 const PROBLEMS = [
-  "leaking water", "not cooling", "not heating", "making loud noise", "not working", "tripping breaker", "frozen solid",
-  "clogged", "overflowing", "broken", "damaged by vehicle", "flickering", "will not start", "short cycling", "icing up",
-  "smells like gas", "sparking", "stuck open", "stuck closed", "cracked", "loose mounting", "missing cover", "alarm sounding",
-  "low pressure", "high temperature", "water damage", "rusted through", "vibrating", "will not latch", "showing error code",
-  "blown fuse", "draining slowly", "no hot water", "refrigerant leak", "oil leak", "running constantly", "intermittent fault",
-  "burning smell", "dripping", "squeaking", "tilted", "graffiti", "vandalized", "filter dirty", "belt worn", "bearing noise",
-  "door gasket torn", "temperature alarm", "pilot light out", "low airflow",
+  "leaking water",
+  "not cooling",
+  "not heating",
+  "making loud noise",
+  "not working",
+  "tripping breaker",
+  "frozen solid",
+  "clogged",
+  "overflowing",
+  "broken",
+  "damaged by vehicle",
+  "flickering",
+  "will not start",
+  "short cycling",
+  "icing up",
+  "smells like gas",
+  "sparking",
+  "stuck open",
+  "stuck closed",
+  "cracked",
+  "loose mounting",
+  "missing cover",
+  "alarm sounding",
+  "low pressure",
+  "high temperature",
+  "water damage",
+  "rusted through",
+  "vibrating",
+  "will not latch",
+  "showing error code",
+  "blown fuse",
+  "draining slowly",
+  "no hot water",
+  "refrigerant leak",
+  "oil leak",
+  "running constantly",
+  "intermittent fault",
+  "burning smell",
+  "dripping",
+  "squeaking",
+  "tilted",
+  "graffiti",
+  "vandalized",
+  "filter dirty",
+  "belt worn",
+  "bearing noise",
+  "door gasket torn",
+  "temperature alarm",
+  "pilot light out",
+  "low airflow",
 ];
 const SOURCES = [
-  "Reported by store manager", "Customer complaint", "Found during monthly walkthrough", "Night crew reported",
-  "Opening shift noticed", "Regional manager request", "Health inspector finding", "Flagged by energy monitoring",
-  "Follow-up from previous visit", "Reported by cleaning crew",
+  "Reported by store manager",
+  "Customer complaint",
+  "Found during monthly walkthrough",
+  "Night crew reported",
+  "Opening shift noticed",
+  "Regional manager request",
+  "Health inspector finding",
+  "Flagged by energy monitoring",
+  "Follow-up from previous visit",
+  "Reported by cleaning crew",
 ];
 const EXTRAS = [
-  "Please dispatch a technician before opening.", "Area has been cordoned off.", "Product moved to the backup unit.",
-  "Issue started after the power outage.", "Temporary fix applied by staff.", "Same issue as last month.",
-  "Warranty may apply, check with the manufacturer.", "Access through the rear service entrance.",
-  "Store hours are 6am to 11pm.", "Manager on duty can provide the alarm code.", "Photos attached in the app.",
-  "Customers are affected, high visibility location.", "Technician must check in at the front desk.",
-  "Ladder required, ceiling is 14 feet.", "Keep noise low during business hours.",
+  "Please dispatch a technician before opening.",
+  "Area has been cordoned off.",
+  "Product moved to the backup unit.",
+  "Issue started after the power outage.",
+  "Temporary fix applied by staff.",
+  "Same issue as last month.",
+  "Warranty may apply, check with the manufacturer.",
+  "Access through the rear service entrance.",
+  "Store hours are 6am to 11pm.",
+  "Manager on duty can provide the alarm code.",
+  "Photos attached in the app.",
+  "Customers are affected, high visibility location.",
+  "Technician must check in at the front desk.",
+  "Ladder required, ceiling is 14 feet.",
+  "Keep noise low during business hours.",
 ];
 
 const sqlArray = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}])`;
@@ -154,13 +268,18 @@ async function bulkLoad(db: Db, refs: Refs) {
 
     // bench/database.ts seed also writes work orders (for the locations bench): this bench owns ids 1..ROWS.
     await client.query(`TRUNCATE "WorkOrder" RESTART IDENTITY CASCADE`);
-    const indexes = (await client.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'WorkOrder' AND indexname <> 'WorkOrder_pkey'`)).rows;
+    const indexes = (
+      await client.query(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'WorkOrder' AND indexname <> 'WorkOrder_pkey'`,
+      )
+    ).rows;
     for (const { indexname } of indexes) await client.query(`DROP INDEX "${indexname}"`);
     // Foreign keys are not checked during the load (every id below comes from the tables themselves).
     await client.query(`SET session_replication_role = replica`);
     await client.query(`SELECT setseed(0.42)`);
     await loadTenant(client, refs, 1, ROWS);
-    for (let i = 0; i < OTHER_TENANTS; i++) await loadTenant(client, await otherTenant(client, i + 1), ROWS + i * OTHER_ROWS + 1, OTHER_ROWS);
+    for (let i = 0; i < OTHER_TENANTS; i++)
+      await loadTenant(client, await otherTenant(client, i + 1), ROWS + i * OTHER_ROWS + 1, OTHER_ROWS);
     await client.query(`RESET session_replication_role`);
     await client.query(`SELECT setval(pg_get_serial_sequence('"WorkOrder"', 'id'), (SELECT max(id) FROM "WorkOrder"))`);
     log(`rebuilding ${indexes.length} indexes`);
@@ -177,7 +296,9 @@ async function bulkLoad(db: Db, refs: Refs) {
 /** `rows` work orders of one company with ids from `firstId`, in chunks. */
 async function loadTenant(client: pg.Client, refs: Refs, firstId: number, rows: number) {
   const { buyerCompanyId, supplierFacilityIds: suppliers } = refs;
-  const supplier = suppliers.length ? `CASE WHEN r.r1 < 0.7 THEN (ARRAY[${suppliers.join(",")}])[1 + (r.g % ${suppliers.length})] END` : "NULL::int";
+  const supplier = suppliers.length
+    ? `CASE WHEN r.r1 < 0.7 THEN (ARRAY[${suppliers.join(",")}])[1 + (r.g % ${suppliers.length})] END`
+    : "NULL::int";
   const chunk = 100_000;
   const last = firstId + rows - 1;
   for (let from = firstId; from <= last; from += chunk) {
@@ -230,9 +351,15 @@ async function loadTenant(client: pg.Client, refs: Refs, firstId: number, rows: 
 async function otherTenant(client: pg.Client, n: number): Promise<Refs> {
   const one = async (text: string) => (await client.query(text)).rows[0].id as number;
   const buyerCompanyId = await one(`INSERT INTO "BuyerCompany" (name) VALUES ('Bench tenant ${n}') RETURNING id`);
-  const buyerFacilityId = await one(`INSERT INTO "BuyerFacility" ("buyerCompanyId", name) VALUES (${buyerCompanyId}, 'Tenant ${n} HQ') RETURNING id`);
-  await client.query(`INSERT INTO "Location" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Tenant ${n} store ' || g FROM generate_series(1, 50) g`);
-  await client.query(`INSERT INTO "AssetType" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Type ' || g FROM generate_series(1, 5) g`);
+  const buyerFacilityId = await one(
+    `INSERT INTO "BuyerFacility" ("buyerCompanyId", name) VALUES (${buyerCompanyId}, 'Tenant ${n} HQ') RETURNING id`,
+  );
+  await client.query(
+    `INSERT INTO "Location" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Tenant ${n} store ' || g FROM generate_series(1, 50) g`,
+  );
+  await client.query(
+    `INSERT INTO "AssetType" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Type ' || g FROM generate_series(1, 5) g`,
+  );
   await client.query(`INSERT INTO "ProblemType" ("buyerCompanyId", name)
     SELECT ${buyerCompanyId}, t FROM unnest(${sqlArray(["Refrigeration - Warm", "Plumbing - Clog", "Electrical - Outage", "Doors - Damage", "Roof - Leak"])}) t`);
   await client.query(`INSERT INTO "Asset" ("buyerCompanyId", "locationId", "assetTypeId", name, "serialNumber")
@@ -269,12 +396,20 @@ async function notesAndServiceCalls(db: Db) {
   const ids = Array.from({ length: 2_000 }, (_, i) => 1 + ((i * 4_999) % ROWS));
   await db.workOrderNote.createMany({
     data: ids.map((workOrderId, i) => ({
-      workOrderId, thread: "root" as const, text: `Technician note ${i}: replaced ${EQUIPMENT[i % EQUIPMENT.length]} part, ${PROBLEMS[(i * 3) % PROBLEMS.length]} resolved`,
-      noteAddedBy: "bob@coolco.example", noteAddedAt: new Date(),
+      workOrderId,
+      thread: "root" as const,
+      text: `Technician note ${i}: replaced ${EQUIPMENT[i % EQUIPMENT.length]} part, ${PROBLEMS[(i * 3) % PROBLEMS.length]} resolved`,
+      noteAddedBy: "bob@coolco.example",
+      noteAddedAt: new Date(),
     })),
   });
   await db.serviceCall.createMany({
-    data: ids.map((workOrderId, i) => ({ workOrderId, scheduledAt: new Date(Date.now() - i * 3_600_000), checkInNote: "On site", checkOutNote: `Checked ${EQUIPMENT[(i * 7) % EQUIPMENT.length]}` })),
+    data: ids.map((workOrderId, i) => ({
+      workOrderId,
+      scheduledAt: new Date(Date.now() - i * 3_600_000),
+      checkInNote: "On site",
+      checkOutNote: `Checked ${EQUIPMENT[(i * 7) % EQUIPMENT.length]}`,
+    })),
   });
   for (let i = 0; i < ids.length; i += 100) {
     await db.$transaction(async (tx) => {
@@ -295,11 +430,16 @@ async function verifyVectors(db: Db) {
   await db.$transaction(async (tx) => {
     for (const row of sample) {
       await refreshSearchVector(tx, row.id);
-      const [after] = await tx.$queryRaw<{ v: string }[]>`SELECT "searchVector"::text AS v FROM "WorkOrder" WHERE id = ${row.id}`;
+      const [after] = await tx.$queryRaw<
+        { v: string }[]
+      >`SELECT "searchVector"::text AS v FROM "WorkOrder" WHERE id = ${row.id}`;
       if (after.v !== row.v) differ.push(row.id);
     }
   });
-  if (differ.length) throw new Error(`the bench's bulk search vectors differ from refreshSearchVector's (ids ${differ.join(", ")}); update VECTOR`);
+  if (differ.length)
+    throw new Error(
+      `the bench's bulk search vectors differ from refreshSearchVector's (ids ${differ.join(", ")}); update VECTOR`,
+    );
   log(`search vectors of ${sample.length} sampled rows equal refreshSearchVector's`);
 }
 
@@ -352,23 +492,53 @@ function cases(refNumbers: string[]): Case[] {
     target,
   });
   return [
-    { name: "baseline: GET one work order by id", paths: Array.from({ length: 50 }, (_, i) => `${LIST}/${1 + ((i * 19_997) % ROWS)}`), target: false },
-    list("search: word prefix", ["compres", "evapor", "thermost", "dishwas", "sprinkl", "escalat"].map((search) => ({ search }))),
-    list("search: stem", ["vibrates", "squeaks", "flickers", "dripped", "cracks", "clogs"].map((search) => ({ search }))),
-    list("search: phrase", ['"ice machine"', '"not cooling"', '"walk-in freezer"', '"door gasket torn"', '"hand sink"'].map((search) => ({ search }))),
-    list("search: several words", ["ice machine leaking", "fryer gas", "walk-in cooler not cooling", "boiler pilot"].map((search) => ({ search }))),
+    {
+      name: "baseline: GET one work order by id",
+      paths: Array.from({ length: 50 }, (_, i) => `${LIST}/${1 + ((i * 19_997) % ROWS)}`),
+      target: false,
+    },
+    list(
+      "search: word prefix",
+      ["compres", "evapor", "thermost", "dishwas", "sprinkl", "escalat"].map((search) => ({ search })),
+    ),
+    list(
+      "search: stem",
+      ["vibrates", "squeaks", "flickers", "dripped", "cracks", "clogs"].map((search) => ({ search })),
+    ),
+    list(
+      "search: phrase",
+      ['"ice machine"', '"not cooling"', '"walk-in freezer"', '"door gasket torn"', '"hand sink"'].map((search) => ({
+        search,
+      })),
+    ),
+    list(
+      "search: several words",
+      ["ice machine leaking", "fryer gas", "walk-in cooler not cooling", "boiler pilot"].map((search) => ({ search })),
+    ),
     list("search + status filter + sort_by", [
       { search: "compressor", status: "TechScheduled,TechAssigned", sort_by: "woPriority" },
       { search: '"ice machine"', status: "Unassigned", sort_by: "createdAt", order: "desc" },
       { search: "squeak", status: "WaitingForReview,WorkUnsatisfactory", sort_by: "woPriority", order: "desc" },
     ]),
-    list("search: reference number (PO, serial)", refNumbers.map((search) => ({ search }))),
-    list("count_by with search", ["compres", "evapor", '"not cooling"', "ice machine leaking"].map((search) => ({ search })), true),
+    list(
+      "search: reference number (PO, serial)",
+      refNumbers.map((search) => ({ search })),
+    ),
+    list(
+      "count_by with search",
+      ["compres", "evapor", '"not cooling"', "ice machine leaking"].map((search) => ({ search })),
+      true,
+    ),
     list("search: very common word (leaking), for scale", [{ search: "leaking" }], false, false),
   ];
 }
 
-async function measure(base: string, headers: Record<string, string>, c: Case, afterWarmUp?: () => Promise<void>): Promise<Result & { target: boolean }> {
+async function measure(
+  base: string,
+  headers: Record<string, string>,
+  c: Case,
+  afterWarmUp?: () => Promise<void>,
+): Promise<Result & { target: boolean }> {
   const times: number[] = [];
   let matches = 0;
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
@@ -384,8 +554,18 @@ async function measure(base: string, headers: Record<string, string>, c: Case, a
     matches += body.count ?? body.data?.count ?? 1;
   }
   times.sort((a, b) => a - b);
-  const at = (p: number) => Number(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2));
-  return { name: c.name, target: c.target, requests: times.length, p50: at(50), p95: at(95), p99: at(99), max: at(100), meanMatches: Math.round(matches / times.length) };
+  const at = (p: number) =>
+    Number(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2));
+  return {
+    name: c.name,
+    target: c.target,
+    requests: times.length,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    max: at(100),
+    meanMatches: Math.round(matches / times.length),
+  };
 }
 
 /** EXPLAIN ANALYZE of the statements the service runs for each case's first query. */
@@ -393,7 +573,9 @@ async function explain(db: Db, viewer: Viewer, c: Case) {
   if (!c.args) return undefined;
   const statements = workOrderStatements(viewer, c.args[0]);
   const plan = async (s: Prisma.Sql) =>
-    (await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, ...s.values)).map((r) => r["QUERY PLAN"]);
+    (await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, ...s.values)).map(
+      (r) => r["QUERY PLAN"],
+    );
   return { path: c.paths[0], page: await plan(statements.page), count: await plan(statements.count) };
 }
 
@@ -419,8 +601,13 @@ async function main() {
       const refs: Refs = {
         buyerCompanyId: seeded.buyerCompanyId,
         buyerFacilityId: await ref("BuyerFacility", "Acme HQ"),
-        supplierFacilityIds: [await ref("SupplierFacility", "CoolCo Portland"), await ref("SupplierFacility", "Acme Facilities West")],
-        pmScheduleId: (await db.plannedMaintenanceSchedule.findFirstOrThrow({ where: { buyerCompanyId: seeded.buyerCompanyId } })).id,
+        supplierFacilityIds: [
+          await ref("SupplierFacility", "CoolCo Portland"),
+          await ref("SupplierFacility", "Acme Facilities West"),
+        ],
+        pmScheduleId: (
+          await db.plannedMaintenanceSchedule.findFirstOrThrow({ where: { buyerCompanyId: seeded.buyerCompanyId } })
+        ).id,
       };
       log(`loading ${ROWS.toLocaleString("en")} work orders`);
       const loadStarted = Date.now();
@@ -436,11 +623,19 @@ async function main() {
 
     const settings = { ...process.env, DATABASE_URL: urlOf(DATABASE), PORT: "0", ROLES: "api", NODE_ENV: "production" };
     const bitmaps = loadConfig({ ...settings, REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}` });
-    const gin = loadConfig({ ...settings, REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}`, SEARCH_BITMAPS: "0" });
+    const gin = loadConfig({
+      ...settings,
+      REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}`,
+      SEARCH_BITMAPS: "0",
+    });
     const app = await startApp(bitmaps, { db, logger: pino({ level: "warn" }) });
     const ginApp = await startApp(gin, { db, logger: pino({ level: "warn" }) });
     try {
-      for (const deadline = Date.now() + 5_000; app.redis.status !== "ready" || ginApp.redis.status !== "ready"; await sleep(50)) {
+      for (
+        const deadline = Date.now() + 5_000;
+        app.redis.status !== "ready" || ginApp.redis.status !== "ready";
+        await sleep(50)
+      ) {
         if (Date.now() > deadline) throw new Error("Redis is not reachable");
       }
       const base = `http://127.0.0.1:${app.port}`;
@@ -454,11 +649,13 @@ async function main() {
         log(`measuring ${c.name} (${WARMUP} warm-up + ${ITERATIONS} requests)`);
         // What the worker does between the warm-up and the measured requests: a phrase whose pairs needed
         // confirming asked for its triple in the warm-up, and the indexer builds it (docs/work-order-search.md).
-        results.push(await measure(base, seeded.headers, c, async () => {
-          let built = 0;
-          for (let n; (n = await indexSearchBatch(db, MIN_DOCS)) > 0;) built += n;
-          if (built) log(`  the indexer built ${built} requested phrase triple(s) after the warm-up`);
-        }));
+        results.push(
+          await measure(base, seeded.headers, c, async () => {
+            let built = 0;
+            for (let n; (n = await indexSearchBatch(db, MIN_DOCS)) > 0; ) built += n;
+            if (built) log(`  the indexer built ${built} requested phrase triple(s) after the warm-up`);
+          }),
+        );
       }
       // The GIN path after every bitmap case, so that its heavy reads do not push the others' pages out
       // of the caches in between. (The GIN path of the scale case takes seconds a request; left out.)
@@ -467,12 +664,16 @@ async function main() {
         log(`measuring ${c.name} on the GIN path (SEARCH_BITMAPS=0)`);
         const r = results[i];
         const g = await measure(ginBase, seeded.headers, c);
-        if (g.meanMatches !== r.meanMatches) throw new Error(`${c.name}: the bitmaps found ${r.meanMatches} on average, GIN ${g.meanMatches}`);
+        if (g.meanMatches !== r.meanMatches)
+          throw new Error(`${c.name}: the bitmaps found ${r.meanMatches} on average, GIN ${g.meanMatches}`);
         r.gin = { p50: g.p50, p95: g.p95 };
       }
       const baseline = results[0];
       for (const r of results.slice(1)) {
-        r.ratioToBaseline = { p50: Number((r.p50 / baseline.p50).toFixed(2)), p95: Number((r.p95 / baseline.p95).toFixed(2)) };
+        r.ratioToBaseline = {
+          p50: Number((r.p50 / baseline.p50).toFixed(2)),
+          p95: Number((r.p95 / baseline.p95).toFixed(2)),
+        };
         if (r.target) r.meetsTarget = r.p95 <= TARGET_P95_MS;
       }
       const plans: Record<string, unknown> = {};
@@ -480,15 +681,28 @@ async function main() {
       // The search table first: the write measurements below load the machine differently.
       fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
       fs.writeFileSync(RESULT_FILE, `${JSON.stringify({ results, plans }, null, 2)}\n`);
-      log(`search cases: ${results.map((r) => `${r.name} p50 ${r.p50} p95 ${r.p95} (GIN ${r.gin?.p50 ?? "-"} / ${r.gin?.p95 ?? "-"})`).join("; ")}`);
+      log(
+        `search cases: ${results.map((r) => `${r.name} p50 ${r.p50} p95 ${r.p95} (GIN ${r.gin?.p50 ?? "-"} / ${r.gin?.p95 ?? "-"})`).join("; ")}`,
+      );
       const writes = WRITES ? await measureWrites(db, base, seeded.headers) : undefined;
       const summary = {
-        when: new Date().toISOString(), commit: gitRevision(), node: process.version, cpus: os.cpus().length,
+        when: new Date().toISOString(),
+        commit: gitRevision(),
+        node: process.version,
+        cpus: os.cpus().length,
         loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) },
         rows: await db.workOrder.count({ where: { buyerCompanyId: seeded.buyerCompanyId } }),
-        otherRows: (await db.workOrder.count()) - (await db.workOrder.count({ where: { buyerCompanyId: seeded.buyerCompanyId } })),
-        iterations: ITERATIONS, warmup: WARMUP, targetP95Ms: TARGET_P95_MS,
-        indexBuildSeconds, storage: await storage(db), writes, results, plans,
+        otherRows:
+          (await db.workOrder.count()) -
+          (await db.workOrder.count({ where: { buyerCompanyId: seeded.buyerCompanyId } })),
+        iterations: ITERATIONS,
+        warmup: WARMUP,
+        targetP95Ms: TARGET_P95_MS,
+        indexBuildSeconds,
+        storage: await storage(db),
+        writes,
+        results,
+        plans,
       };
       printSummary(summary);
       fs.writeFileSync(RESULT_FILE, `${JSON.stringify(summary, null, 2)}\n`);
@@ -514,7 +728,8 @@ async function storage(db: Db) {
   return Object.fromEntries(rows.map((r) => [r.name.replaceAll('"', ""), Math.round(Number(r.bytes) / 1_048_576)]));
 }
 
-const percentile = (sorted: number[], p: number) => Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2));
+const percentile = (sorted: number[], p: number) =>
+  Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2));
 
 /**
  * Write cost and index lag. Sequential creates and note appends through the API, first with the search
@@ -524,15 +739,27 @@ const percentile = (sorted: number[], p: number) => Number(sorted[Math.min(sorte
  * way (pending rows are read live); the lag is how long it is read that way.
  */
 async function measureWrites(db: Db, base: string, headers: Record<string, string>) {
-  const [ref] = await db.$queryRaw<{ locationId: number; problemTypeId: number; buyerFacilityId: number; buyerCompanyId: number }[]>`
+  const [ref] = await db.$queryRaw<
+    { locationId: number; problemTypeId: number; buyerFacilityId: number; buyerCompanyId: number }[]
+  >`
     SELECT "locationId", "problemTypeId", "buyerFacilityId", "buyerCompanyId" FROM "WorkOrder" ORDER BY id LIMIT 1`;
   const post = async (method: string, p: string, body: unknown) => {
-    const response = await fetch(`${base}${p}`, { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}${p}`, {
+      method,
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const json = (await response.json()) as { data?: { id: number } };
     if (response.status !== 200) throw new Error(`${method} ${p}: HTTP ${response.status} ${JSON.stringify(json)}`);
     return json.data!;
   };
-  const create = (n: number) => post("POST", LIST, { ...ref, title: `Bench write ${n}: compressor leaking`, description: "walk-in freezer not cooling", createdBy: "alice@acme.example" });
+  const create = (n: number) =>
+    post("POST", LIST, {
+      ...ref,
+      title: `Bench write ${n}: compressor leaking`,
+      description: "walk-in freezer not cooling",
+      createdBy: "alice@acme.example",
+    });
   const sequential = async (ids: number[] = []) => {
     const creates: number[] = [];
     const notes: number[] = [];
@@ -542,12 +769,20 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
       ids.push(id);
       if (i >= 20) creates.push(performance.now() - t0);
       t0 = performance.now();
-      await post("PATCH", `${LIST}/append_notes`, { id, note: { text: `escalation ${i}: thermostat replaced`, noteAddedBy: "alice@acme.example" } });
+      await post("PATCH", `${LIST}/append_notes`, {
+        id,
+        note: { text: `escalation ${i}: thermostat replaced`, noteAddedBy: "alice@acme.example" },
+      });
       if (i >= 20) notes.push(performance.now() - t0);
     }
     creates.sort((a, b) => a - b);
     notes.sort((a, b) => a - b);
-    return { createP50: percentile(creates, 50), createP95: percentile(creates, 95), noteP50: percentile(notes, 50), noteP95: percentile(notes, 95) };
+    return {
+      createP50: percentile(creates, 50),
+      createP95: percentile(creates, 95),
+      noteP50: percentile(notes, 50),
+      noteP95: percentile(notes, 95),
+    };
   };
   const triggers = ["work_order_search_insert", "work_order_search_update", "work_order_search_delete"];
   log("write cost: search triggers off");
@@ -560,7 +795,12 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
     SELECT id, "buyerCompanyId" FROM "WorkOrder" WHERE id = ANY(${unseen}) ON CONFLICT DO NOTHING`;
   // The indexer and the watcher on a pool of their own, as the worker role has (the API's is db's).
   const workerDb = createDb(urlOf(DATABASE), { max: 3 });
-  const indexer = startSearchIndexJobs({ db: workerDb, logger: pino({ level: "warn" }), intervalMs: 100, minDocs: MIN_DOCS });
+  const indexer = startSearchIndexJobs({
+    db: workerDb,
+    logger: pino({ level: "warn" }),
+    intervalMs: 100,
+    minDocs: MIN_DOCS,
+  });
   try {
     log("write cost: search triggers on, indexer running");
     const after = await sequential();
@@ -572,9 +812,15 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
       while (writing || created.size) {
         const ids = [...created.keys()];
         if (ids.length) {
-          const pending = new Set((await workerDb.$queryRaw<{ id: number }[]>`SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "workOrderId" = ANY(${ids})`).map((r) => r.id));
+          const pending = new Set(
+            (
+              await workerDb.$queryRaw<
+                { id: number }[]
+              >`SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "workOrderId" = ANY(${ids})`
+            ).map((r) => r.id),
+          );
           const now = performance.now();
-          for (const id of ids) if (!pending.has(id)) (lags.push(now - created.get(id)!), created.delete(id));
+          for (const id of ids) if (!pending.has(id)) lags.push(now - created.get(id)!), created.delete(id);
         }
         await sleep(10);
       }
@@ -585,13 +831,29 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
     for (let i = 0; i < WRITE_RATE * WRITE_SECONDS; i++) {
       await sleep(Math.max(0, t0 + (i * 1000) / WRITE_RATE - performance.now()));
       // A create refused under overload (503: no pool connection within its timeout) is counted, not fatal.
-      writes.push(create(100_000 + i).then(({ id }) => void created.set(id, performance.now()), () => void refused++));
+      writes.push(
+        create(100_000 + i).then(
+          ({ id }) => void created.set(id, performance.now()),
+          () => void refused++,
+        ),
+      );
     }
     await Promise.all(writes);
     writing = false;
     await watcher;
     lags.sort((a, b) => a - b);
-    return { before, after, indexLag: { creates: lags.length, refused, ratePerSecond: WRITE_RATE, p50: percentile(lags, 50), p99: percentile(lags, 99), max: percentile(lags, 100) } };
+    return {
+      before,
+      after,
+      indexLag: {
+        creates: lags.length,
+        refused,
+        ratePerSecond: WRITE_RATE,
+        p50: percentile(lags, 50),
+        p99: percentile(lags, 99),
+        max: percentile(lags, 100),
+      },
+    };
   } finally {
     await indexer.close();
     await workerDb.$disconnect();
@@ -602,37 +864,89 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
 async function benchKey(db: Db): Promise<Seeded> {
   const { applyFixture } = await import("../src/operator/apply.ts");
   const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
-  fixture.apiKeys = [{ ref: `bench-key-${Date.now()}`, kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } }];
+  fixture.apiKeys = [
+    {
+      ref: `bench-key-${Date.now()}`,
+      kind: "buyer",
+      contact: "alice",
+      rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+    },
+  ];
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
   const key = applied.keys[fixture.apiKeys[0].ref];
-  return { headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! }, buyerCompanyId: applied.refs.acme, totals: { locations: 0, regions: 0, assetTypes: 0, assets: 0 } };
+  return {
+    headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
+    buyerCompanyId: applied.refs.acme,
+    totals: { locations: 0, regions: 0, assetTypes: 0, assets: 0 },
+  };
 }
 
 function printSummary(s: {
-  rows: number; otherRows: number; cpus: number; node: string; commit: string; loadAverage: { before: number[]; after: number[] }; results: Result[];
-  indexBuildSeconds?: number; storage: Record<string, number>; writes: Awaited<ReturnType<typeof measureWrites>> | undefined;
+  rows: number;
+  otherRows: number;
+  cpus: number;
+  node: string;
+  commit: string;
+  loadAverage: { before: number[]; after: number[] };
+  results: Result[];
+  indexBuildSeconds?: number;
+  storage: Record<string, number>;
+  writes: Awaited<ReturnType<typeof measureWrites>> | undefined;
 }) {
   console.log("\n====================== WORK ORDER SEARCH BENCH ======================");
-  console.log(`${s.rows.toLocaleString("en")} work orders in the measured company (${s.otherRows.toLocaleString("en")} in ${OTHER_TENANTS} others), commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, ` +
-    `load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`);
-  console.log(`${ITERATIONS} sequential requests per case after ${WARMUP} warm-up, HTTP on loopback; target: search p95 ≤ ${TARGET_P95_MS} ms`);
-  console.log("bitmaps = the service as configured; GIN = the same requests with SEARCH_BITMAPS=0, same run, after every bitmap case\n");
-  const head = ["case", "p50 ms", "p95 ms", "p99 ms", "max ms", "matches", "p95 ÷ base", "GIN p50", "GIN p95", "target"];
+  console.log(
+    `${s.rows.toLocaleString("en")} work orders in the measured company (${s.otherRows.toLocaleString("en")} in ${OTHER_TENANTS} others), commit ${s.commit}, node ${s.node}, ${s.cpus} CPUs, ` +
+      `load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`,
+  );
+  console.log(
+    `${ITERATIONS} sequential requests per case after ${WARMUP} warm-up, HTTP on loopback; target: search p95 ≤ ${TARGET_P95_MS} ms`,
+  );
+  console.log(
+    "bitmaps = the service as configured; GIN = the same requests with SEARCH_BITMAPS=0, same run, after every bitmap case\n",
+  );
+  const head = [
+    "case",
+    "p50 ms",
+    "p95 ms",
+    "p99 ms",
+    "max ms",
+    "matches",
+    "p95 ÷ base",
+    "GIN p50",
+    "GIN p95",
+    "target",
+  ];
   const rows = s.results.map((r) => [
-    r.name, r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), String(r.meanMatches),
-    r.ratioToBaseline?.p95.toFixed(2) ?? "1.00", r.gin?.p50.toFixed(1) ?? "", r.gin?.p95.toFixed(1) ?? "",
+    r.name,
+    r.p50.toFixed(1),
+    r.p95.toFixed(1),
+    r.p99.toFixed(1),
+    r.max.toFixed(1),
+    String(r.meanMatches),
+    r.ratioToBaseline?.p95.toFixed(2) ?? "1.00",
+    r.gin?.p50.toFixed(1) ?? "",
+    r.gin?.p95.toFixed(1) ?? "",
     r.meetsTarget === undefined ? "" : r.meetsTarget ? "ok" : "MISSED",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   console.log([line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n"));
   const w = s.writes;
   if (w) {
-    console.log(`\nwrites (ms, p50/p95): create ${w.before.createP50}/${w.before.createP95} → ${w.after.createP50}/${w.after.createP95}, ` +
-      `append note ${w.before.noteP50}/${w.before.noteP95} → ${w.after.noteP50}/${w.after.noteP95} (search triggers off → on, indexer running)`);
-    console.log(`index lag at ${w.indexLag.ratePerSecond} creates/s (${w.indexLag.creates} creates, ${w.indexLag.refused} refused): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`);
+    console.log(
+      `\nwrites (ms, p50/p95): create ${w.before.createP50}/${w.before.createP95} → ${w.after.createP50}/${w.after.createP95}, ` +
+        `append note ${w.before.noteP50}/${w.before.noteP95} → ${w.after.noteP50}/${w.after.noteP95} (search triggers off → on, indexer running)`,
+    );
+    console.log(
+      `index lag at ${w.indexLag.ratePerSecond} creates/s (${w.indexLag.creates} creates, ${w.indexLag.refused} refused): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`,
+    );
   }
-  console.log(`bitmaps built in ${s.indexBuildSeconds ?? "(reused)"} s; storage MB: ${Object.entries(s.storage).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(
+    `bitmaps built in ${s.indexBuildSeconds ?? "(reused)"} s; storage MB: ${Object.entries(s.storage)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   console.log("=====================================================================");
 }
 

@@ -47,9 +47,15 @@ function redisReady(redis: Redis, ms: number): Promise<void> {
 
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const db = overrides.db ?? createDb(config.databaseUrl, { onConnectionError: (err) => logger.warn({ err: err.message }, "database connection lost; reconnecting on demand") });
+  const db =
+    overrides.db ??
+    createDb(config.databaseUrl, {
+      onConnectionError: (err) => logger.warn({ err: err.message }, "database connection lost; reconnecting on demand"),
+    });
   const services: Services = {
-    db, logger, now: overrides.now ?? (() => new Date()),
+    db,
+    logger,
+    now: overrides.now ?? (() => new Date()),
     files: overrides.files ?? new LocalDiskStorage(config.fileStorageDir),
     publicUrl: overrides.publicUrl ?? config.publicUrl,
     searchBitmaps: config.searchBitmaps,
@@ -67,7 +73,13 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const metrics = new Metrics({ worker: config.roles.worker });
   const serving = config.roles.api || config.metricsPort !== undefined;
   if (serving) {
-    const gauges = registerStateGauges(metrics.registry, { db, now: services.now, logger, redis, redisPrefix: config.redisPrefix });
+    const gauges = registerStateGauges(metrics.registry, {
+      db,
+      now: services.now,
+      logger,
+      redis,
+      redisPrefix: config.redisPrefix,
+    });
     closers.push(() => gauges.close());
   }
 
@@ -92,7 +104,10 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     const api = createApiServer(services, {
       graphqlSchema: schemas.graphql,
       pipeline,
-      rest: new RestAdapter(schemas.rest, services, pipeline, { uploadMaxBytes: config.uploadMaxBytes, throughSofa: config.restThroughSofa }),
+      rest: new RestAdapter(schemas.rest, services, pipeline, {
+        uploadMaxBytes: config.uploadMaxBytes,
+        throughSofa: config.restThroughSofa,
+      }),
       redis,
       redisPrefix: config.redisPrefix,
       development: config.development,

@@ -26,14 +26,21 @@ export interface DbOptions {
 const CONNECT_TIMEOUT_MS = 5_000;
 
 export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   pool.on("error", (error) => options.onConnectionError?.(error));
   return clientOver(pool);
 }
 
 /** Prisma over a pg pool of the caller's (the bench's counting pool); $disconnect() ends the pool too. */
 export function clientOver(pool: pg.Pool): Db {
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementName }) });
+  const db = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementName }),
+  });
   pools.set(db, pool);
   return db;
 }
@@ -115,10 +122,26 @@ export function isConnectionError(error: unknown): boolean {
 
 /** Node socket codes, pg's admin shutdown / crash / cannot-connect-now / too-many-connections, and Prisma's "can't reach" family. */
 const CONNECTION_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN",
-  "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1008", "P1017", "P2024",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
 ]);
 const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Unable to start a transaction in the given time|terminating connection due to administrator command/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Unable to start a transaction in the given time|terminating connection due to administrator command/i;
 
 export { Prisma };

@@ -56,7 +56,11 @@ export function serveAsset(req: http.IncomingMessage, res: http.ServerResponse, 
   }
   const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
   const body = gzip ? asset.gzip : asset.body;
-  res.writeHead(200, { ...headers, ...(gzip ? { "content-encoding": "gzip" } : {}), "content-length": String(body.length) });
+  res.writeHead(200, {
+    ...headers,
+    ...(gzip ? { "content-encoding": "gzip" } : {}),
+    "content-length": String(body.length),
+  });
   res.end(req.method === "HEAD" ? undefined : body);
   return true;
 }

@@ -10,7 +10,8 @@ import { Marked, type Tokens } from "marked";
 /** docs/ at the repository root: two levels up from src/http/ and from dist/http/ alike. */
 const DOCS_DIR = fileURLToPath(new URL("../../docs/", import.meta.url));
 
-export const DOCS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+export const DOCS_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -32,7 +33,11 @@ export function htmlPage(title: string, body: string): string {
 
 /** The guides' names: docs/<name>.md. */
 function guideNames(): string[] {
-  return fs.readdirSync(DOCS_DIR).filter((f) => /^[a-z0-9][a-z0-9-]*\.md$/.test(f)).map((f) => f.slice(0, -3)).sort();
+  return fs
+    .readdirSync(DOCS_DIR)
+    .filter((f) => /^[a-z0-9][a-z0-9-]*\.md$/.test(f))
+    .map((f) => f.slice(0, -3))
+    .sort();
 }
 
 const titleOf = (markdown: string, name: string) => /^# (.+)$/m.exec(markdown)?.[1] ?? name;
@@ -41,7 +46,9 @@ const readGuide = (name: string) => fs.readFileSync(path.join(DOCS_DIR, `${name}
 export function docsIndex(options: { graphiql: boolean }): string {
   const iface = (name: string, label: string) =>
     `<li><a href="/v1/${name}/docs">${label}</a> (<a href="/v1/${name}/openapi.json">OpenAPI</a>)</li>`;
-  const list = guideNames().map((name) => `<li><a href="/docs/${name}">${escape(titleOf(readGuide(name), name))}</a></li>`).join("\n");
+  const list = guideNames()
+    .map((name) => `<li><a href="/docs/${name}">${escape(titleOf(readGuide(name), name))}</a></li>`)
+    .join("\n");
   return htmlPage(
     "Work order service",
     `<h1>Work order service</h1>
@@ -60,7 +67,11 @@ ${list}</ul>`,
 function slugger() {
   const seen = new Map<string, number>();
   return (text: string) => {
-    const base = text.toLowerCase().trim().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+    const base = text
+      .toLowerCase()
+      .trim()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     return n === 0 ? base : `${base}-${n}`;

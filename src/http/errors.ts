@@ -20,30 +20,70 @@ function fromPrisma(error: { code?: string; name?: string }): ApiError | undefin
 /** A field path as integrators write it: the REST body's argument name (`input`) is not theirs. */
 const fieldName = (path: string) => path.replace(/^input(\.|$)/, "") || undefined;
 
-type Wording = (field: string | undefined, match: RegExpExecArray, schema?: GraphQLSchema) => { field?: string; message: string };
+type Wording = (
+  field: string | undefined,
+  match: RegExpExecArray,
+  schema?: GraphQLSchema,
+) => { field?: string; message: string };
 
 const subject = (field: string | undefined, match: RegExpExecArray) => field ?? `the value ${match[1] ?? ""}`.trim();
 const join = (at: string | undefined, name: string) => (at ? `${at}.${name}` : name);
 
 /** graphql-js's messages for bad input, and how the contract says them. */
 const WORDINGS: [RegExp, Wording][] = [
-  [/^Field "([^"]+)" of required type "[^"]+" was not provided\.$/, (at, m) => ({ field: join(at, m[1]), message: `${join(at, m[1])} is required` })],
-  [/^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/, (_at, m) => {
-    const field = fieldName(m[1]);
-    return { field, message: field ? `${field} is required` : "a JSON body is required" };
-  }],
-  [/^Int cannot represent non 32-bit signed integer value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a whole number between -2147483648 and 2147483647` })],
-  [/^Int cannot represent non-integer value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a whole number` })],
-  [/^Float cannot represent non numeric value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a number` })],
-  [/^String cannot represent a non string value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be a string` })],
-  [/^Boolean cannot represent a non boolean value: (.*)$/s, (at, m) => ({ field: at, message: `${subject(at, m)} must be true or false` })],
-  [/^(?:Value "[^"]*" does not exist in|Enum) "(\w+)" (?:enum|cannot represent)/, (at, m, schema) => {
-    const type = schema?.getType(m[1]);
-    const values = type && isEnumType(type) ? `: ${type.getValues().map((v) => v.name).join(", ")}` : "";
-    return { field: at, message: `${at ?? "the value"} must be one of the allowed values${values}` };
-  }],
-  [/^Expected type "[^"]+" to be an object\.$/, (at) => ({ field: at, message: `${at ?? "the value"} must be an object` })],
-  [/^Field "([^"]+)" is not defined by type "[^"]+"\./, (at, m) => ({ field: join(at, m[1]), message: `${join(at, m[1])} is not a known field` })],
+  [
+    /^Field "([^"]+)" of required type "[^"]+" was not provided\.$/,
+    (at, m) => ({ field: join(at, m[1]), message: `${join(at, m[1])} is required` }),
+  ],
+  [
+    /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/,
+    (_at, m) => {
+      const field = fieldName(m[1]);
+      return { field, message: field ? `${field} is required` : "a JSON body is required" };
+    },
+  ],
+  [
+    /^Int cannot represent non 32-bit signed integer value: (.*)$/s,
+    (at, m) => ({ field: at, message: `${subject(at, m)} must be a whole number between -2147483648 and 2147483647` }),
+  ],
+  [
+    /^Int cannot represent non-integer value: (.*)$/s,
+    (at, m) => ({ field: at, message: `${subject(at, m)} must be a whole number` }),
+  ],
+  [
+    /^Float cannot represent non numeric value: (.*)$/s,
+    (at, m) => ({ field: at, message: `${subject(at, m)} must be a number` }),
+  ],
+  [
+    /^String cannot represent a non string value: (.*)$/s,
+    (at, m) => ({ field: at, message: `${subject(at, m)} must be a string` }),
+  ],
+  [
+    /^Boolean cannot represent a non boolean value: (.*)$/s,
+    (at, m) => ({ field: at, message: `${subject(at, m)} must be true or false` }),
+  ],
+  [
+    /^(?:Value "[^"]*" does not exist in|Enum) "(\w+)" (?:enum|cannot represent)/,
+    (at, m, schema) => {
+      const type = schema?.getType(m[1]);
+      const values =
+        type && isEnumType(type)
+          ? `: ${type
+              .getValues()
+              .map((v) => v.name)
+              .join(", ")}`
+          : "";
+      return { field: at, message: `${at ?? "the value"} must be one of the allowed values${values}` };
+    },
+  ],
+  [
+    /^Expected type "[^"]+" to be an object\.$/,
+    (at) => ({ field: at, message: `${at ?? "the value"} must be an object` }),
+  ],
+  [
+    /^Field "([^"]+)" is not defined by type "[^"]+"\./,
+    (at, m) => ({ field: join(at, m[1]), message: `${join(at, m[1])} is not a known field` }),
+  ],
 ];
 
 /**
@@ -83,7 +123,11 @@ export function toApiError(error: unknown, logger: Logger, schema?: GraphQLSchem
     const prisma = original && fromPrisma(original as never);
     if (prisma) return prisma;
     // GraphQL rejected the input itself (coercion, unknown field, missing argument).
-    if (!original || original instanceof GraphQLError || (error.extensions?.http as { status?: number } | undefined)?.status === 400) {
+    if (
+      !original ||
+      original instanceof GraphQLError ||
+      (error.extensions?.http as { status?: number } | undefined)?.status === 400
+    ) {
       return inputError(error, schema);
     }
     error = original;

@@ -7,7 +7,14 @@
 import type http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline as pipe } from "node:stream/promises";
-import { createYoga, processRegularResult, type FetchAPI, type GraphQLParams, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import {
+  createYoga,
+  processRegularResult,
+  type FetchAPI,
+  type GraphQLParams,
+  type Plugin,
+  type YogaServerInstance,
+} from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
@@ -15,8 +22,14 @@ import { characterLimitPlugin } from "@escape.tech/graphql-armor-character-limit
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import {
-  getOperationAST, GraphQLError, Kind, visit,
-  type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
 } from "graphql";
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
@@ -55,18 +68,22 @@ function checkOperation(document: DocumentNode, variables: unknown): void {
 
 /** Input checks of every operation; validation errors (literals of the wrong type …) in the contract's words. */
 const sanitation = (schema: GraphQLSchema): Plugin => ({
-  onValidate: () => ({ result, setResult }) => {
-    if (result.length === 0) return;
-    setResult(
-      result.map((error) => {
-        const api = inputError(error);
-        return new GraphQLError(api.message, {
-          nodes: error.nodes, source: error.source, positions: error.positions,
-          extensions: { code: api.type, ...(api.field ? { field: api.field } : {}) },
-        });
-      }),
-    );
-  },
+  onValidate:
+    () =>
+    ({ result, setResult }) => {
+      if (result.length === 0) return;
+      setResult(
+        result.map((error) => {
+          const api = inputError(error);
+          return new GraphQLError(api.message, {
+            nodes: error.nodes,
+            source: error.source,
+            positions: error.positions,
+            extensions: { code: api.type, ...(api.field ? { field: api.field } : {}) },
+          });
+        }),
+      );
+    },
   onExecute: ({ args }) => {
     logDetails({ operation: args.operationName ?? operationNameOf(args.document) });
     checkOperation(args.document, args.variableValues);
@@ -78,7 +95,9 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
     const request = (args.contextValue as { request?: Request }).request;
     const accept = request?.headers.get("accept") ?? "";
     if (request && !/text\/event-stream/.test(accept)) {
-      throw badInput("subscriptions are served over websockets (graphql-ws) or as server-sent events (Accept: text/event-stream)");
+      throw badInput(
+        "subscriptions are served over websockets (graphql-ws) or as server-sent events (Accept: text/event-stream)",
+      );
     }
   },
 });
@@ -94,12 +113,23 @@ function maskError(error: unknown, services: Services, schema: GraphQLSchema): G
     source: located?.source,
     positions: located?.positions,
     path: located?.path,
-    extensions: { code: api.type, ...(api.field ? { field: api.field } : {}), ...(traceId ? { traceId } : {}), http: api.extensions.http },
+    extensions: {
+      code: api.type,
+      ...(api.field ? { field: api.field } : {}),
+      ...(traceId ? { traceId } : {}),
+      http: api.extensions.http,
+    },
   });
 }
 
 /** `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL context. */
-export function createGraphql(schema: GraphQLSchema, services: Services, pipeline: RequestPipeline, development: boolean, events?: EventServices) {
+export function createGraphql(
+  schema: GraphQLSchema,
+  services: Services,
+  pipeline: RequestPipeline,
+  development: boolean,
+  events?: EventServices,
+) {
   const yoga: YogaServerInstance<Initial, Context> = createYoga<Initial, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -140,7 +170,11 @@ export function createGraphql(schema: GraphQLSchema, services: Services, pipelin
  * written back as it comes. `throughYoga`: every request through yoga (the test that compares the two).
  */
 export async function serveGraphqlHttp(
-  yoga: ReturnType<typeof createGraphql>, req: http.IncomingMessage, res: http.ServerResponse, url: URL, { throughYoga = false } = {},
+  yoga: ReturnType<typeof createGraphql>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  { throughYoga = false } = {},
 ) {
   const refuse = (message: string) => {
     res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
@@ -176,10 +210,13 @@ export async function serveGraphqlHttp(
   }
   // yoga's own fetch implementation: lighter per request than Node's undici Request.
   const { Request } = yoga.fetchAPI;
-  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), { req });
+  const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), {
+    req,
+  });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
-  if (!STREAMED.test(response.headers.get("content-type") ?? "")) return void res.end(Buffer.from(await response.arrayBuffer()));
+  if (!STREAMED.test(response.headers.get("content-type") ?? ""))
+    return void res.end(Buffer.from(await response.arrayBuffer()));
   // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
   await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
 }
@@ -199,13 +236,18 @@ const STREAMED_ACCEPT = /text\/event-stream|multipart\/mixed/i;
  * might answer otherwise; test/foundation/graphql-direct.test.ts holds the two paths to the same answers.
  */
 async function serveDirect(
-  yoga: ReturnType<typeof createGraphql>, req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string | undefined,
+  yoga: ReturnType<typeof createGraphql>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  body: string | undefined,
 ): Promise<boolean> {
   const accept = req.headers.accept ?? "";
   const mediaType = jsonMediaType(accept);
   // yoga's HTTP hooks that answer by themselves: CORS (a request with an Origin), GraphiQL (text/html),
   // its health check (any URL ending in /health).
-  if (!mediaType || req.headers.origin !== undefined || accept.includes("text/html") || url.href.endsWith("/health")) return false;
+  if (!mediaType || req.headers.origin !== undefined || accept.includes("text/html") || url.href.endsWith("/health"))
+    return false;
   const params = paramsOf(req, url, body);
   if (!params) return false;
   const enveloped = yoga.getEnveloped({ req });
@@ -224,13 +266,23 @@ async function serveDirect(
   const result = errors.length ? { errors } : await execution(enveloped, document, params);
   // yoga's processor is handed a Response class that only keeps what it is given.
   const answer = processRegularResult(result, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
-  res.writeHead(answer.init.status, { ...answer.init.headers, "content-length": String(Buffer.byteLength(answer.body)) });
+  res.writeHead(answer.init.status, {
+    ...answer.init.headers,
+    "content-length": String(Buffer.byteLength(answer.body)),
+  });
   res.end(answer.body);
   return true;
 }
 
 type KeptResponse = { body: string; init: { status: number; headers: Record<string, string> } };
-const KEEP_RESPONSE = { Response: class { constructor(readonly body: string, readonly init: KeptResponse["init"]) {} } } as unknown as FetchAPI;
+const KEEP_RESPONSE = {
+  Response: class {
+    constructor(
+      readonly body: string,
+      readonly init: KeptResponse["init"],
+    ) {}
+  },
+} as unknown as FetchAPI;
 
 /** yoga's processRequest after validation, with its handling of errors thrown on the way (handleParams). */
 async function execution(
@@ -245,7 +297,13 @@ async function execution(
     return { errors: [error as GraphQLError] }; // masked already (useMaskedErrors' context error handler): the 401, the 429
   }
   try {
-    return await execute({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName });
+    return await execute({
+      schema,
+      document,
+      contextValue,
+      variableValues: params.variables,
+      operationName: params.operationName,
+    });
   } catch (error) {
     return { errors: [maskError(error, contextValue, schema)] }; // refused input (the sanitation step)
   }
@@ -285,7 +343,12 @@ function paramsOf(req: http.IncomingMessage, url: URL, body: string | undefined)
       const value = get(name);
       return value === undefined ? undefined : JSON.parse(value); // valid: checked by serveGraphqlHttp
     };
-    params = { query: get("query"), operationName: get("operationName"), variables: json("variables"), extensions: json("extensions") };
+    params = {
+      query: get("query"),
+      operationName: get("operationName"),
+      variables: json("variables"),
+      extensions: json("extensions"),
+    };
   } else if (req.method === "POST") {
     const type = req.headers["content-type"]?.split(",")[0];
     if (type !== "application/json" && !type?.startsWith("application/json;")) return undefined;
@@ -300,11 +363,17 @@ function paramsOf(req: http.IncomingMessage, url: URL, body: string | undefined)
     return undefined;
   }
   const { query, variables, extensions } = params;
-  return typeof query === "string" && objectOrNone(variables) && objectOrNone(extensions) ? (params as unknown as GraphQLParams) : undefined;
+  return typeof query === "string" && objectOrNone(variables) && objectOrNone(extensions)
+    ? (params as unknown as GraphQLParams)
+    : undefined;
 }
 
 /** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
-export function attachWebsockets(server: http.Server, yoga: ReturnType<typeof createGraphql>, pipeline: RequestPipeline) {
+export function attachWebsockets(
+  server: http.Server,
+  yoga: ReturnType<typeof createGraphql>,
+  pipeline: RequestPipeline,
+) {
   const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_BODY_BYTES });
   const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer }>(
     {
@@ -334,10 +403,22 @@ export function attachWebsockets(server: http.Server, yoga: ReturnType<typeof cr
           if (error instanceof GraphQLError) return [error];
           throw error;
         }
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue, rootValue: { execute, subscribe } };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue,
+          rootValue: { execute, subscribe },
+        };
       },
     },
     wss,
   );
-  return { close: async () => { await cleanup.dispose(); wss.close(); } };
+  return {
+    close: async () => {
+      await cleanup.dispose();
+      wss.close();
+    },
+  };
 }

@@ -14,7 +14,8 @@ export const MAX_JSON_DEPTH = 32;
 const NUL = "\u0000";
 
 /** A path for messages: `notes[2].text`. */
-const join = (where: string, key: string | number) => (typeof key === "number" ? `${where}[${key}]` : where ? `${where}.${key}` : key);
+const join = (where: string, key: string | number) =>
+  typeof key === "number" ? `${where}[${key}]` : where ? `${where}.${key}` : key;
 
 /** Checks one text value (a query parameter, a path segment, a string literal). */
 export function checkText(text: string, where: string): void {
@@ -29,14 +30,18 @@ export function checkJson(value: unknown, where: string): void {
     if (typeof item.value === "string") checkText(item.value, item.where || "the body");
     else if (typeof item.value === "number") {
       if (Number.isInteger(item.value) && !Number.isSafeInteger(item.value)) {
-        throw badInput(`${item.where || "the body"} is an integer too large to be exact (at most ${Number.MAX_SAFE_INTEGER})`);
+        throw badInput(
+          `${item.where || "the body"} is an integer too large to be exact (at most ${Number.MAX_SAFE_INTEGER})`,
+        );
       }
     } else if (item.value !== null && typeof item.value === "object") {
       if (item.depth >= MAX_JSON_DEPTH) {
         const top = /^[^.[]*/.exec(item.where)?.[0];
         throw badInput(`${top || "the body"} nests deeper than ${MAX_JSON_DEPTH} levels`);
       }
-      const entries: [string | number, unknown][] = Array.isArray(item.value) ? item.value.map((v, i) => [i, v]) : Object.entries(item.value);
+      const entries: [string | number, unknown][] = Array.isArray(item.value)
+        ? item.value.map((v, i) => [i, v])
+        : Object.entries(item.value);
       for (const [key, child] of entries) {
         if (typeof key === "string") checkText(key, join(item.where, key));
         stack.push({ value: child, where: join(item.where, key), depth: item.depth + 1 });
@@ -63,7 +68,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       if (size <= limit) chunks.push(chunk);
     });
     req.on("end", () =>
-      size > limit ? reject(badInput(`the body is larger than ${limit} bytes`)) : resolve(Buffer.concat(chunks).toString("utf8")),
+      size > limit
+        ? reject(badInput(`the body is larger than ${limit} bytes`))
+        : resolve(Buffer.concat(chunks).toString("utf8")),
     );
     req.on("error", reject);
   });

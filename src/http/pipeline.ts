@@ -16,7 +16,9 @@ export interface Credentials {
 }
 
 /** X-API-KEY and SVC-KEY from node's headers, fetch Headers, or websocket connectionParams (any case). */
-export function credentialsFrom(source: IncomingHttpHeaders | Headers | Record<string, unknown> | undefined): Credentials {
+export function credentialsFrom(
+  source: IncomingHttpHeaders | Headers | Record<string, unknown> | undefined,
+): Credentials {
   const read = (name: string): string => {
     if (!source) return "";
     // yoga's own Headers class, so no instanceof.
@@ -29,15 +31,23 @@ export function credentialsFrom(source: IncomingHttpHeaders | Headers | Record<s
 }
 
 export class RequestPipeline {
-  constructor(private readonly services: Services, private readonly viewers: ViewerCache, private readonly limiter: RateLimiter) {}
+  constructor(
+    private readonly services: Services,
+    private readonly viewers: ViewerCache,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   /** The key's viewer, or null when the pair does not authenticate. */
   async identify(credentials: Credentials): Promise<Viewer | null> {
     const viewer = await this.viewers.viewer(credentials.apiKey, credentials.secret, this.services.now());
     if (viewer) {
       logDetails({
-        keyId: viewer.keyId, keyKind: viewer.kind,
-        tenant: viewer.kind === "buyer" ? { buyerCompanyId: viewer.buyerCompanyId } : { supplierFacilityId: viewer.supplierFacilityId },
+        keyId: viewer.keyId,
+        keyKind: viewer.kind,
+        tenant:
+          viewer.kind === "buyer"
+            ? { buyerCompanyId: viewer.buyerCompanyId }
+            : { supplierFacilityId: viewer.supplierFacilityId },
       });
     }
     return viewer;

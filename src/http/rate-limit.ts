@@ -39,7 +39,11 @@ export interface RateLimitResult {
  */
 export class RateLimiter {
   private sequence = 0;
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly logger: Logger) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+  ) {
     redis.defineCommand("slidingWindowHit", { numberOfKeys: 1, lua: SCRIPT });
   }
 

@@ -103,7 +103,10 @@ export function createApiServer(services: Services, options: ApiOptions) {
     res.on("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(req.method ?? "GET", scope.route, res.statusCode, seconds);
-      scope.logger.info({ method: req.method, url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, ...scope.details }, "request");
+      scope.logger.info(
+        { method: req.method, url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, ...scope.details },
+        "request",
+      );
       if (--inFlight === 0) draining?.();
     });
     requestScope.run(scope, async () => {
@@ -149,7 +152,13 @@ const PROBE_TIMEOUT_MS = 1000;
 function probe(check: PromiseLike<unknown>): Promise<"ok" | "down"> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"down">((resolve) => (timer = setTimeout(() => resolve("down"), PROBE_TIMEOUT_MS)));
-  return Promise.race([Promise.resolve(check).then(() => "ok" as const, () => "down" as const), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    Promise.resolve(check).then(
+      () => "ok" as const,
+      () => "down" as const,
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -31,7 +31,11 @@ export class ViewerCache {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly db: Db, private readonly databaseUrl: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+  ) {}
 
   /** Starts listening; resolves once listening or after the first failure (the cache stays off until a retry works). */
   start(): Promise<void> {
@@ -90,11 +94,19 @@ export class ViewerCache {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, keepAlive: true, connectionTimeoutMillis: 5_000, application_name: APPLICATION_NAME });
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+      application_name: APPLICATION_NAME,
+    });
     const lost = (error?: Error) => {
       if (this.listener === client) {
         this.forget();
-        this.logger.warn({ err: error?.message ?? "connection ended" }, "key cache: change notifications lost; authenticating from the database until they are back");
+        this.logger.warn(
+          { err: error?.message ?? "connection ended" },
+          "key cache: change notifications lost; authenticating from the database until they are back",
+        );
       }
       client.removeAllListeners();
       client.on("error", () => undefined);
@@ -108,7 +120,8 @@ export class ViewerCache {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
-      if (!this.closed) this.logger.warn({ err: (error as Error).message }, "key cache: cannot listen for key changes; retrying");
+      if (!this.closed)
+        this.logger.warn({ err: (error as Error).message }, "key cache: cannot listen for key changes; retrying");
       lost(error as Error);
       return;
     }

@@ -8,19 +8,31 @@ export interface NetworkRefs {
   sameCompany(ref: string, company: number, where: string): void;
 }
 
-type Upsert = (ref: string, write: { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> }) => Promise<number>;
+type Upsert = (
+  ref: string,
+  write: { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> },
+) => Promise<number>;
 
 const lower = (emails: string[]) => [...new Set(emails.map((e) => e.toLowerCase()))];
 
 export async function applyBuyerSupplierRelationships(
-  tx: Tx, items: Fixture["buyerSupplierRelationships"], refs: NetworkRefs, companyOf: (ref: string, where: string) => number, upsert: Upsert,
+  tx: Tx,
+  items: Fixture["buyerSupplierRelationships"],
+  refs: NetworkRefs,
+  companyOf: (ref: string, where: string) => number,
+  upsert: Upsert,
 ): Promise<void> {
   for (const [i, r] of items.entries()) {
     const where = `buyerSupplierRelationships[${i}]`;
     const buyerCompanyId = companyOf(r.buyer, `${where}.buyer`);
     const data = {
-      buyerCompanyId, supplierFacilityId: refs.id("supplierFacility", r.supplierFacility, `${where}.supplierFacility`), deletedAt: null,
-      isPreferred: r.isPreferred, trades: r.trades, workOrdersRoutedTo: lower(r.workOrdersRoutedTo), supplierAccountEmails: lower(r.supplierAccountEmails),
+      buyerCompanyId,
+      supplierFacilityId: refs.id("supplierFacility", r.supplierFacility, `${where}.supplierFacility`),
+      deletedAt: null,
+      isPreferred: r.isPreferred,
+      trades: r.trades,
+      workOrdersRoutedTo: lower(r.workOrdersRoutedTo),
+      supplierAccountEmails: lower(r.supplierAccountEmails),
     };
     const id = await upsert(r.ref, {
       create: () => tx.buyerSupplierRelationship.create({ data }),
@@ -32,7 +44,8 @@ export async function applyBuyerSupplierRelationships(
         refs.sameCompany(k.location, buyerCompanyId, `${where}.rankings[${j}].location`);
         refs.sameCompany(k.problemType, buyerCompanyId, `${where}.rankings[${j}].problemType`);
         return {
-          relationshipId: id, rank: k.rank,
+          relationshipId: id,
+          rank: k.rank,
           locationId: refs.id("location", k.location, `${where}.rankings[${j}].location`),
           problemTypeId: refs.id("problemType", k.problemType, `${where}.rankings[${j}].problemType`),
         };

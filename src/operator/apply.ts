@@ -22,11 +22,27 @@ export class FixtureError extends Error {
   }
 }
 
-
 type Kind =
-  | "buyerCompany" | "buyerFacility" | "region" | "locationType" | "location" | "problemType" | "label" | "assetType"
-  | "asset" | "supplierCompany" | "supplierFacility" | "relationship" | "contact" | "apiKey" | "webhookEndpoint"
-  | "siteSurvey" | "siteSurveyTask" | "walkthrough" | "pmSchedule" | "meterType";
+  | "buyerCompany"
+  | "buyerFacility"
+  | "region"
+  | "locationType"
+  | "location"
+  | "problemType"
+  | "label"
+  | "assetType"
+  | "asset"
+  | "supplierCompany"
+  | "supplierFacility"
+  | "relationship"
+  | "contact"
+  | "apiKey"
+  | "webhookEndpoint"
+  | "siteSurvey"
+  | "siteSurveyTask"
+  | "walkthrough"
+  | "pmSchedule"
+  | "meterType";
 
 /** Ref bookkeeping: what each ref points at, and which buyer company owns it (for consistency checks). */
 class Refs {
@@ -40,15 +56,27 @@ class Refs {
 
   /** Owners of buyer-owned refs from earlier applies, so cross-company checks cover them too. */
   async loadOwners(tx: Tx): Promise<void> {
-    const tables: Partial<Record<Kind, { findMany(args: object): Promise<{ id: number; buyerCompanyId: number }[]> }>> = {
-      buyerFacility: tx.buyerFacility, region: tx.region, locationType: tx.locationType, location: tx.location,
-      problemType: tx.problemType, label: tx.label, assetType: tx.assetType, asset: tx.asset, meterType: tx.meterType,
-      siteSurvey: tx.siteSurvey, pmSchedule: tx.plannedMaintenanceSchedule,
-    };
+    const tables: Partial<Record<Kind, { findMany(args: object): Promise<{ id: number; buyerCompanyId: number }[]> }>> =
+      {
+        buyerFacility: tx.buyerFacility,
+        region: tx.region,
+        locationType: tx.locationType,
+        location: tx.location,
+        problemType: tx.problemType,
+        label: tx.label,
+        assetType: tx.assetType,
+        asset: tx.asset,
+        meterType: tx.meterType,
+        siteSurvey: tx.siteSurvey,
+        pmSchedule: tx.plannedMaintenanceSchedule,
+      };
     for (const [kind, table] of Object.entries(tables)) {
       const refsOfKind = [...this.byRef].filter(([, v]) => v.kind === kind);
       if (!refsOfKind.length) continue;
-      const rows = await table!.findMany({ where: { id: { in: refsOfKind.map(([, v]) => v.id) } }, select: { id: true, buyerCompanyId: true } });
+      const rows = await table!.findMany({
+        where: { id: { in: refsOfKind.map(([, v]) => v.id) } },
+        select: { id: true, buyerCompanyId: true },
+      });
       const owner = new Map(rows.map((r) => [r.id, r.buyerCompanyId]));
       for (const [ref, v] of refsOfKind) if (owner.has(v.id)) this.owner.set(ref, owner.get(v.id)!);
     }
@@ -63,7 +91,8 @@ class Refs {
   id(kind: Kind, ref: string, where: string): number {
     const hit = this.byRef.get(ref);
     if (!hit) this.problems.push(`${where}: unknown ref ${JSON.stringify(ref)}`);
-    else if (hit.kind !== kind) this.problems.push(`${where}: ref ${JSON.stringify(ref)} is a ${hit.kind}, not a ${kind}`);
+    else if (hit.kind !== kind)
+      this.problems.push(`${where}: ref ${JSON.stringify(ref)} is a ${hit.kind}, not a ${kind}`);
     else return hit.id;
     throw new FixtureError(this.problems);
   }
@@ -79,7 +108,9 @@ class Refs {
   async put(tx: Tx, kind: Kind, ref: string, id: number): Promise<number> {
     const taken = this.byRef.get(ref);
     if (taken && taken.kind !== kind) {
-      this.problems.push(`ref ${JSON.stringify(ref)} is already a ${taken.kind} (from an earlier apply); refs name one thing`);
+      this.problems.push(
+        `ref ${JSON.stringify(ref)} is already a ${taken.kind} (from an earlier apply); refs name one thing`,
+      );
       throw new FixtureError(this.problems);
     }
     if (this.existing(kind, ref) === undefined) {
@@ -97,7 +128,8 @@ class Refs {
 export function parseFixture(input: unknown): Fixture {
   const parsed = fixtureSchema.safeParse(input);
   if (!parsed.success) {
-    const path = (parts: PropertyKey[]) => parts.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
+    const path = (parts: PropertyKey[]) =>
+      parts.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
     throw new FixtureError(parsed.error.issues.map((i) => `${path(i.path) || "(file)"}: ${i.message}`));
   }
   const seen = new Map<string, string>();
@@ -120,7 +152,10 @@ export function parseFixture(input: unknown): Fixture {
 
 /** Creates the row the first time, updates it to the fixture's values afterwards. */
 async function upsert<T extends { id: number }>(
-  tx: Tx, refs: Refs, kind: Kind, ref: string,
+  tx: Tx,
+  refs: Refs,
+  kind: Kind,
+  ref: string,
   write: { create: () => Promise<T>; update: (id: number) => Promise<unknown> },
 ): Promise<number> {
   const id = refs.existing(kind, ref);
@@ -131,7 +166,11 @@ async function upsert<T extends { id: number }>(
   return refs.put(tx, kind, ref, (await write.create()).id);
 }
 
-export async function applyFixture(db: Db, input: unknown, options: { allowInsecureWebhooks: boolean }): Promise<ApplyResult> {
+export async function applyFixture(
+  db: Db,
+  input: unknown,
+  options: { allowInsecureWebhooks: boolean },
+): Promise<ApplyResult> {
   const f = parseFixture(input);
   for (const [i, w] of f.webhookEndpoints.entries()) {
     const problem = endpointUrlProblem(w.url, options.allowInsecureWebhooks);
@@ -156,8 +195,14 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }
       const companyOf = (ref: string, where: string) => refs.id("buyerCompany", ref, where);
       const owned = async (
-        kind: Kind, section: string, items: { ref: string; company: string }[],
-        write: (item: any, company: number, where: string) => { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> },
+        kind: Kind,
+        section: string,
+        items: { ref: string; company: string }[],
+        write: (
+          item: any,
+          company: number,
+          where: string,
+        ) => { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> },
       ) => {
         for (const [i, item] of items.entries()) {
           const where = `${section}[${i}]`;
@@ -177,25 +222,36 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }));
       await owned("locationType", "locationTypes", f.locationTypes, (x, buyerCompanyId) => ({
         create: () => tx.locationType.create({ data: { name: x.name, fields: x.fields, buyerCompanyId } }),
-        update: (id) => tx.locationType.update({ where: { id }, data: { name: x.name, fields: x.fields, buyerCompanyId } }),
+        update: (id) =>
+          tx.locationType.update({ where: { id }, data: { name: x.name, fields: x.fields, buyerCompanyId } }),
       }));
       await owned("location", "locations", f.locations, (x: Fixture["locations"][number], buyerCompanyId, where) => {
         if (x.region) refs.sameCompany(x.region, buyerCompanyId, `${where}.region`);
         if (x.locationType) refs.sameCompany(x.locationType, buyerCompanyId, `${where}.locationType`);
         const data = {
-          name: x.name, buyerCompanyId, currency: x.currency, internalCode: x.internalCode ?? null,
-          storeContacts: x.storeContacts ?? [], locationTypeDetails: (x.locationTypeDetails ?? {}) as object,
+          name: x.name,
+          buyerCompanyId,
+          currency: x.currency,
+          internalCode: x.internalCode ?? null,
+          storeContacts: x.storeContacts ?? [],
+          locationTypeDetails: (x.locationTypeDetails ?? {}) as object,
           regionId: x.region ? refs.id("region", x.region, `${where}.region`) : null,
           locationTypeId: x.locationType ? refs.id("locationType", x.locationType, `${where}.locationType`) : null,
           ...pmLocationData(x),
         };
-        return { create: () => tx.location.create({ data }), update: (id) => tx.location.update({ where: { id }, data }) };
+        return {
+          create: () => tx.location.create({ data }),
+          update: (id) => tx.location.update({ where: { id }, data }),
+        };
       });
       await owned("problemType", "problemTypes", f.problemTypes, (x, buyerCompanyId) => ({
         create: () => tx.problemType.create({ data: { name: x.name, buyerCompanyId } }),
         update: (id) => tx.problemType.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
       }));
-      for (const [section, kind] of [["assetLabels", "asset"], ["workOrderLabels", "work_order"]] as const) {
+      for (const [section, kind] of [
+        ["assetLabels", "asset"],
+        ["workOrderLabels", "work_order"],
+      ] as const) {
         await owned("label", section, f[section], (x, buyerCompanyId) => {
           const data = { name: x.name, color: x.color ?? null, kind, buyerCompanyId };
           return { create: () => tx.label.create({ data }), update: (id) => tx.label.update({ where: { id }, data }) };
@@ -203,18 +259,29 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }
       await owned("assetType", "assetTypes", f.assetTypes, (x: Fixture["assetTypes"][number], buyerCompanyId) => {
         const data = {
-          name: x.name, buyerCompanyId, usesRefrigerant: x.usesRefrigerant ?? false,
-          refrigerantTypeCode: x.refrigerantTypeCode ?? null, fullChargeLb: x.fullChargeLb ?? null, applianceCategory: x.applianceCategory ?? null,
+          name: x.name,
+          buyerCompanyId,
+          usesRefrigerant: x.usesRefrigerant ?? false,
+          refrigerantTypeCode: x.refrigerantTypeCode ?? null,
+          fullChargeLb: x.fullChargeLb ?? null,
+          applianceCategory: x.applianceCategory ?? null,
         };
-        return { create: () => tx.assetType.create({ data }), update: (id) => tx.assetType.update({ where: { id }, data }) };
+        return {
+          create: () => tx.assetType.create({ data }),
+          update: (id) => tx.assetType.update({ where: { id }, data }),
+        };
       });
       await owned("asset", "assets", f.assets, (x: Fixture["assets"][number], buyerCompanyId, where) => {
         refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
         refs.sameCompany(x.assetType, buyerCompanyId, `${where}.assetType`);
         if (x.parent) refs.sameCompany(x.parent, buyerCompanyId, `${where}.parent`);
         const data = {
-          name: x.name, buyerCompanyId, serialNumber: x.serialNumber ?? null, manufacturer: x.manufacturer ?? null,
-          isActive: x.isActive ?? true, isLeased: x.isLeased ?? false,
+          name: x.name,
+          buyerCompanyId,
+          serialNumber: x.serialNumber ?? null,
+          manufacturer: x.manufacturer ?? null,
+          isActive: x.isActive ?? true,
+          isLeased: x.isLeased ?? false,
           locationId: refs.id("location", x.location, `${where}.location`),
           assetTypeId: refs.id("assetType", x.assetType, `${where}.assetType`),
           parentId: x.parent ? refs.id("asset", x.parent, `${where}.parent`) : null,
@@ -224,11 +291,19 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
 
       await owned("meterType", "meterTypes", f.meterTypes, (x: Fixture["meterTypes"][number], buyerCompanyId) => {
         const data = { name: x.name, valueType: x.valueType, valueUnit: x.valueUnit ?? null, buyerCompanyId };
-        return { create: () => tx.meterType.create({ data }), update: (id) => tx.meterType.update({ where: { id }, data }) };
+        return {
+          create: () => tx.meterType.create({ data }),
+          update: (id) => tx.meterType.update({ where: { id }, data }),
+        };
       });
 
       for (const [i, s] of f.supplierCompanies.entries()) {
-        const data = { name: s.name, internalTeamOfId: s.internalTeamOf ? companyOf(s.internalTeamOf, `supplierCompanies[${i}].internalTeamOf`) : null };
+        const data = {
+          name: s.name,
+          internalTeamOfId: s.internalTeamOf
+            ? companyOf(s.internalTeamOf, `supplierCompanies[${i}].internalTeamOf`)
+            : null,
+        };
         await upsert(tx, refs, "supplierCompany", s.ref, {
           create: () => tx.supplierCompany.create({ data }),
           update: (id) => tx.supplierCompany.update({ where: { id }, data }),
@@ -236,7 +311,8 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }
       for (const [i, s] of f.supplierFacilities.entries()) {
         const data = {
-          name: s.name, currency: s.currency ?? "USD",
+          name: s.name,
+          currency: s.currency ?? "USD",
           supplierCompanyId: refs.id("supplierCompany", s.company, `supplierFacilities[${i}].company`),
         };
         await upsert(tx, refs, "supplierFacility", s.ref, {
@@ -244,13 +320,20 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
           update: (id) => tx.supplierFacility.update({ where: { id }, data }),
         });
       }
-      await applyBuyerSupplierRelationships(tx, f.buyerSupplierRelationships, refs, companyOf, (ref, write) => upsert(tx, refs, "relationship", ref, write));
+      await applyBuyerSupplierRelationships(tx, f.buyerSupplierRelationships, refs, companyOf, (ref, write) =>
+        upsert(tx, refs, "relationship", ref, write),
+      );
       for (const [i, c] of f.contacts.entries()) {
         const where = `contacts[${i}]`;
         const data = {
-          email: c.email.toLowerCase(), nameGiven: c.nameGiven, nameFamily: c.nameFamily, roles: c.roles,
+          email: c.email.toLowerCase(),
+          nameGiven: c.nameGiven,
+          nameFamily: c.nameFamily,
+          roles: c.roles,
           buyerFacilityId: c.buyerFacility ? refs.id("buyerFacility", c.buyerFacility, `${where}.buyerFacility`) : null,
-          supplierFacilityId: c.supplierFacility ? refs.id("supplierFacility", c.supplierFacility, `${where}.supplierFacility`) : null,
+          supplierFacilityId: c.supplierFacility
+            ? refs.id("supplierFacility", c.supplierFacility, `${where}.supplierFacility`)
+            : null,
         };
         await upsert(tx, refs, "contact", c.ref, {
           create: () => tx.contact.create({ data }),
@@ -262,12 +345,16 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
         const contactId = refs.id("contact", k.contact, `${where}.contact`);
         const contact = await tx.contact.findUniqueOrThrow({ where: { id: contactId } });
         if ((k.kind === "buyer") !== (contact.buyerFacilityId !== null)) {
-          refs.problems.push(`${where}: a ${k.kind} key needs a contact at a ${k.kind === "buyer" ? "buyer" : "supplier"} facility`);
+          refs.problems.push(
+            `${where}: a ${k.kind} key needs a contact at a ${k.kind === "buyer" ? "buyer" : "supplier"} facility`,
+          );
           throw new FixtureError(refs.problems);
         }
         const settings = {
-          kind: k.kind, contactId,
-          rateLimitRequests: k.rateLimit?.requests ?? null, rateLimitWindowSeconds: k.rateLimit?.windowSeconds ?? null,
+          kind: k.kind,
+          contactId,
+          rateLimitRequests: k.rateLimit?.requests ?? null,
+          rateLimitWindowSeconds: k.rateLimit?.windowSeconds ?? null,
           expiresAt: k.expiresAt ? new Date(k.expiresAt) : null,
           ...(k.svcKey ? { secretHash: hashSecret(k.svcKey) } : {}),
         };
@@ -277,7 +364,9 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
           result.keys[k.ref] = { apiKey: row.apiKey, svcKey: k.svcKey ?? null };
         } else {
           const svcKey = k.svcKey ?? newSecret();
-          const row = await tx.apiKey.create({ data: { ...settings, apiKey: k.apiKey ?? newApiKey(), secretHash: hashSecret(svcKey) } });
+          const row = await tx.apiKey.create({
+            data: { ...settings, apiKey: k.apiKey ?? newApiKey(), secretHash: hashSecret(svcKey) },
+          });
           await refs.put(tx, "apiKey", k.ref, row.id);
           result.keys[k.ref] = { apiKey: row.apiKey, svcKey };
         }
@@ -285,9 +374,13 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       for (const [i, w] of f.webhookEndpoints.entries()) {
         const where = `webhookEndpoints[${i}]`;
         const data = {
-          url: w.url, events: w.events, mode: w.mode,
+          url: w.url,
+          events: w.events,
+          mode: w.mode,
           buyerCompanyId: w.buyerCompany ? companyOf(w.buyerCompany, `${where}.buyerCompany`) : null,
-          supplierFacilityId: w.supplierFacility ? refs.id("supplierFacility", w.supplierFacility, `${where}.supplierFacility`) : null,
+          supplierFacilityId: w.supplierFacility
+            ? refs.id("supplierFacility", w.supplierFacility, `${where}.supplierFacility`)
+            : null,
           ...(w.secret ? { secret: w.secret } : {}),
         };
         const id = await upsert(tx, refs, "webhookEndpoint", w.ref, {
@@ -299,17 +392,30 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
       }
       for (const r of f.currencyRates) {
         const key = { base: r.base, target: r.target, at: new Date(r.at) };
-        await tx.currencyRate.upsert({ where: { base_target_at: key }, create: { ...key, rate: r.rate }, update: { rate: r.rate } });
+        await tx.currencyRate.upsert({
+          where: { base_target_at: key },
+          create: { ...key, rate: r.rate },
+          update: { rate: r.rate },
+        });
       }
-      await owned("siteSurvey", "siteSurveys", f.siteSurveys, (x: Fixture["siteSurveys"][number], buyerCompanyId, where) => {
-        if (x.template) refs.sameCompany(x.template, buyerCompanyId, `${where}.template`);
-        const data = {
-          name: x.name, buyerCompanyId,
-          heatMapRanges: x.heatMapRanges === undefined || x.heatMapRanges === null ? Prisma.DbNull : x.heatMapRanges,
-          templateId: x.template ? refs.id("siteSurvey", x.template, `${where}.template`) : null,
-        };
-        return { create: () => tx.siteSurvey.create({ data }), update: (id) => tx.siteSurvey.update({ where: { id }, data }) };
-      });
+      await owned(
+        "siteSurvey",
+        "siteSurveys",
+        f.siteSurveys,
+        (x: Fixture["siteSurveys"][number], buyerCompanyId, where) => {
+          if (x.template) refs.sameCompany(x.template, buyerCompanyId, `${where}.template`);
+          const data = {
+            name: x.name,
+            buyerCompanyId,
+            heatMapRanges: x.heatMapRanges === undefined || x.heatMapRanges === null ? Prisma.DbNull : x.heatMapRanges,
+            templateId: x.template ? refs.id("siteSurvey", x.template, `${where}.template`) : null,
+          };
+          return {
+            create: () => tx.siteSurvey.create({ data }),
+            update: (id) => tx.siteSurvey.update({ where: { id }, data }),
+          };
+        },
+      );
       for (const [i, s] of f.siteSurveys.entries()) {
         const surveyId = refs.id("siteSurvey", s.ref, `siteSurveys[${i}]`);
         for (const t of s.tasks) {
@@ -337,26 +443,36 @@ export async function applyFixture(db: Db, input: unknown, options: { allowInsec
         });
         await writeWalkthroughDetails(tx, id, w, (task, at) => refs.id("siteSurveyTask", task, at), where);
       }
-      await owned("pmSchedule", "plannedMaintenanceSchedules", f.plannedMaintenanceSchedules, (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
-        refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
-        refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
-        x.assets.forEach((a, j) => refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`));
-        return pmScheduleWrite(tx, x, {
-          buyerCompanyId,
-          locationId: refs.id("location", x.location, `${where}.location`),
-          problemTypeId: refs.id("problemType", x.problemType, `${where}.problemType`),
-          supplierFacilityId: x.supplierFacility ? refs.id("supplierFacility", x.supplierFacility, `${where}.supplierFacility`) : null,
-          assetIds: x.assets.map((a, j) => refs.id("asset", a, `${where}.assets[${j}]`)),
-        });
-      });
+      await owned(
+        "pmSchedule",
+        "plannedMaintenanceSchedules",
+        f.plannedMaintenanceSchedules,
+        (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
+          refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
+          refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
+          x.assets.forEach((a, j) => refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`));
+          return pmScheduleWrite(tx, x, {
+            buyerCompanyId,
+            locationId: refs.id("location", x.location, `${where}.location`),
+            problemTypeId: refs.id("problemType", x.problemType, `${where}.problemType`),
+            supplierFacilityId: x.supplierFacility
+              ? refs.id("supplierFacility", x.supplierFacility, `${where}.supplierFacility`)
+              : null,
+            assetIds: x.assets.map((a, j) => refs.id("asset", a, `${where}.assets[${j}]`)),
+          });
+        },
+      );
 
       result.refs = refs.all();
     },
     { timeout: 120_000, maxWait: 10_000 },
   ).catch((error: { code?: string; meta?: { target?: unknown } }) => {
-      // A unique value the fixture repeats from rows it does not own (a contact's email, a fixed apiKey).
-      if (error.code === "P2002") throw new FixtureError([`a record with the same ${JSON.stringify(error.meta?.target ?? "values")} already exists outside this fixture`]);
-      throw error;
-    });
+    // A unique value the fixture repeats from rows it does not own (a contact's email, a fixed apiKey).
+    if (error.code === "P2002")
+      throw new FixtureError([
+        `a record with the same ${JSON.stringify(error.meta?.target ?? "values")} already exists outside this fixture`,
+      ]);
+    throw error;
+  });
   return result;
 }

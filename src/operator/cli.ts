@@ -21,8 +21,15 @@ function execute(command: Command, input: CommandInput): Promise<unknown> {
   if (!command.writes) return command.run(input);
   const actor = `operator:${process.env.OPERATOR_NAME || os.userInfo().username}`;
   const entry = {
-    channel: "operator", apiKeyId: null, contactId: null, actor, buyerCompanyId: null, supplierFacilityId: null,
-    operation: command.name, traceId: crypto.randomUUID(), at: new Date(),
+    channel: "operator",
+    apiKeyId: null,
+    contactId: null,
+    actor,
+    buyerCompanyId: null,
+    supplierFacilityId: null,
+    operation: command.name,
+    traceId: crypto.randomUUID(),
+    at: new Date(),
   };
   return audited(input.db(), entry, (tx) => command.run({ ...input, db: () => tx }), command.writes);
 }
@@ -37,7 +44,9 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   let db: Db | undefined;
   try {
-    print(await execute(command, { args, values, config, db: () => (db ??= createDb(config.databaseUrl, { max: 2 })) }));
+    print(
+      await execute(command, { args, values, config, db: () => (db ??= createDb(config.databaseUrl, { max: 2 })) }),
+    );
   } catch (error) {
     if (error instanceof UsageError) error.usage ??= commandUsage(command);
     throw error;

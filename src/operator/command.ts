@@ -39,14 +39,20 @@ export interface Command {
 
 /** Bad arguments: exit 2, the message and then `usage` (the CLI fills in the command's). */
 export class UsageError extends Error {
-  constructor(message: string, public usage?: string) {
+  constructor(
+    message: string,
+    public usage?: string,
+  ) {
     super(message);
   }
 }
 
 /** The command ran but what it tried did not succeed: `result` is printed on stdout, the message on stderr, exit 1. */
 export class CommandFailed extends Error {
-  constructor(message: string, readonly result: unknown) {
+  constructor(
+    message: string,
+    readonly result: unknown,
+  ) {
     super(message);
   }
 }
@@ -65,13 +71,18 @@ export function int(value: string | undefined, name: string): number | undefined
 export function time(value: string | undefined, name: string): Date | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) throw new UsageError(`${name} must be an ISO 8601 time`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime()))
+    throw new UsageError(`${name} must be an ISO 8601 time`);
   return at;
 }
 
 /** `--buyer-company` / `--supplier-facility`, shared by the commands that filter or pick an owner. */
 export const OWNER_OPTIONS: Record<string, OptionSpec> = {
-  "buyer-company": { type: "string", value: "<id>", help: "a buyer company (database id, e.g. from the refs of an apply)" },
+  "buyer-company": {
+    type: "string",
+    value: "<id>",
+    help: "a buyer company (database id, e.g. from the refs of an apply)",
+  },
   "supplier-facility": { type: "string", value: "<id>", help: "a supplier facility (database id)" },
 };
 

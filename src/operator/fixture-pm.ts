@@ -9,7 +9,10 @@ export const pmCompanyConfig = { pmScheduling: z.enum(["external", "built_in"]) 
 
 /** Fields of `locations[]`. */
 export const pmLocationFields = {
-  timeZone: z.string().refine((zone) => timeZoneProblem(zone) === null, "an IANA time zone such as America/New_York").optional(),
+  timeZone: z
+    .string()
+    .refine((zone) => timeZoneProblem(zone) === null, "an IANA time zone such as America/New_York")
+    .optional(),
   brandId: z.number().int().positive().optional(),
 };
 
@@ -28,25 +31,58 @@ export function pmFixtureSections(ref: z.ZodString, timestamp: z.ZodString) {
   return {
     walkthroughs: z
       .array(
-        z.object({
-          ref, survey: ref, location: ref, completedBy: ref.optional(), completedAt: timestamp.optional(),
-          scores: z.array(z.number().int()).default([]), photos, notes: z.string().optional(),
-          answers: z.array(z.object({ task: ref, answer: z.string(), photos }).strict()).default([]),
-          issues: z
-            .array(z.object({ task: ref.optional(), title: z.string().min(1), description: z.string().optional(), severity: z.string().optional(), photos }).strict())
-            .default([]),
-        }).strict(),
+        z
+          .object({
+            ref,
+            survey: ref,
+            location: ref,
+            completedBy: ref.optional(),
+            completedAt: timestamp.optional(),
+            scores: z.array(z.number().int()).default([]),
+            photos,
+            notes: z.string().optional(),
+            answers: z.array(z.object({ task: ref, answer: z.string(), photos }).strict()).default([]),
+            issues: z
+              .array(
+                z
+                  .object({
+                    task: ref.optional(),
+                    title: z.string().min(1),
+                    description: z.string().optional(),
+                    severity: z.string().optional(),
+                    photos,
+                  })
+                  .strict(),
+              )
+              .default([]),
+          })
+          .strict(),
       )
       .default([]),
     plannedMaintenanceSchedules: z
       .array(
-        z.object({
-          ref, company: ref, location: ref, problemType: ref, title: z.string().min(1), description: z.string().optional(),
-          woPriority: z.number().int().positive().optional(), needApproval: z.boolean().optional(),
-          cadence, nextRunAt: timestamp, endsAt: timestamp.optional(), isActive: z.boolean().optional(),
-          supplierFacility: ref.optional(), assets: z.array(ref).default([]),
-        }).strict()
-          .refine((s) => !s.endsAt || Date.parse(s.endsAt) >= Date.parse(s.nextRunAt), "endsAt must not be before nextRunAt"),
+        z
+          .object({
+            ref,
+            company: ref,
+            location: ref,
+            problemType: ref,
+            title: z.string().min(1),
+            description: z.string().optional(),
+            woPriority: z.number().int().positive().optional(),
+            needApproval: z.boolean().optional(),
+            cadence,
+            nextRunAt: timestamp,
+            endsAt: timestamp.optional(),
+            isActive: z.boolean().optional(),
+            supplierFacility: ref.optional(),
+            assets: z.array(ref).default([]),
+          })
+          .strict()
+          .refine(
+            (s) => !s.endsAt || Date.parse(s.endsAt) >= Date.parse(s.nextRunAt),
+            "endsAt must not be before nextRunAt",
+          ),
       )
       .default([]),
   };

@@ -4,28 +4,44 @@ import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
 
 export async function issueKey(
   db: Db,
-  options: { contactEmail: string; kind: "buyer" | "supplier" | "partner"; expiresAt?: Date; rateLimit?: { requests: number; windowSeconds: number } },
+  options: {
+    contactEmail: string;
+    kind: "buyer" | "supplier" | "partner";
+    expiresAt?: Date;
+    rateLimit?: { requests: number; windowSeconds: number };
+  },
 ): Promise<{ id: number; apiKey: string; svcKey: string }> {
   const contact = await db.contact.findUnique({ where: { email: options.contactEmail.toLowerCase() } });
   if (!contact) throw new Error(`no contact with email ${options.contactEmail}`);
   if ((options.kind === "buyer") !== (contact.buyerFacilityId !== null)) {
-    throw new Error(`a ${options.kind} key needs a contact at a ${options.kind === "buyer" ? "buyer" : "supplier"} facility`);
+    throw new Error(
+      `a ${options.kind} key needs a contact at a ${options.kind === "buyer" ? "buyer" : "supplier"} facility`,
+    );
   }
   const svcKey = newSecret();
   const row = await db.apiKey.create({
     data: {
-      apiKey: newApiKey(), secretHash: hashSecret(svcKey), kind: options.kind, contactId: contact.id,
+      apiKey: newApiKey(),
+      secretHash: hashSecret(svcKey),
+      kind: options.kind,
+      contactId: contact.id,
       expiresAt: options.expiresAt ?? null,
-      rateLimitRequests: options.rateLimit?.requests ?? null, rateLimitWindowSeconds: options.rateLimit?.windowSeconds ?? null,
+      rateLimitRequests: options.rateLimit?.requests ?? null,
+      rateLimitWindowSeconds: options.rateLimit?.windowSeconds ?? null,
     },
   });
   return { id: row.id, apiKey: row.apiKey, svcKey };
 }
 
-export async function revokeKey(db: Db, apiKey: string, now = new Date()): Promise<{ apiKey: string; revokedAt: string }> {
+export async function revokeKey(
+  db: Db,
+  apiKey: string,
+  now = new Date(),
+): Promise<{ apiKey: string; revokedAt: string }> {
   const row = await db.apiKey.findUnique({ where: { apiKey } });
   if (!row) throw new Error(`no key ${apiKey}`);
-  const revoked = row.revokedAt ?? (await db.apiKey.update({ where: { id: row.id }, data: { revokedAt: now } })).revokedAt!;
+  const revoked =
+    row.revokedAt ?? (await db.apiKey.update({ where: { id: row.id }, data: { revokedAt: now } })).revokedAt!;
   return { apiKey, revokedAt: revoked.toISOString() };
 }
 
@@ -72,7 +88,10 @@ export async function listKeys(db: Db, filter: KeyFilter = {}, now = new Date())
       buyerCompanyId: r.contact.buyerFacility?.buyerCompanyId ?? null,
       buyerFacilityId: r.contact.buyerFacilityId,
       supplierFacilityId: r.contact.supplierFacilityId,
-      rateLimit: r.rateLimitRequests && r.rateLimitWindowSeconds ? { requests: r.rateLimitRequests, windowSeconds: r.rateLimitWindowSeconds } : null,
+      rateLimit:
+        r.rateLimitRequests && r.rateLimitWindowSeconds
+          ? { requests: r.rateLimitRequests, windowSeconds: r.rateLimitWindowSeconds }
+          : null,
       createdAt: r.createdAt.toISOString(),
       expiresAt: r.expiresAt?.toISOString() ?? null,
       revokedAt: r.revokedAt?.toISOString() ?? null,

@@ -76,7 +76,10 @@ export class RestAdapter {
     };
     const fail = (error: ApiError, headers: Record<string, string> = {}) => {
       logDetails({ errorType: error.type });
-      send(error.status, errorBody(error, scope.traceId), { ...headers, ...((error.extensions.http as any).headers ?? {}) });
+      send(error.status, errorBody(error, scope.traceId), {
+        ...headers,
+        ...((error.extensions.http as any).headers ?? {}),
+      });
     };
 
     // Documentation is public: integrators read it before they hold a key.
@@ -116,7 +119,10 @@ export class RestAdapter {
       checkArguments(server.schema, entry, params, url.searchParams);
       if (writes) idempotencyKey = parseIdempotencyKey(req.headers["idempotency-key"]);
       if (idempotencyKey !== undefined && entry.route.upload) {
-        throw badInput("Idempotency-Key is not taken on multipart uploads (the file is streamed, not held to compare); retry the upload itself", "Idempotency-Key");
+        throw badInput(
+          "Idempotency-Key is not taken on multipart uploads (the file is streamed, not held to compare); retry the upload itself",
+          "Idempotency-Key",
+        );
       }
     } catch (error) {
       return fail(error as ApiError, { ...limitHeaders, ...(entry.route.upload ? { connection: "close" } : {}) });
@@ -144,7 +150,13 @@ export class RestAdapter {
     }
 
     let download: Download | undefined;
-    const context: Context = { ...this.services, viewer, traceId: scope.traceId, channel: iface, upload: upload?.upload };
+    const context: Context = {
+      ...this.services,
+      viewer,
+      traceId: scope.traceId,
+      channel: iface,
+      upload: upload?.upload,
+    };
     if (entry.route.download) context.download = (file) => (download = file);
     // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
     // SOFA only needs the path and query string.
@@ -176,14 +188,23 @@ export class RestAdapter {
     try {
       answer = await once(
         this.services.db,
-        { apiKeyId: viewer.keyId, key: idempotencyKey, fingerprint: requestFingerprint(req.method!, url.pathname + url.search, body), now: this.services.now() },
+        {
+          apiKeyId: viewer.keyId,
+          key: idempotencyKey,
+          fingerprint: requestFingerprint(req.method!, url.pathname + url.search, body),
+          now: this.services.now(),
+        },
         run,
       );
     } catch (error) {
       if (error instanceof ApiError) return fail(error, limitHeaders);
       throw error;
     }
-    send(answer.status, answer.body, { ...limitHeaders, ...answer.headers, ...(answer.replayed ? { "idempotent-replayed": "true" } : {}) });
+    send(answer.status, answer.body, {
+      ...limitHeaders,
+      ...answer.headers,
+      ...(answer.replayed ? { "idempotent-replayed": "true" } : {}),
+    });
   }
 }
 
@@ -191,15 +212,23 @@ export class RestAdapter {
  * Path parameters and declared query arguments against their GraphQL types, before SOFA converts them
  * (whose errors could not say which parameter was wrong).
  */
-function checkArguments(schema: GraphQLSchema, entry: RouteEntry, params: Record<string, string>, query: URLSearchParams): void {
+function checkArguments(
+  schema: GraphQLSchema,
+  entry: RouteEntry,
+  params: Record<string, string>,
+  query: URLSearchParams,
+): void {
   const root = entry.operation === "query" ? schema.getQueryType() : schema.getMutationType();
   for (const arg of root?.getFields()[entry.field]?.args ?? []) {
     const raw = params[arg.name] ?? query.get(arg.name);
     if (raw === null || raw === undefined || arg.name === entry.route.bodyArg) continue;
     const type = getNamedType(arg.type).name;
-    if (type === "Int" && !(/^-?\d{1,10}$/.test(raw.trim()) && isInt32(Number(raw)))) throw badInput(`${arg.name} must be a whole number, got ${JSON.stringify(raw)}`, arg.name);
-    if (type === "Float" && !(raw.trim() !== "" && Number.isFinite(Number(raw)))) throw badInput(`${arg.name} must be a number, got ${JSON.stringify(raw)}`, arg.name);
-    if (type === "Boolean" && raw !== "true" && raw !== "false") throw badInput(`${arg.name} must be true or false, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Int" && !(/^-?\d{1,10}$/.test(raw.trim()) && isInt32(Number(raw))))
+      throw badInput(`${arg.name} must be a whole number, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Float" && !(raw.trim() !== "" && Number.isFinite(Number(raw))))
+      throw badInput(`${arg.name} must be a number, got ${JSON.stringify(raw)}`, arg.name);
+    if (type === "Boolean" && raw !== "true" && raw !== "false")
+      throw badInput(`${arg.name} must be true or false, got ${JSON.stringify(raw)}`, arg.name);
   }
 }
 
@@ -215,7 +244,10 @@ function safeDecode(path: string): string {
 /** A file's bytes as an attachment; never rendered by the browser as a page of this origin. */
 async function sendFile(res: ServerResponse, file: Download, headers: Record<string, string>): Promise<void> {
   const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_") || "file";
-  const utf8 = encodeURIComponent(file.name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`); // RFC 8187
+  const utf8 = encodeURIComponent(file.name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  ); // RFC 8187
   res.writeHead(200, {
     ...headers,
     "content-type": file.contentType,

@@ -30,7 +30,8 @@ export function describeBytes(bytes: number): string {
 }
 
 export function receiveMultipart(req: IncomingMessage, spec: { field: string; maxBytes: number }): ReceivedUpload {
-  const tooLarge = () => badInput(`the file is larger than ${describeBytes(spec.maxBytes)}, the limit of this endpoint`);
+  const tooLarge = () =>
+    badInput(`the file is larger than ${describeBytes(spec.maxBytes)}, the limit of this endpoint`);
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > spec.maxBytes + ENVELOPE_BYTES) throw tooLarge();
 
@@ -67,9 +68,13 @@ export function receiveMultipart(req: IncomingMessage, spec: { field: string; ma
     stream.on("error", () => undefined); // busboy fails its part stream when we stop parsing; the failure is ours already
     if (part || name !== spec.field) {
       stream.resume();
-      return fail(badInput(part
-        ? `only one file part is accepted; send the file once, in the part named "${spec.field}"`
-        : `unexpected file part "${name}"; send the file in the part named "${spec.field}"`));
+      return fail(
+        badInput(
+          part
+            ? `only one file part is accepted; send the file once, in the part named "${spec.field}"`
+            : `unexpected file part "${name}"; send the file in the part named "${spec.field}"`,
+        ),
+      );
     }
     part = new PassThrough();
     part.on("error", () => undefined); // reported to whoever reads the stream; never an uncaught error
@@ -79,7 +84,8 @@ export function receiveMultipart(req: IncomingMessage, spec: { field: string; ma
     settle.resolve({ name: info.filename ?? "", contentType: info.mimeType, stream: part });
   });
   parser.on("field", (name) => {
-    if (name === spec.field) fail(badInput(`part "${spec.field}" must be a file (a filename in its Content-Disposition)`));
+    if (name === spec.field)
+      fail(badInput(`part "${spec.field}" must be a file (a filename in its Content-Disposition)`));
   });
   for (const limit of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
     parser.on(limit, () => fail(badInput("the multipart body has too many parts")));

@@ -3,8 +3,17 @@
 // (path, method, envelope, list filters and sorting, rate limit, extra error statuses). Validated in
 // `npm test` (test/foundation/openapi.test.ts).
 import {
-  getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType,
-  type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type GraphQLType,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type GraphQLType,
 } from "graphql";
 import type { Interface } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
@@ -17,14 +26,28 @@ const SCALARS: Record<string, Schema> = {
   String: { type: "string" },
   ID: { type: "string" },
   Boolean: { type: "boolean" },
-  DateTime: { type: "string", format: "date-time", description: "ISO 8601 timestamp with a UTC offset", example: "2026-11-02T15:04:05.000Z" },
+  DateTime: {
+    type: "string",
+    format: "date-time",
+    description: "ISO 8601 timestamp with a UTC offset",
+    example: "2026-11-02T15:04:05.000Z",
+  },
   Date: { type: "string", format: "date", description: "Calendar date", example: "2026-11-02" },
   JSON: { description: "Any JSON value" },
-  IdList: { type: "string", pattern: "^\\d+(,\\d+)*$", description: "Comma-separated whole-number ids", example: "12,15,19" },
+  IdList: {
+    type: "string",
+    pattern: "^\\d+(,\\d+)*$",
+    description: "Comma-separated whole-number ids",
+    example: "12,15,19",
+  },
 };
 
 const FILTER_SCHEMAS: Record<string, Schema> = {
-  int: { type: "string", pattern: "^-?\\d+(,-?\\d+)*$", description: "A whole number; comma-separated values match any of them" },
+  int: {
+    type: "string",
+    pattern: "^-?\\d+(,-?\\d+)*$",
+    description: "A whole number; comma-separated values match any of them",
+  },
   string: { type: "string", description: "Comma-separated values match any of them" },
   boolean: { type: "string", enum: ["true", "false"] },
   datetime: { type: "string", description: "ISO 8601 timestamp" },
@@ -32,15 +55,47 @@ const FILTER_SCHEMAS: Record<string, Schema> = {
 
 const EXAMPLE_TRACE = "0b6d2f0e-6f3c-4d8a-9a59-0d1b0c7f4e21";
 const ERRORS: Record<number, { description: string; type: string; message: string }> = {
-  400: { description: "Bad input, bad filters, a permission denial, or a record outside the key's scope", type: "invalidInputDataException", message: "locationId is required" },
-  401: { description: "Missing or invalid X-API-KEY / SVC-KEY, or a key of another interface", type: "UnauthorizedException", message: "missing or invalid X-API-KEY / SVC-KEY" },
-  403: { description: "Forbidden for this key", type: "ForbiddenException", message: "roles admin cannot be provisioned through the API" },
+  400: {
+    description: "Bad input, bad filters, a permission denial, or a record outside the key's scope",
+    type: "invalidInputDataException",
+    message: "locationId is required",
+  },
+  401: {
+    description: "Missing or invalid X-API-KEY / SVC-KEY, or a key of another interface",
+    type: "UnauthorizedException",
+    message: "missing or invalid X-API-KEY / SVC-KEY",
+  },
+  403: {
+    description: "Forbidden for this key",
+    type: "ForbiddenException",
+    message: "roles admin cannot be provisioned through the API",
+  },
   404: { description: "The record (or route) does not exist", type: "NotFoundException", message: "record not found" },
-  406: { description: "The record cannot be saved as it is", type: "NotAcceptableException", message: "the invoice cannot be saved" },
-  409: { description: "Conflicts with the record's state", type: "ConflictException", message: "work order 12 cannot be cancelled while technician tina@coolco.example is checked in (cancellation lock)" },
-  422: { description: "The Idempotency-Key was already used for another request", type: "UnprocessableEntityException", message: "Idempotency-Key abc was used for another request" },
-  429: { description: "Rate limit exceeded: retry after Retry-After seconds", type: "TooManyRequestsException", message: "rate limit of 10 requests per 20 s exceeded; retry after 7 s" },
-  503: { description: "The database cannot be reached right now; nothing was done (see Retry-After)", type: "ServiceUnavailableException", message: "the service cannot reach its database right now; retry in 5 s" },
+  406: {
+    description: "The record cannot be saved as it is",
+    type: "NotAcceptableException",
+    message: "the invoice cannot be saved",
+  },
+  409: {
+    description: "Conflicts with the record's state",
+    type: "ConflictException",
+    message: "work order 12 cannot be cancelled while technician tina@coolco.example is checked in (cancellation lock)",
+  },
+  422: {
+    description: "The Idempotency-Key was already used for another request",
+    type: "UnprocessableEntityException",
+    message: "Idempotency-Key abc was used for another request",
+  },
+  429: {
+    description: "Rate limit exceeded: retry after Retry-After seconds",
+    type: "TooManyRequestsException",
+    message: "rate limit of 10 requests per 20 s exceeded; retry after 7 s",
+  },
+  503: {
+    description: "The database cannot be reached right now; nothing was done (see Retry-After)",
+    type: "ServiceUnavailableException",
+    message: "the service cannot reach its database right now; retry in 5 s",
+  },
 };
 
 const IDEMPOTENCY_KEY = {
@@ -57,10 +112,23 @@ const IDEMPOTENCY_KEY = {
 };
 
 const TAGS: Record<string, string> = {
-  location: "Locations", asset: "Assets", work_order: "Work orders", user: "Users", currency_exchange: "Currency",
-  buyer_company: "Buyer companies", supplier_facilities: "Supplier network", private_network: "Private network",
-  quote: "Proposals", invoice: "Invoices", file: "Files", pm: "Planned maintenance", site_survey: "Walkthroughs",
-  purchasing: "Purchasing", inventory: "Inventory", ping: "Identity", me: "Identity",
+  location: "Locations",
+  asset: "Assets",
+  work_order: "Work orders",
+  user: "Users",
+  currency_exchange: "Currency",
+  buyer_company: "Buyer companies",
+  supplier_facilities: "Supplier network",
+  private_network: "Private network",
+  quote: "Proposals",
+  invoice: "Invoices",
+  file: "Files",
+  pm: "Planned maintenance",
+  site_survey: "Walkthroughs",
+  purchasing: "Purchasing",
+  inventory: "Inventory",
+  ping: "Identity",
+  me: "Identity",
 };
 
 const tagOf = (path: string) => {
@@ -77,9 +145,17 @@ const summaryOf = (description: string | undefined, fallback: string) => {
 const rateLimitHeaders = {
   "RateLimit-Limit": { description: "Requests allowed in the window", schema: { type: "integer" } },
   "RateLimit-Remaining": { description: "Requests left in the window", schema: { type: "integer" } },
-  "RateLimit-Reset": { description: "Seconds until the oldest counted request leaves the window", schema: { type: "integer" } },
+  "RateLimit-Reset": {
+    description: "Seconds until the oldest counted request leaves the window",
+    schema: { type: "integer" },
+  },
 };
-const traceHeader = { "X-Trace-Id": { description: "The request's trace id (the caller's X-Request-Id when given)", schema: { type: "string" } } };
+const traceHeader = {
+  "X-Trace-Id": {
+    description: "The request's trace id (the caller's X-Request-Id when given)",
+    schema: { type: "string" },
+  },
+};
 
 /** Components of one document: every named type a route reaches, as JSON schemas. */
 class Components {
@@ -97,7 +173,11 @@ class Components {
   private define(type: GraphQLNamedType): void {
     if (this.schemas[type.name]) return;
     if (isEnumType(type)) {
-      this.schemas[type.name] = { type: "string", enum: type.getValues().map((v) => v.name), ...(type.description ? { description: type.description } : {}) };
+      this.schemas[type.name] = {
+        type: "string",
+        enum: type.getValues().map((v) => v.name),
+        ...(type.description ? { description: type.description } : {}),
+      };
       return;
     }
     if (!isObjectType(type) && !isInputObjectType(type)) return;
@@ -106,16 +186,23 @@ class Components {
     const properties: Record<string, Schema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      if ("args" in field && (field as GraphQLField<unknown, unknown>).args.some((a) => isNonNullType(a.type))) continue;
+      if ("args" in field && (field as GraphQLField<unknown, unknown>).args.some((a) => isNonNullType(a.type)))
+        continue;
       const value = this.of(field.type);
       const described = field.description ? { description: field.description } : {};
       const nullable = !isNonNullType(field.type) && isObjectType(type);
       properties[field.name] = value.$ref
-        ? (described.description || nullable ? { allOf: [value], ...described, ...(nullable ? { nullable: true } : {}) } : value)
+        ? described.description || nullable
+          ? { allOf: [value], ...described, ...(nullable ? { nullable: true } : {}) }
+          : value
         : { ...value, ...described, ...(nullable ? { nullable: true } : {}) };
       if (isNonNullType(field.type)) required.push(field.name);
     }
-    Object.assign(schema, { ...(type.description ? { description: type.description } : {}), ...(required.length ? { required } : {}), properties });
+    Object.assign(schema, {
+      ...(type.description ? { description: type.description } : {}),
+      ...(required.length ? { required } : {}),
+      properties,
+    });
   }
 }
 
@@ -123,11 +210,23 @@ function errorResponse(status: number, headers: Record<string, unknown>, descrip
   const { type, message } = ERRORS[status];
   return {
     description,
-    headers: { ...traceHeader, ...headers, ...(status === 429 || status === 503 ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : {}) },
+    headers: {
+      ...traceHeader,
+      ...headers,
+      ...(status === 429 || status === 503
+        ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } }
+        : {}),
+    },
     content: {
       "application/json": {
         schema: { $ref: "#/components/schemas/ErrorBody" },
-        example: { message, type, status: "error", traceId: EXAMPLE_TRACE, ...(status === 400 ? { field: "locationId" } : {}) },
+        example: {
+          message,
+          type,
+          status: "error",
+          traceId: EXAMPLE_TRACE,
+          ...(status === 400 ? { field: "locationId" } : {}),
+        },
       },
     },
   };
@@ -143,17 +242,28 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
     if (arg.name === route.bodyArg || arg.name === "filter") continue;
     const inPath = pathParams.includes(arg.name);
     parameters.push({
-      name: arg.name, in: inPath ? "path" : "query", required: inPath || isNonNullType(arg.type),
-      schema: components.of(arg.type), ...(arg.description ? { description: arg.description } : {}),
+      name: arg.name,
+      in: inPath ? "path" : "query",
+      required: inPath || isNonNullType(arg.type),
+      schema: components.of(arg.type),
+      ...(arg.description ? { description: arg.description } : {}),
     });
   }
   const declared = new Set(field.args.map((a) => a.name));
   if (route.query) {
     for (const [name, kind] of Object.entries(route.query.filters)) {
-      if (!declared.has(name)) parameters.push({ name, in: "query", required: false, schema: FILTER_SCHEMAS[kind], description: `Filter on ${name}` });
+      if (!declared.has(name))
+        parameters.push({
+          name,
+          in: "query",
+          required: false,
+          schema: FILTER_SCHEMAS[kind],
+          description: `Filter on ${name}`,
+        });
     }
     const sortBy = parameters.find((p) => p.name === "sort_by");
-    if (sortBy && route.query.sortable.length) sortBy.schema = { type: "string", enum: [...route.query.sortable], description: "Field to sort by" };
+    if (sortBy && route.query.sortable.length)
+      sortBy.schema = { type: "string", enum: [...route.query.sortable], description: "Field to sort by" };
     const groupBy = parameters.find((p) => p.name === "group_by");
     if (groupBy && route.query.groupable?.length) groupBy.schema = { type: "string", enum: [...route.query.groupable] };
   }
@@ -162,24 +272,50 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
 
   let data: Schema = components.of(field.type);
   const named = getNamedType(field.type);
-  if (route.list && isObjectType(named) && named.getFields().data) data = { type: "array", items: components.of(getNamedType(named.getFields().data.type)) };
+  if (route.list && isObjectType(named) && named.getFields().data)
+    data = { type: "array", items: components.of(getNamedType(named.getFields().data.type)) };
   if (route.type === "count") {
-    data = { oneOf: [{ type: "object", required: ["count"], properties: { count: { type: "integer" } } }, { type: "array", items: { type: "object", properties: { value: {}, count: { type: "integer" } } } }] };
+    data = {
+      oneOf: [
+        { type: "object", required: ["count"], properties: { count: { type: "integer" } } },
+        { type: "array", items: { type: "object", properties: { value: {}, count: { type: "integer" } } } },
+      ],
+    };
   }
-  const properties: Schema = { type: { type: "string", enum: [route.type] }, data, status: { type: "string", enum: ["ok"] } };
+  const properties: Schema = {
+    type: { type: "string", enum: [route.type] },
+    data,
+    status: { type: "string", enum: ["ok"] },
+  };
   if (route.list) properties.count = { type: "integer", description: "Total matching records, not the page length" };
   const limited = route.rateLimited !== false;
   const headers = limited ? rateLimitHeaders : {};
   const extra = route.errors ?? {};
   const idempotent = route.method !== "GET" && !route.upload;
   if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
-  const statuses = [400, 401, 404, ...(limited ? [429] : []), 503, ...(idempotent ? [422] : []), ...Object.keys(extra).map(Number)].sort();
+  const statuses = [
+    400,
+    401,
+    404,
+    ...(limited ? [429] : []),
+    503,
+    ...(idempotent ? [422] : []),
+    ...Object.keys(extra).map(Number),
+  ].sort();
   const ok = route.download
-    ? { description: "The file's bytes, as an attachment", headers: { ...traceHeader, ...headers }, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
+    ? {
+        description: "The file's bytes, as an attachment",
+        headers: { ...traceHeader, ...headers },
+        content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+      }
     : {
         description: "OK",
         headers: { ...traceHeader, ...headers },
-        content: { "application/json": { schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties } } },
+        content: {
+          "application/json": {
+            schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties },
+          },
+        },
       };
   const body = route.upload
     ? {
@@ -187,14 +323,26 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
         content: {
           "multipart/form-data": {
             schema: {
-              type: "object", required: [route.upload.field],
-              properties: { [route.upload.field]: { type: "string", format: "binary", description: `One file, at most ${route.upload.maxBytes} bytes` } },
+              type: "object",
+              required: [route.upload.field],
+              properties: {
+                [route.upload.field]: {
+                  type: "string",
+                  format: "binary",
+                  description: `One file, at most ${route.upload.maxBytes} bytes`,
+                },
+              },
             },
           },
         },
       }
     : route.bodyArg
-      ? { required: true, content: { "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) } } }
+      ? {
+          required: true,
+          content: {
+            "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) },
+          },
+        }
       : undefined;
   return {
     operationId: entry.field,
@@ -205,7 +353,9 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
     ...(body ? { requestBody: body } : {}),
     responses: {
       200: ok,
-      ...Object.fromEntries(statuses.map((status) => [status, errorResponse(status, headers, extra[String(status) as keyof typeof extra])])),
+      ...Object.fromEntries(
+        statuses.map((status) => [status, errorResponse(status, headers, extra[String(status) as keyof typeof extra])]),
+      ),
     },
   };
 }
@@ -224,8 +374,8 @@ export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: 
       title: `Work order service: ${iface} interface`,
       version: "1.0.0",
       description:
-        "Every request carries X-API-KEY and SVC-KEY. Single answers are `{type, data, status: \"ok\"}`, lists add `count` (the " +
-        "total, not the page length); errors are `{message, type, status: \"error\", traceId}` (plus `field` when one field or " +
+        'Every request carries X-API-KEY and SVC-KEY. Single answers are `{type, data, status: "ok"}`, lists add `count` (the ' +
+        'total, not the page length); errors are `{message, type, status: "error", traceId}` (plus `field` when one field or ' +
         "parameter is at fault). Lists take offset, limit (default 10, at most 25), sort_by, order and field filters (a comma means " +
         "any of). Guides: /docs.",
     },
@@ -246,7 +396,10 @@ export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: 
           required: ["message", "type", "status", "traceId"],
           properties: {
             message: { type: "string" },
-            type: { type: "string", enum: [...new Set(Object.values(ERRORS).map((e) => e.type)), "InternalServerError"] },
+            type: {
+              type: "string",
+              enum: [...new Set(Object.values(ERRORS).map((e) => e.type)), "InternalServerError"],
+            },
             status: { type: "string", enum: ["error"] },
             traceId: { type: "string" },
             field: { type: "string", description: "The body field or parameter at fault (400), e.g. notes[2].photo" },

@@ -14,11 +14,16 @@ export interface RouteEntry {
 
 export function routeTable(schema: GraphQLSchema): RouteEntry[] {
   const entries: RouteEntry[] = [];
-  for (const [operation, root] of [["query", schema.getQueryType()], ["mutation", schema.getMutationType()]] as const) {
+  for (const [operation, root] of [
+    ["query", schema.getQueryType()],
+    ["mutation", schema.getMutationType()],
+  ] as const) {
     for (const field of Object.values(root?.getFields() ?? {})) {
       const route = field.extensions?.rest as RestRoute | undefined;
       if (!route) throw new Error(`${root!.name}.${field.name} has no REST route; SOFA would invent one`);
-      const segments = route.path.split("/").map((s) => (s.startsWith(":") ? "([^/]+)" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      const segments = route.path
+        .split("/")
+        .map((s) => (s.startsWith(":") ? "([^/]+)" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
       entries.push({
         operation,
         field: field.name,
@@ -39,7 +44,10 @@ export function matchRoute(table: RouteEntry[], method: string, path: string): R
 /** SOFA's `routes` option for the table. */
 export function sofaRoutes(table: RouteEntry[]) {
   return Object.fromEntries(
-    table.map((e) => [`${e.operation === "query" ? "Query" : "Mutation"}.${e.field}`, { method: e.route.method, path: e.route.path }]),
+    table.map((e) => [
+      `${e.operation === "query" ? "Query" : "Mutation"}.${e.field}`,
+      { method: e.route.method, path: e.route.path },
+    ]),
   );
 }
 

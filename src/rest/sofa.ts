@@ -51,14 +51,21 @@ function rootField(args: ExecutionArgs): { operation: OperationDefinitionNode; f
 /** Undeclared query parameters, as `{field: "a,b"}` (a repeated parameter is the same as a comma list). */
 function filtersFrom(query: URLSearchParams, declared: Set<string>): Record<string, string> {
   // Own properties only (fromEntries): `__proto__` or `toString` stays a filter name, to be refused as one.
-  return Object.fromEntries([...new Set(query.keys())].filter((name) => !declared.has(name)).map((name) => [name, query.getAll(name).join(",")]));
+  return Object.fromEntries(
+    [...new Set(query.keys())]
+      .filter((name) => !declared.has(name))
+      .map((name) => [name, query.getAll(name).join(",")]),
+  );
 }
 
 /** The body's keys that the input type declares; others are ignored, as the contract says. */
 function bodyInput(schema: GraphQLSchema, operation: OperationDefinitionNode, argName: string, body: unknown) {
   if (body === undefined) return {};
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw badInput("the body must be a JSON object");
-  let typeNode: TypeNode | undefined = operation.variableDefinitions?.find((v) => v.variable.name.value === argName)?.type;
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw badInput("the body must be a JSON object");
+  let typeNode: TypeNode | undefined = operation.variableDefinitions?.find(
+    (v) => v.variable.name.value === argName,
+  )?.type;
   while (typeNode && typeNode.kind !== Kind.NAMED_TYPE) typeNode = typeNode.type;
   const type = typeNode && schema.getType(typeNode.name.value);
   if (!type || !isInputObjectType(type)) return body;
@@ -82,7 +89,9 @@ function compiledExecutor(): Executor {
       if (!isCompiledQuery(made)) return made;
       compiled.set(args.document, (query = made));
     }
-    return query.query(undefined, args.contextValue, (args.variableValues ?? {}) as Record<string, unknown>) as Promise<ExecutionResult> | ExecutionResult;
+    return query.query(undefined, args.contextValue, (args.variableValues ?? {}) as Record<string, unknown>) as
+      | Promise<ExecutionResult>
+      | ExecutionResult;
   };
 }
 
@@ -132,17 +141,25 @@ function errorHandler(schema: GraphQLSchema) {
 /** What Response.json(value, {status, headers}) holds once read: the headers lower-cased and sorted, as Headers iterates them. */
 function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): RestAnswer {
   const body = JSON.stringify(value);
-  const all = { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)), ...headers };
-  const sorted = Object.entries(all).map(([name, v]) => [name.toLowerCase(), v] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const all = {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(body)),
+    ...headers,
+  };
+  const sorted = Object.entries(all)
+    .map(([name, v]) => [name.toLowerCase(), v] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { status, body, headers: Object.fromEntries(sorted) };
 }
 
 /** A query-string or path value as SOFA's parseVariable reads it for a variable's type. */
 function coerce(schema: GraphQLSchema, type: TypeNode, value: unknown): unknown {
   if (type.kind === Kind.NON_NULL_TYPE) return coerce(schema, type.type, value);
-  if (type.kind === Kind.LIST_TYPE) return (Array.isArray(value) ? value : [value]).map((v) => coerce(schema, type.type, v));
+  if (type.kind === Kind.LIST_TYPE)
+    return (Array.isArray(value) ? value : [value]).map((v) => coerce(schema, type.type, v));
   const named = schema.getType(type.name.value);
-  if (isScalarType(named)) return named.serialize(named === GraphQLBoolean ? value === "true" || value === true : value);
+  if (isScalarType(named))
+    return named.serialize(named === GraphQLBoolean ? value === "true" || value === true : value);
   if (isInputObjectType(named)) return value && typeof value === "object" ? value : JSON.parse(value as string);
   return value;
 }
@@ -162,7 +179,12 @@ export interface SofaServer {
    * (a mutation, a route that answers with a file): SOFA answers those. The adapter sends only GETs
    * whose path has no %-escapes here (SOFA decodes those its own way).
    */
-  direct(entry: RouteEntry, params: Record<string, string>, search: string, rest: RestRequest): Promise<RestAnswer> | undefined;
+  direct(
+    entry: RouteEntry,
+    params: Record<string, string>,
+    search: string,
+    rest: RestRequest,
+  ): Promise<RestAnswer> | undefined;
 }
 
 export function createSofaServer(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]): SofaServer {
@@ -184,16 +206,28 @@ export function createSofaServer(iface: Interface, schema: GraphQLSchema, table:
   for (const entry of table) {
     if (entry.operation !== "query" || entry.route.method !== "GET" || entry.route.download) continue;
     const operation = buildOperationNodeForField({
-      kind: OperationTypeNode.QUERY, schema, field: entry.field, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit,
+      kind: OperationTypeNode.QUERY,
+      schema,
+      field: entry.field,
+      models: sofa.models,
+      ignore: sofa.ignore,
+      circularReferenceDepth: sofa.depthLimit,
     });
-    documents.set(entry, { document: { kind: Kind.DOCUMENT, definitions: [operation] }, variables: operation.variableDefinitions ?? [], field: entry.field });
+    documents.set(entry, {
+      document: { kind: Kind.DOCUMENT, definitions: [operation] },
+      variables: operation.variableDefinitions ?? [],
+      field: entry.field,
+    });
   }
   const failed = (errors: ReadonlyArray<unknown>) => {
     const { status, body, headers } = errorOf(schema, errors);
     return jsonAnswer(status, body, headers);
   };
   const answer = async (
-    { document, variables, field }: Prepared, params: Record<string, string>, search: string, rest: RestRequest,
+    { document, variables, field }: Prepared,
+    params: Record<string, string>,
+    search: string,
+    rest: RestRequest,
   ): Promise<RestAnswer> => {
     try {
       // As SOFA reads the query string: what follows the URL's first "?", up to a second one.

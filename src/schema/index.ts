@@ -50,7 +50,11 @@ import "./invoices/queries.ts";
 import "./invoices/mutations.ts";
 import "./audit/queries.ts";
 
-export function restRouteOf(schema: GraphQLSchema, operation: "query" | "mutation", field: string): RestRoute | undefined {
+export function restRouteOf(
+  schema: GraphQLSchema,
+  operation: "query" | "mutation",
+  field: string,
+): RestRoute | undefined {
   const root = operation === "query" ? schema.getQueryType() : schema.getMutationType();
   return root?.getFields()[field]?.extensions?.rest as RestRoute | undefined;
 }
@@ -64,7 +68,8 @@ function guardInterfaces(schema: GraphQLSchema): void {
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (parent, args, ctx: Context, info) => {
         const iface = INTERFACE_OF_KIND[ctx.viewer.kind];
-        if (!rest.interfaces.includes(iface)) throw forbidden(`${field.name} is not available to ${ctx.viewer.kind} keys`);
+        if (!rest.interfaces.includes(iface))
+          throw forbidden(`${field.name} is not available to ${ctx.viewer.kind} keys`);
         return resolve(parent, args, ctx, info);
       };
     }

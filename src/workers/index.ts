@@ -18,14 +18,32 @@ export async function startWorkers(config: Config, services: Services, metrics?:
   // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  for (const redis of [connection, publisher]) redis.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
+  for (const redis of [connection, publisher])
+    redis.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
   const { db, logger, now } = services;
   const jobs = [
-    startMailJobs({ db, smtpUrl: config.smtpUrl, logger, now, retryDelayMs: config.mailRetryDelayMs, intervalMs: config.relayIntervalMs, leaseMs: config.workLeaseMs, metrics }),
+    startMailJobs({
+      db,
+      smtpUrl: config.smtpUrl,
+      logger,
+      now,
+      retryDelayMs: config.mailRetryDelayMs,
+      intervalMs: config.relayIntervalMs,
+      leaseMs: config.workLeaseMs,
+      metrics,
+    }),
     startWebhookJobs({
-      db, publisher, prefix: config.redisPrefix, logger, now,
-      allowInsecureUrls: config.webhookAllowInsecureUrls, retryScale: config.webhookRetryScale,
-      relayIntervalMs: config.relayIntervalMs, concurrency: config.webhookConcurrency, leaseMs: config.workLeaseMs, metrics,
+      db,
+      publisher,
+      prefix: config.redisPrefix,
+      logger,
+      now,
+      allowInsecureUrls: config.webhookAllowInsecureUrls,
+      retryScale: config.webhookRetryScale,
+      relayIntervalMs: config.relayIntervalMs,
+      concurrency: config.webhookConcurrency,
+      leaseMs: config.workLeaseMs,
+      metrics,
     }),
     startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
     startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),

@@ -20,7 +20,9 @@ describe("GET /v1/buyer/asset/meter_types", () => {
     const list = await t.call("acme-key", "GET", TYPES);
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
-      type: "MeterType", status: "ok", count: 2,
+      type: "MeterType",
+      status: "ok",
+      count: 2,
       data: [
         { id: refs.runtime, name: "Runtime hours", valueType: "number", valueUnit: "h", buyerCompanyId: refs.acme },
         { id: refs.temp, name: "Temperature", valueType: "number", valueUnit: "F", buyerCompanyId: refs.acme },
@@ -28,7 +30,11 @@ describe("GET /v1/buyer/asset/meter_types", () => {
     });
     expect(ids(await t.call("acme-key", "GET", `${TYPES}?valueUnit=F`))).toEqual([refs.temp]);
     expect(ids(await t.call("acme-key", "GET", `${TYPES}?sort_by=name&order=desc`))).toEqual([refs.temp, refs.runtime]);
-    expect((await t.call("acme-key", "GET", `${TYPES}/count_by?valueType=number`)).body).toEqual({ type: "count", data: { count: 2 }, status: "ok" });
+    expect((await t.call("acme-key", "GET", `${TYPES}/count_by?valueType=number`)).body).toEqual({
+      type: "count",
+      data: { count: 2 },
+      status: "ok",
+    });
     expect((await t.call("acme-key", "GET", `${TYPES}?unit=F`)).status).toBe(400);
     const one = await t.call("acme-key", "GET", `${TYPES}/${refs.temp}`);
     expect(one.body).toMatchObject({ type: "MeterType", data: { id: refs.temp, valueUnit: "F" } });
@@ -40,15 +46,27 @@ describe("GET /v1/buyer/asset/meter_types", () => {
 
   it("gives an integrator the meterTypeId that POST /asset/meters needs", async () => {
     const hours = (await t.call("acme-key", "GET", `${TYPES}?valueUnit=h`)).body.data[0];
-    const meter = await t.call("acme-key", "POST", "/v1/buyer/asset/meters", { name: "Compressor hours", assetId: refs["rtu-1"], meterTypeId: hours.id });
+    const meter = await t.call("acme-key", "POST", "/v1/buyer/asset/meters", {
+      name: "Compressor hours",
+      assetId: refs["rtu-1"],
+      meterTypeId: hours.id,
+    });
     expect(meter.status).toBe(200);
-    expect(meter.body.data).toMatchObject({ meterTypeId: hours.id, valueType: hours.valueType, valueUnit: hours.valueUnit });
+    expect(meter.body.data).toMatchObject({
+      meterTypeId: hours.id,
+      valueType: hours.valueType,
+      valueUnit: hours.valueUnit,
+    });
   });
 });
 
 describe("GET /v1/supplier/asset/meter_types", () => {
   it("shows related buyers' catalogs (the types of the meters on the assets the key reads), nothing of unrelated buyers", async () => {
-    await t.call("acme-key", "POST", "/v1/buyer/asset/meters", { name: "Supply temp", assetId: refs["rtu-1"], meterTypeId: refs.temp });
+    await t.call("acme-key", "POST", "/v1/buyer/asset/meters", {
+      name: "Supply temp",
+      assetId: refs["rtu-1"],
+      meterTypeId: refs.temp,
+    });
     for (const key of ["coolco-key", "inhouse-key"]) {
       const list = await t.call(key, "GET", SUPPLIER_TYPES);
       expect(list.status, key).toBe(200);

@@ -15,7 +15,12 @@ const METERS = "/v1/buyer/asset/meters";
 const READINGS = "/v1/buyer/asset/meter_readings";
 
 async function meter(extra: Record<string, unknown> = {}) {
-  const reply = await t.call("acme-key", "POST", METERS, { name: "Runtime", assetId: refs["rtu-1"], meterTypeId: refs.runtime, ...extra });
+  const reply = await t.call("acme-key", "POST", METERS, {
+    name: "Runtime",
+    assetId: refs["rtu-1"],
+    meterTypeId: refs.runtime,
+    ...extra,
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body.data;
 }
@@ -28,15 +33,31 @@ async function reading(meterId: number, value: string, recordedAt: string, extra
 describe("POST /asset/meters", () => {
   it("defaults to direct_reading and derives valueType, valueUnit and locationId, ignoring them in the body", async () => {
     const reply = await t.call("acme-key", "POST", METERS, {
-      name: "Temp", assetId: refs["rtu-1"], meterTypeId: refs.temp, valueType: "text", valueUnit: "C", locationId: refs["store-2"], buyerCompanyId: refs.globex,
+      name: "Temp",
+      assetId: refs["rtu-1"],
+      meterTypeId: refs.temp,
+      valueType: "text",
+      valueUnit: "C",
+      locationId: refs["store-2"],
+      buyerCompanyId: refs.globex,
     });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
       type: "Meter",
       status: "ok",
-      data: { name: "Temp", assetId: refs["rtu-1"], meterTypeId: refs.temp, readingMode: "direct_reading", valueType: "number", valueUnit: "F", locationId: refs["store-1"], buyerCompanyId: refs.acme },
+      data: {
+        name: "Temp",
+        assetId: refs["rtu-1"],
+        meterTypeId: refs.temp,
+        readingMode: "direct_reading",
+        valueType: "number",
+        valueUnit: "F",
+        locationId: refs["store-1"],
+        buyerCompanyId: refs.acme,
+      },
     });
-    for (const readingMode of ["change_from_baseline", "compare_to_target"]) expect((await meter({ readingMode })).readingMode).toBe(readingMode);
+    for (const readingMode of ["change_from_baseline", "compare_to_target"])
+      expect((await meter({ readingMode })).readingMode).toBe(readingMode);
     expect((await meter({ readingMode: null })).readingMode).toBe("direct_reading");
   });
 
@@ -51,7 +72,9 @@ describe("POST /asset/meters", () => {
       [{ name: " ", assetId: refs["rtu-1"], meterTypeId: refs.runtime }],
       [{ assetId: refs["rtu-1"], meterTypeId: refs.runtime }],
       [{ name: "x", assetId: "one", meterTypeId: refs.runtime }],
-      [{}], [[]], ["{oops"],
+      [{}],
+      [[]],
+      ["{oops"],
     ];
     for (const [body, field] of cases) {
       const reply = await t.call("acme-key", "POST", METERS, body);
@@ -60,12 +83,28 @@ describe("POST /asset/meters", () => {
       if (field) expect(reply.body.message).toContain(field);
     }
     // Globex's key with Acme's asset is refused the same way.
-    expect((await t.call("globex-key", "POST", METERS, { name: "x", assetId: refs["rtu-1"], meterTypeId: refs["g-runtime"] })).status).toBe(400);
+    expect(
+      (
+        await t.call("globex-key", "POST", METERS, {
+          name: "x",
+          assetId: refs["rtu-1"],
+          meterTypeId: refs["g-runtime"],
+        })
+      ).status,
+    ).toBe(400);
     expect(await t.db.meter.count()).toBe(before);
   });
 
   it("is a buyer route only", async () => {
-    expect((await t.call("inhouse-key", "POST", "/v1/supplier/asset/meters", { name: "x", assetId: refs["rtu-1"], meterTypeId: refs.runtime })).status).toBe(404);
+    expect(
+      (
+        await t.call("inhouse-key", "POST", "/v1/supplier/asset/meters", {
+          name: "x",
+          assetId: refs["rtu-1"],
+          meterTypeId: refs.runtime,
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.call("inhouse-key", "GET", "/v1/supplier/asset/meters")).status).toBe(404);
   });
 });
@@ -73,22 +112,38 @@ describe("POST /asset/meters", () => {
 describe("GET /asset/meters", () => {
   it("lists with filters, counts, reads one, and keeps tenants apart", async () => {
     const a = await meter({ name: "Baseline meter", readingMode: "change_from_baseline" });
-    const list = await t.call("acme-key", "GET", `${METERS}?readingMode=change_from_baseline,compare_to_target&limit=25`);
+    const list = await t.call(
+      "acme-key",
+      "GET",
+      `${METERS}?readingMode=change_from_baseline,compare_to_target&limit=25`,
+    );
     expect(list.body.type).toBe("Meter");
     expect(list.body.data.map((m: { id: number }) => m.id)).toContain(a.id);
     expect(list.body.data.every((m: { readingMode: string }) => m.readingMode !== "direct_reading")).toBe(true);
     expect((await t.call("acme-key", "GET", `${METERS}?assetId=${refs["g-asset"]}`)).body.count).toBe(0);
-    expect((await t.call("acme-key", "GET", `${METERS}?locationId=${refs["store-1"]}`)).body.count).toBe(await t.db.meter.count({ where: { locationId: refs["store-1"] } }));
+    expect((await t.call("acme-key", "GET", `${METERS}?locationId=${refs["store-1"]}`)).body.count).toBe(
+      await t.db.meter.count({ where: { locationId: refs["store-1"] } }),
+    );
     // An unknown reading mode in a filter is bad input, not a failed query.
     expect((await t.call("acme-key", "GET", `${METERS}?readingMode=bogus`)).status).toBe(400);
     expect((await t.call("acme-key", "GET", `${METERS}/count_by?readingMode=bogus`)).status).toBe(400);
 
     const count = await t.call("acme-key", "GET", `${METERS}/count_by?assetId=${refs["rtu-1"]}`);
-    expect(count.body).toEqual({ type: "count", status: "ok", data: { count: await t.db.meter.count({ where: { assetId: refs["rtu-1"] } }) } });
+    expect(count.body).toEqual({
+      type: "count",
+      status: "ok",
+      data: { count: await t.db.meter.count({ where: { assetId: refs["rtu-1"] } }) },
+    });
     const grouped = await t.call("acme-key", "GET", `${METERS}/count_by?group_by=readingMode`);
-    expect(grouped.body.data).toContainEqual({ value: "change_from_baseline", count: await t.db.meter.count({ where: { readingMode: "change_from_baseline" } }) });
+    expect(grouped.body.data).toContainEqual({
+      value: "change_from_baseline",
+      count: await t.db.meter.count({ where: { readingMode: "change_from_baseline" } }),
+    });
 
-    expect((await t.call("acme-key", "GET", `${METERS}/${a.id}`)).body).toMatchObject({ type: "Meter", data: { id: a.id, name: "Baseline meter" } });
+    expect((await t.call("acme-key", "GET", `${METERS}/${a.id}`)).body).toMatchObject({
+      type: "Meter",
+      data: { id: a.id, name: "Baseline meter" },
+    });
     expect((await t.call("globex-key", "GET", `${METERS}/${a.id}`)).status).toBe(400);
     expect((await t.call("acme-key", "GET", `${METERS}/9999999`)).status).toBe(404);
     expect((await t.call("globex-key", "GET", METERS)).body).toMatchObject({ count: 0, data: [] });
@@ -99,10 +154,18 @@ describe("GET /asset/meters", () => {
 describe("meter readings", () => {
   it("stores numeric text and answers with it; isBaseline defaults to false", async () => {
     const m = await meter();
-    const r = await reading(m.id, "12.50", "2026-01-01T10:00:00+02:00", { expectedValue: "13", recordedBy: "tech@coolco.example" });
+    const r = await reading(m.id, "12.50", "2026-01-01T10:00:00+02:00", {
+      expectedValue: "13",
+      recordedBy: "tech@coolco.example",
+    });
     expect(r).toMatchObject({
-      meterId: m.id, value: "12.5", expectedValue: "13", recordedBy: "tech@coolco.example", isBaseline: false,
-      recordedAt: "2026-01-01T08:00:00.000Z", lastBaselineValue: null,
+      meterId: m.id,
+      value: "12.5",
+      expectedValue: "13",
+      recordedBy: "tech@coolco.example",
+      isBaseline: false,
+      recordedAt: "2026-01-01T08:00:00.000Z",
+      lastBaselineValue: null,
     });
     expect((await reading(m.id, "-0.000001", "2026-01-01T11:00:00Z")).value).toBe("-0.000001");
     expect((await reading(m.id, "12345678901234", "2026-01-01T11:00:00Z")).value).toBe("12345678901234");
@@ -115,11 +178,26 @@ describe("meter readings", () => {
     const before = await t.db.meterReading.count();
     const ok = { meterId: m.id, value: "1", recordedAt: "2026-01-01T00:00:00Z" };
     const bodies: unknown[] = [
-      { ...ok, value: "abc" }, { ...ok, value: "" }, { ...ok, value: "1e5" }, { ...ok, value: "1.2.3" }, { ...ok, value: "." }, { ...ok, value: "+5" },
-      { ...ok, value: 12.5 }, { ...ok, value: "1.0000001" }, { ...ok, value: "123456789012345" }, { ...ok, value: null },
-      { ...ok, recordedAt: "2026-01-01" }, { ...ok, recordedAt: "2026-01-01T00:00:00" }, { ...ok, recordedAt: "yesterday" },
-      { meterId: m.id, value: "1" }, { ...ok, meterId: undefined }, { ...ok, isBaseline: "yes" }, { ...ok, meterId: 9999999 },
-      [ok], "[1,", "true",
+      { ...ok, value: "abc" },
+      { ...ok, value: "" },
+      { ...ok, value: "1e5" },
+      { ...ok, value: "1.2.3" },
+      { ...ok, value: "." },
+      { ...ok, value: "+5" },
+      { ...ok, value: 12.5 },
+      { ...ok, value: "1.0000001" },
+      { ...ok, value: "123456789012345" },
+      { ...ok, value: null },
+      { ...ok, recordedAt: "2026-01-01" },
+      { ...ok, recordedAt: "2026-01-01T00:00:00" },
+      { ...ok, recordedAt: "yesterday" },
+      { meterId: m.id, value: "1" },
+      { ...ok, meterId: undefined },
+      { ...ok, isBaseline: "yes" },
+      { ...ok, meterId: 9999999 },
+      [ok],
+      "[1,",
+      "true",
     ];
     for (const body of bodies) {
       const reply = await t.call("acme-key", "POST", READINGS, body);
@@ -128,7 +206,11 @@ describe("meter readings", () => {
     }
     // Globex may neither write to Acme's meter nor Acme to Globex's.
     expect((await t.call("globex-key", "POST", READINGS, ok)).status).toBe(400);
-    const gMeter = await t.call("globex-key", "POST", METERS, { name: "g", assetId: refs["g-asset"], meterTypeId: refs["g-runtime"] });
+    const gMeter = await t.call("globex-key", "POST", METERS, {
+      name: "g",
+      assetId: refs["g-asset"],
+      meterTypeId: refs["g-runtime"],
+    });
     expect(gMeter.status).toBe(200);
     expect((await t.call("acme-key", "POST", READINGS, { ...ok, meterId: gMeter.body.data.id })).status).toBe(400);
     expect(await t.db.meterReading.count()).toBe(before);
@@ -144,13 +226,22 @@ describe("meter readings", () => {
     expect(ids(all.body)).toEqual(expect.arrayContaining([r1.id, r2.id]));
     expect(all.body.count).toBe(await t.db.meterReading.count({ where: { buyerCompanyId: refs.acme } }));
     expect(ids((await t.call("acme-key", "GET", `${READINGS}?meterId=${m1.id}`)).body)).toEqual([r1.id]);
-    expect(ids((await t.call("acme-key", "GET", `${READINGS}?meterId=${m1.id},${m2.id}`)).body)).toEqual([r1.id, r2.id]);
+    expect(ids((await t.call("acme-key", "GET", `${READINGS}?meterId=${m1.id},${m2.id}`)).body)).toEqual([
+      r1.id,
+      r2.id,
+    ]);
     const grouped = await t.call("acme-key", "GET", `${READINGS}/count_by?group_by=meterId&meterId=${m1.id},${m2.id}`);
-    expect(grouped.body.data).toEqual([{ value: m1.id, count: 1 }, { value: m2.id, count: 1 }]);
+    expect(grouped.body.data).toEqual([
+      { value: m1.id, count: 1 },
+      { value: m2.id, count: 1 },
+    ]);
     expect((await t.call("acme-key", "GET", `${READINGS}/count_by?meterId=${m2.id}`)).body.data).toEqual({ count: 1 });
     // Another tenant sees none of them.
     expect((await t.call("globex-key", "GET", `${READINGS}/${r1.id}`)).status).toBe(400);
-    expect((await t.call("globex-key", "GET", `${READINGS}?meterId=${m1.id}`)).body).toMatchObject({ count: 0, data: [] });
+    expect((await t.call("globex-key", "GET", `${READINGS}?meterId=${m1.id}`)).body).toMatchObject({
+      count: 0,
+      data: [],
+    });
     expect((await t.call("acme-key", "GET", `${READINGS}/8888888`)).status).toBe(404);
     expect((await t.call("acme-key", "GET", `${READINGS}?meterId=x`)).status).toBe(400);
   });
@@ -183,10 +274,14 @@ describe("lastBaselineValue", () => {
 
   it("is the most recent other baseline recorded at or before the reading, in the list and the single read", async () => {
     const list = await t.call("acme-key", "GET", `${READINGS}?meterId=${m.id}&limit=25`);
-    const values = Object.fromEntries(list.body.data.map((r: { id: number; lastBaselineValue: string | null }) => [r.id, r.lastBaselineValue]));
+    const values = Object.fromEntries(
+      list.body.data.map((r: { id: number; lastBaselineValue: string | null }) => [r.id, r.lastBaselineValue]),
+    );
     for (const [name, value] of Object.entries(expected)) {
       expect(values[byId[name].id], name).toBe(value);
-      expect((await t.call("acme-key", "GET", `${READINGS}/${byId[name].id}`)).body.data.lastBaselineValue, name).toBe(value);
+      expect((await t.call("acme-key", "GET", `${READINGS}/${byId[name].id}`)).body.data.lastBaselineValue, name).toBe(
+        value,
+      );
     }
   });
 
@@ -212,7 +307,9 @@ describe("lastBaselineValue", () => {
     try {
       const list = await t.call("acme-key", "GET", `${READINGS}?meterId=${m.id}&limit=25`);
       expect(list.body.data.length).toBeGreaterThanOrEqual(Object.keys(expected).length);
-      expect(list.body.data.filter((r: { lastBaselineValue: string | null }) => r.lastBaselineValue !== null).length).toBeGreaterThan(1);
+      expect(
+        list.body.data.filter((r: { lastBaselineValue: string | null }) => r.lastBaselineValue !== null).length,
+      ).toBeGreaterThan(1);
       expect(statements.filter((sql) => sql.includes("isBaseline"))).toHaveLength(1);
     } finally {
       db.$queryRaw = original;
@@ -220,7 +317,11 @@ describe("lastBaselineValue", () => {
   });
 
   it("is served over GraphQL as well", async () => {
-    const reply = await t.graphql("acme-key", `query($f: JSON) { meterReadings(filter: $f, limit: 25) { count data { id value lastBaselineValue } } }`, { f: { meterId: m.id } });
+    const reply = await t.graphql(
+      "acme-key",
+      `query($f: JSON) { meterReadings(filter: $f, limit: 25) { count data { id value lastBaselineValue } } }`,
+      { f: { meterId: m.id } },
+    );
     expect(reply.body.errors).toBeUndefined();
     const r2 = reply.body.data.meterReadings.data.find((r: { id: number }) => r.id === byId.r2.id);
     expect(r2).toEqual({ id: byId.r2.id, value: "120", lastBaselineValue: "110" });

@@ -27,40 +27,83 @@ const cli = (args: string[]) => operatorCli(t.databaseUrl, args, { env: { OPERAT
 describe("audit entries", () => {
   it("record a REST write: key, contact, operation, record ids, time and the trace id", async () => {
     const before = new Date();
-    const reply = await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", { name: "Audited type" }, { "X-Request-Id": "trace-audit-rest-1" });
+    const reply = await t.call(
+      "acme-key",
+      "POST",
+      "/v1/buyer/asset/asset_types",
+      { name: "Audited type" },
+      { "X-Request-Id": "trace-audit-rest-1" },
+    );
     expect(reply.status).toBe(200);
-    const key = await t.db.apiKey.findUniqueOrThrow({ where: { apiKey: t.headers("acme-key")["X-API-KEY"] }, include: { contact: true } });
+    const key = await t.db.apiKey.findUniqueOrThrow({
+      where: { apiKey: t.headers("acme-key")["X-API-KEY"] },
+      include: { contact: true },
+    });
     const entries = await t.db.auditEntry.findMany({ where: { traceId: "trace-audit-rest-1" } });
-    expect(entries).toEqual([expect.objectContaining({
-      channel: "buyer", apiKeyId: key.id, contactId: key.contactId, actor: key.contact.email, buyerCompanyId: refs.acme, supplierFacilityId: null,
-      operation: "upsertAssetType", recordType: "AssetType", recordIds: [String(reply.body.data.id)],
-    })]);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        channel: "buyer",
+        apiKeyId: key.id,
+        contactId: key.contactId,
+        actor: key.contact.email,
+        buyerCompanyId: refs.acme,
+        supplierFacilityId: null,
+        operation: "upsertAssetType",
+        recordType: "AssetType",
+        recordIds: [String(reply.body.data.id)],
+      }),
+    ]);
     expect(entries[0].at.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
   });
 
   it("record a GraphQL write, and a supplier key's write under its facility", async () => {
-    const reply = await t.graphql("acme-key", `mutation { upsertAssetType(input: { name: "Audited over GraphQL" }) { id } }`);
+    const reply = await t.graphql(
+      "acme-key",
+      `mutation { upsertAssetType(input: { name: "Audited over GraphQL" }) { id } }`,
+    );
     expect(reply.body.errors).toBeUndefined();
     const id = String(reply.body.data.upsertAssetType.id);
-    const entry = await t.db.auditEntry.findFirstOrThrow({ where: { recordIds: { has: id }, operation: "upsertAssetType" } });
+    const entry = await t.db.auditEntry.findFirstOrThrow({
+      where: { recordIds: { has: id }, operation: "upsertAssetType" },
+    });
     expect(entry).toMatchObject({ channel: "graphql", traceId: reply.headers.get("x-trace-id") });
 
     const wo = await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", {
-      title: "Audited work order", locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-      buyerCompanyId: refs.acme, createdBy: "alice@acme.example", supplierFacilityId: refs["coolco-pdx"],
+      title: "Audited work order",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      buyerFacilityId: refs["acme-hq"],
+      buyerCompanyId: refs.acme,
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
     });
     expect(wo.status).toBe(200);
-    const confirm = await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/confirm", { id: wo.body.data.id });
+    const confirm = await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/confirm", {
+      id: wo.body.data.id,
+    });
     expect(confirm.status).toBe(200);
-    const supplierEntry = await t.db.auditEntry.findFirstOrThrow({ where: { traceId: confirm.headers.get("x-trace-id")! } });
-    expect(supplierEntry).toMatchObject({ channel: "supplier", buyerCompanyId: null, supplierFacilityId: refs["coolco-pdx"], recordIds: [String(wo.body.data.id)] });
+    const supplierEntry = await t.db.auditEntry.findFirstOrThrow({
+      where: { traceId: confirm.headers.get("x-trace-id")! },
+    });
+    expect(supplierEntry).toMatchObject({
+      channel: "supplier",
+      buyerCompanyId: null,
+      supplierFacilityId: refs["coolco-pdx"],
+      recordIds: [String(wo.body.data.id)],
+    });
   });
 
   it("are not written for a refused or failed write, nor for an idempotent replay", async () => {
     const count = () => t.db.auditEntry.count();
     const before = await count();
     expect((await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", { name: " " })).status).toBe(400);
-    expect((await t.call("acme-key", "PATCH", `/v1/buyer/location/locations/${refs["globex-store"] ?? 999999}`, { locationTypeDetails: {} })).status).toBe(400);
+    expect(
+      (
+        await t.call("acme-key", "PATCH", `/v1/buyer/location/locations/${refs["globex-store"] ?? 999999}`, {
+          locationTypeDetails: {},
+        })
+      ).status,
+    ).toBe(400);
     expect(await count()).toBe(before);
     const key = { "Idempotency-Key": `audit-${Date.now()}` };
     await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", { name: "Once audited" }, key);
@@ -76,13 +119,25 @@ describe("audit entries", () => {
         fields: {
           makeType: {
             type: GraphQLInt,
-            resolve: async (_p, _a, ctx: Context) => (await ctx.db.assetType.create({ data: { buyerCompanyId: refs.acme, name: "Written without its entry" } })).id,
+            resolve: async (_p, _a, ctx: Context) =>
+              (
+                await ctx.db.assetType.create({
+                  data: { buyerCompanyId: refs.acme, name: "Written without its entry" },
+                })
+              ).id,
           },
         },
       }),
     });
     applyAudit(schema);
-    const viewer = { kind: "buyer", keyId: 1, contactId: 1, email: "x@y", buyerCompanyId: refs.acme, supplierFacilityId: null };
+    const viewer = {
+      kind: "buyer",
+      keyId: 1,
+      contactId: 1,
+      email: "x@y",
+      buyerCompanyId: refs.acme,
+      supplierFacilityId: null,
+    };
     // traceId is required in the entry: null makes its INSERT fail after the mutation wrote its row.
     const ctx = { db: t.db, viewer, channel: "graphql", traceId: null, now: () => new Date() } as unknown as Context;
     const resolve = schema.getMutationType()!.getFields().makeType.resolve!;
@@ -98,12 +153,21 @@ describe("reading the audit log", () => {
     const all = (await t.graphql("acme-key", LOG, { limit: 100 })).body.data.auditLog;
     expect(all.count).toBe(await t.db.auditEntry.count({ where: { buyerCompanyId: refs.acme } }));
     expect(all.data.every((e: { actor: string }) => e.actor === "alice@acme.example")).toBe(true);
-    expect(all.data.map((e: { at: string }) => e.at)).toEqual([...all.data.map((e: { at: string }) => e.at)].sort().reverse());
-    const byRecord = (await t.graphql("acme-key", LOG, { record: String(created.body.data.id), op: "upsertAssetType" })).body.data.auditLog;
-    expect(byRecord).toMatchObject({ count: 1, data: [{ recordIds: [String(created.body.data.id)], traceId: created.headers.get("x-trace-id") }] });
+    expect(all.data.map((e: { at: string }) => e.at)).toEqual(
+      [...all.data.map((e: { at: string }) => e.at)].sort().reverse(),
+    );
+    const byRecord = (await t.graphql("acme-key", LOG, { record: String(created.body.data.id), op: "upsertAssetType" }))
+      .body.data.auditLog;
+    expect(byRecord).toMatchObject({
+      count: 1,
+      data: [{ recordIds: [String(created.body.data.id)], traceId: created.headers.get("x-trace-id") }],
+    });
     const page = (await t.graphql("acme-key", LOG, { limit: 1, offset: 1 })).body.data.auditLog;
     expect(page.data).toEqual([all.data[1]]);
-    expect((await t.graphql("acme-key", LOG, { since: new Date(Date.now() + 60_000).toISOString() })).body.data.auditLog.count).toBe(0);
+    expect(
+      (await t.graphql("acme-key", LOG, { since: new Date(Date.now() + 60_000).toISOString() })).body.data.auditLog
+        .count,
+    ).toBe(0);
     const globex = (await t.graphql("globex-key", LOG, { limit: 100 })).body.data.auditLog;
     expect(globex.data.map((e: { actor: string }) => e.actor)).not.toContain("alice@acme.example");
     expect(globex.count).toBeGreaterThan(0);
@@ -126,11 +190,21 @@ describe("the operator CLI", () => {
     expect(issued.code, issued.stderr).toBe(0);
     expect(failed.code).toBe(1);
     const keyId = JSON.parse(issued.stdout).id as number;
-    const [listed, acme] = await Promise.all([cli(["audit", "--operation", "keys issue", "--limit", "5"]), cli(["audit", "--buyer-company", String(refs.acme), "--limit", "1"])]);
+    const [listed, acme] = await Promise.all([
+      cli(["audit", "--operation", "keys issue", "--limit", "5"]),
+      cli(["audit", "--buyer-company", String(refs.acme), "--limit", "1"]),
+    ]);
     expect(listed.code, listed.stderr).toBe(0);
     const log = JSON.parse(listed.stdout);
     expect(log.count).toBe(1);
-    expect(log.data[0]).toMatchObject({ channel: "operator", actor: "operator:ops-oliver", operation: "keys issue", recordIds: [String(keyId)], apiKeyId: null, traceId: expect.any(String) });
+    expect(log.data[0]).toMatchObject({
+      channel: "operator",
+      actor: "operator:ops-oliver",
+      operation: "keys issue",
+      recordIds: [String(keyId)],
+      apiKeyId: null,
+      traceId: expect.any(String),
+    });
     expect(await t.db.auditEntry.count({ where: { channel: "operator" } })).toBe(1);
     // The API's entries are there too, for every company.
     const everything = JSON.parse(acme.stdout);

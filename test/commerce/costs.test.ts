@@ -9,46 +9,90 @@ const text = (data: Record<string, unknown>, field: string) => (data[field] as P
 
 describe("rollUpCosts", () => {
   it("adds exactly where floats would not (0.1 + 0.2)", () => {
-    const { data, mismatches } = rollUpCosts({ laborLineItems: [{ description: "a", amount: "0.1" }, { description: "b", amount: "0.2" }], totalAfterTax: "0.30" }, null, PROPOSAL_TOTALS);
+    const { data, mismatches } = rollUpCosts(
+      {
+        laborLineItems: [
+          { description: "a", amount: "0.1" },
+          { description: "b", amount: "0.2" },
+        ],
+        totalAfterTax: "0.30",
+      },
+      null,
+      PROPOSAL_TOTALS,
+    );
     expect(mismatches).toEqual([]);
     expect(text(data, "laborTotalBeforeTax")).toBe("0.30");
-    expect(data.laborLineItems).toEqual([{ description: "a", amount: "0.10" }, { description: "b", amount: "0.20" }]);
+    expect(data.laborLineItems).toEqual([
+      { description: "a", amount: "0.10" },
+      { description: "b", amount: "0.20" },
+    ]);
   });
 
   it("rounds the tax once, half up, over every rate", () => {
     // 0.05 × 10% = 0.005 and 0.05 × 10% = 0.005: rounded per section that would be 0.01 + 0.01; once, 0.01.
     const input = {
-      laborTotalBeforeTax: "0.05", laborTaxRate: "10", materialTotalBeforeTax: "0.05", materialTaxRate: "10", totalAfterTax: "0.11",
+      laborTotalBeforeTax: "0.05",
+      laborTaxRate: "10",
+      materialTotalBeforeTax: "0.05",
+      materialTaxRate: "10",
+      totalAfterTax: "0.11",
     };
     const { data, mismatches } = rollUpCosts(input, null, PROPOSAL_TOTALS);
     expect(text(data, "tax")).toBe("0.01");
     expect(mismatches).toEqual([]);
-    expect(rollUpCosts({ ...input, totalAfterTax: "0.12" }, null, PROPOSAL_TOTALS).mismatches).toEqual(["totalAfterTax is 0.12 but totalBeforeTax 0.10 + tax 0.01 = 0.11"]);
+    expect(rollUpCosts({ ...input, totalAfterTax: "0.12" }, null, PROPOSAL_TOTALS).mismatches).toEqual([
+      "totalAfterTax is 0.12 but totalBeforeTax 0.10 + tax 0.01 = 0.11",
+    ]);
     // Exactly half a cent rounds up.
-    expect(text(rollUpCosts({ miscTotalBeforeTax: "0.50", taxRate: "1" }, null, PROPOSAL_TOTALS).data, "tax")).toBe("0.01");
+    expect(text(rollUpCosts({ miscTotalBeforeTax: "0.50", taxRate: "1" }, null, PROPOSAL_TOTALS).data, "tax")).toBe(
+      "0.01",
+    );
   });
 
   it("adds tax lines after the rounding", () => {
-    const { data } = rollUpCosts({ freightTotalBeforeTax: "10.00", taxRate: "5" }, null, PROPOSAL_TOTALS, new Prisma.Decimal("1.30"));
+    const { data } = rollUpCosts(
+      { freightTotalBeforeTax: "10.00", taxRate: "5" },
+      null,
+      PROPOSAL_TOTALS,
+      new Prisma.Decimal("1.30"),
+    );
     expect(text(data, "tax")).toBe("1.80");
     expect(text(data, "totalAfterTax")).toBe("11.80");
   });
 
   it("keeps stored lines, rates and lump sums on an update, and recomputes the totals", () => {
-    const first = rollUpCosts({ travelTotalBeforeTax: "40.00", materialLineItems: [{ description: "m", amount: "10.00" }], materialTaxRate: "10" }, null, PROPOSAL_TOTALS).data;
+    const first = rollUpCosts(
+      {
+        travelTotalBeforeTax: "40.00",
+        materialLineItems: [{ description: "m", amount: "10.00" }],
+        materialTaxRate: "10",
+      },
+      null,
+      PROPOSAL_TOTALS,
+    ).data;
     const next = rollUpCosts({ laborLineItems: [{ description: "l", amount: "5.00" }] }, first, PROPOSAL_TOTALS);
     expect(next.mismatches).toEqual([]);
     expect(text(next.data, "travelTotalBeforeTax")).toBe("40.00");
     expect(text(next.data, "totalBeforeTax")).toBe("55.00");
     expect(text(next.data, "tax")).toBe("1.00");
     // Clearing a section's lines (null) empties it.
-    expect(text(rollUpCosts({ materialLineItems: null }, first, PROPOSAL_TOTALS).data, "materialTotalBeforeTax")).toBe("0.00");
+    expect(text(rollUpCosts({ materialLineItems: null }, first, PROPOSAL_TOTALS).data, "materialTotalBeforeTax")).toBe(
+      "0.00",
+    );
   });
 
   it("reports every mismatch at once", () => {
-    const { mismatches } = rollUpCosts({
-      laborLineItems: [{ description: "l", amount: "5.00" }], laborTotalBeforeTax: "6.00", totalBeforeTax: "7.00", tax: "1.00", totalAfterTax: "9.00",
-    }, null, PROPOSAL_TOTALS);
+    const { mismatches } = rollUpCosts(
+      {
+        laborLineItems: [{ description: "l", amount: "5.00" }],
+        laborTotalBeforeTax: "6.00",
+        totalBeforeTax: "7.00",
+        tax: "1.00",
+        totalAfterTax: "9.00",
+      },
+      null,
+      PROPOSAL_TOTALS,
+    );
     expect(mismatches).toEqual([
       "laborTotalBeforeTax is 6.00 but its line items add up to 5.00",
       "totalBeforeTax is 7.00 but the section totals add up to 6.00",

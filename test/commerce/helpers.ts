@@ -18,11 +18,37 @@ export interface CommerceApp extends TestApp {
 export function commerceFixture() {
   const fixture = structuredClone(BASE_FIXTURE);
   fixture.supplierFacilities.push({ ref: "coolco-van", company: "coolco", name: "CoolCo Vancouver", currency: "CAD" });
-  fixture.buyerSupplierRelationships.push({ ref: "rel-van", buyer: "acme", supplierFacility: "coolco-van", rankings: [] });
+  fixture.buyerSupplierRelationships.push({
+    ref: "rel-van",
+    buyer: "acme",
+    supplierFacility: "coolco-van",
+    rankings: [],
+  });
   fixture.contacts.push(
-    { ref: "vic", email: "vic@coolco.example", nameGiven: "Vic", nameFamily: "Vancouver", supplierFacility: "coolco-van", roles: ["dispatcher", "billing"] },
-    { ref: "tom", email: "tom@coolco.example", nameGiven: "Tom", nameFamily: "Tech", supplierFacility: "coolco-pdx", roles: ["technician"] },
-    { ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Requester", buyerFacility: "acme-hq", roles: ["requester"] },
+    {
+      ref: "vic",
+      email: "vic@coolco.example",
+      nameGiven: "Vic",
+      nameFamily: "Vancouver",
+      supplierFacility: "coolco-van",
+      roles: ["dispatcher", "billing"],
+    },
+    {
+      ref: "tom",
+      email: "tom@coolco.example",
+      nameGiven: "Tom",
+      nameFamily: "Tech",
+      supplierFacility: "coolco-pdx",
+      roles: ["technician"],
+    },
+    {
+      ref: "rita",
+      email: "rita@acme.example",
+      nameGiven: "Rita",
+      nameFamily: "Requester",
+      buyerFacility: "acme-hq",
+      roles: ["requester"],
+    },
   );
   const unlimited = { requests: 100_000, windowSeconds: 20 };
   fixture.apiKeys.push(
@@ -35,12 +61,16 @@ export function commerceFixture() {
 
 function walk(dir: string, base = dir): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? walk(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))],
+    );
 }
 
-export async function startCommerceApp(options: { uploadMaxBytes?: number; fixture?: unknown } = {}): Promise<CommerceApp> {
+export async function startCommerceApp(
+  options: { uploadMaxBytes?: number; fixture?: unknown } = {},
+): Promise<CommerceApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wo-files-"));
   const t = await startTestApp({
     fixture: options.fixture ?? commerceFixture(),
@@ -74,15 +104,24 @@ export async function workOrder(
   const refs = t.fixture.refs;
   const supplierKey = options.supplierKey ?? "coolco-key";
   const created = await t.call("acme-key", "POST", WO, {
-    title: "Cooler warm", locationId: refs[options.location ?? "store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-    buyerCompanyId: refs.acme, createdBy: "alice@acme.example", supplierFacilityId: refs[options.supplier ?? "coolco-pdx"], ...options.extra,
+    title: "Cooler warm",
+    locationId: refs[options.location ?? "store-1"],
+    problemTypeId: refs.hvac,
+    buyerFacilityId: refs["acme-hq"],
+    buyerCompanyId: refs.acme,
+    createdBy: "alice@acme.example",
+    supplierFacilityId: refs[options.supplier ?? "coolco-pdx"],
+    ...options.extra,
   });
   expect(created.status, created.body.message).toBe(200);
   const id = created.body.data.id as number;
   const steps: [string, string, Record<string, unknown>][] = [];
   if (until !== "assigned") steps.push([supplierKey, "confirm", {}]);
   if (until === "WaitingForReview" || until === "WorkReviewedAndCompleted") {
-    steps.push([supplierKey, "check_in", { technicianEmail: "tina@coolco.example" }], [supplierKey, "check_out", { outcome: "completed" }]);
+    steps.push(
+      [supplierKey, "check_in", { technicianEmail: "tina@coolco.example" }],
+      [supplierKey, "check_out", { outcome: "completed" }],
+    );
   }
   for (const [key, action, body] of steps) {
     const reply = await t.call(key, "PATCH", `${SUPPLIER_WO}/${action}`, { id, ...body });
@@ -112,11 +151,18 @@ export const pdf = (size = 2048, fill = 0x41) => {
 };
 
 /** A multipart/form-data body built by hand (so tests can also send what FormData never would). */
-export function multipartBody(parts: Part[], boundary = "----wo-test-boundary-7d93"): { body: Buffer; contentType: string } {
+export function multipartBody(
+  parts: Part[],
+  boundary = "----wo-test-boundary-7d93",
+): { body: Buffer; contentType: string } {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ""}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ""}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ""}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content));
     chunks.push(Buffer.from("\r\n"));
   }
@@ -125,12 +171,24 @@ export function multipartBody(parts: Part[], boundary = "----wo-test-boundary-7d
 }
 
 /** POSTs a raw body; the reply even when the server answers before reading all of it. */
-export function post(t: TestApp, keyRef: string | null, pathName: string, body: Buffer, contentType: string, extra: Record<string, string> = {}): Promise<Reply> {
+export function post(
+  t: TestApp,
+  keyRef: string | null,
+  pathName: string,
+  body: Buffer,
+  contentType: string,
+  extra: Record<string, string> = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const url = new URL(pathName, t.url);
     const req = http.request(url, {
       method: "POST",
-      headers: { ...(keyRef ? t.headers(keyRef) : {}), "content-type": contentType, "content-length": String(body.length), ...extra },
+      headers: {
+        ...(keyRef ? t.headers(keyRef) : {}),
+        "content-type": contentType,
+        "content-length": String(body.length),
+        ...extra,
+      },
     });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
@@ -143,7 +201,11 @@ export function post(t: TestApp, keyRef: string | null, pathName: string, body: 
         } catch {
           /* not JSON */
         }
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: parsed });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: parsed,
+        });
       });
     });
     // Writing may fail once the server has answered and closed: the answer is what counts.
@@ -157,25 +219,45 @@ export const upload = (t: TestApp, keyRef: string | null, pathName: string, part
   return post(t, keyRef, pathName, body, contentType);
 };
 
-export const filePart = (content: Buffer | string, filename = "quote.pdf", type = "application/pdf"): Part => ({ name: "file", content, filename, type });
+export const filePart = (content: Buffer | string, filename = "quote.pdf", type = "application/pdf"): Part => ({
+  name: "file",
+  content,
+  filename,
+  type,
+});
 
 /**
  * A multipart POST streamed in pieces (chunked, or with a declared length): write parts of the body,
  * then end it or drop the connection. `reply` settles with the answer, or the socket error.
  */
-export function streamingPost(t: TestApp, keyRef: string | null, pathName: string, contentType: string, contentLength?: number) {
+export function streamingPost(
+  t: TestApp,
+  keyRef: string | null,
+  pathName: string,
+  contentType: string,
+  contentLength?: number,
+) {
   const req = http.request(new URL(pathName, t.url), {
     method: "POST",
     headers: {
-      ...(keyRef ? t.headers(keyRef) : {}), "content-type": contentType,
-      ...(contentLength === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(contentLength) }),
+      ...(keyRef ? t.headers(keyRef) : {}),
+      "content-type": contentType,
+      ...(contentLength === undefined
+        ? { "transfer-encoding": "chunked" }
+        : { "content-length": String(contentLength) }),
     },
   });
   const reply = new Promise<Reply | Error>((resolve) => {
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null"),
+        }),
+      );
     });
     req.on("error", resolve);
   });

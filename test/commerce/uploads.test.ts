@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchemas } from "../../src/schema/index.ts";
 import {
-  commerceFixture, eventually, filePart, multipartBody, pdf, post, startCommerceApp, streamingPost, upload, workOrder, type CommerceApp,
+  commerceFixture,
+  eventually,
+  filePart,
+  multipartBody,
+  pdf,
+  post,
+  startCommerceApp,
+  streamingPost,
+  upload,
+  workOrder,
+  type CommerceApp,
 } from "./helpers.ts";
 
 const CAP = 1024 * 1024;
@@ -17,7 +27,12 @@ const publishPath = (id: number) => `/v1/supplier/invoice/file/upload_and_publis
 
 beforeAll(async () => {
   const fixture = commerceFixture();
-  fixture.apiKeys.push({ ref: "coolco-limited-key", kind: "supplier", contact: "bob", rateLimit: { requests: 1, windowSeconds: 60 } });
+  fixture.apiKeys.push({
+    ref: "coolco-limited-key",
+    kind: "supplier",
+    contact: "bob",
+    rateLimit: { requests: 1, windowSeconds: 60 },
+  });
   t = await startCommerceApp({ uploadMaxBytes: CAP, fixture });
   refs = t.fixture.refs;
 });
@@ -25,7 +40,11 @@ afterAll(() => t?.close());
 
 /** Nothing stored and nothing written since `before`. */
 async function unchanged(before: { files: string[]; rows: number }) {
-  await eventually(() => JSON.stringify(t.storedFiles().sort()) === JSON.stringify(before.files), 5_000, "the storage to be as before");
+  await eventually(
+    () => JSON.stringify(t.storedFiles().sort()) === JSON.stringify(before.files),
+    5_000,
+    "the storage to be as before",
+  );
   expect(await t.db.storedFile.count()).toBe(before.rows);
 }
 const snapshot = async () => ({ files: t.storedFiles().sort(), rows: await t.db.storedFile.count() });
@@ -38,22 +57,40 @@ const download = async (keyRef: string, url: string) => {
 describe("POST /v1/supplier/file/upload", () => {
   it("stores the file as sent and returns its details; the facility reads the same bytes back", async () => {
     const bytes = pdf(50_000, 7);
-    const reply = await upload(t, "coolco-key", UPLOAD, [{ name: "note", content: "ignored field" }, filePart(bytes, "Quote März.pdf")]);
+    const reply = await upload(t, "coolco-key", UPLOAD, [
+      { name: "note", content: "ignored field" },
+      filePart(bytes, "Quote März.pdf"),
+    ]);
     expect(reply.status, reply.body.message).toBe(200);
-    expect(reply.body).toMatchObject({ type: "File", status: "ok", data: { name: "Quote März.pdf", contentType: "application/pdf", size: 50_000, supplierFacilityId: refs["coolco-pdx"] } });
+    expect(reply.body).toMatchObject({
+      type: "File",
+      status: "ok",
+      data: {
+        name: "Quote März.pdf",
+        contentType: "application/pdf",
+        size: 50_000,
+        supplierFacilityId: refs["coolco-pdx"],
+      },
+    });
     expect(reply.body.data.url).toMatch(new RegExp(`/v1/supplier/file/files/${reply.body.data.id}$`));
     const back = await download("coolco-key", reply.body.data.url);
     expect(back.status).toBe(200);
     expect(back.bytes.equals(bytes)).toBe(true);
     expect(back.headers.get("content-type")).toBe("application/pdf");
-    expect(back.headers.get("content-disposition")).toBe(`attachment; filename="Quote M_rz.pdf"; filename*=UTF-8''Quote%20M%C3%A4rz.pdf`);
+    expect(back.headers.get("content-disposition")).toBe(
+      `attachment; filename="Quote M_rz.pdf"; filename*=UTF-8''Quote%20M%C3%A4rz.pdf`,
+    );
     expect(back.headers.get("x-content-type-options")).toBe("nosniff");
-    const gql = await t.graphql("coolco-key", `query($id: Int!) { file(id: $id) { name size url } }`, { id: reply.body.data.id });
+    const gql = await t.graphql("coolco-key", `query($id: Int!) { file(id: $id) { name size url } }`, {
+      id: reply.body.data.id,
+    });
     expect(gql.body.data.file).toEqual({ name: "Quote März.pdf", size: 50_000, url: reply.body.data.url });
   });
 
   it("accepts exactly the limit and refuses one byte more while streaming, removing the partial file", async () => {
-    const atLimit = await upload(t, "coolco-key", UPLOAD, [filePart(Buffer.alloc(CAP, 1), "big.bin", "application/octet-stream")]);
+    const atLimit = await upload(t, "coolco-key", UPLOAD, [
+      filePart(Buffer.alloc(CAP, 1), "big.bin", "application/octet-stream"),
+    ]);
     expect(atLimit.status, atLimit.body.message).toBe(200);
     expect(atLimit.body.data.size).toBe(CAP);
     const before = await snapshot();
@@ -64,7 +101,10 @@ describe("POST /v1/supplier/file/upload", () => {
     stream.end();
     const reply = (await stream.reply) as { status: number; body: any };
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ type: "invalidInputDataException", message: "the file is larger than 1 MB (1048576 bytes), the limit of this endpoint" });
+    expect(reply.body).toMatchObject({
+      type: "invalidInputDataException",
+      message: "the file is larger than 1 MB (1048576 bytes), the limit of this endpoint",
+    });
     await unchanged(before);
   });
 
@@ -84,11 +124,26 @@ describe("POST /v1/supplier/file/upload", () => {
     const cases: [string, Promise<{ status: number; body: any }>][] = [
       ["the body must be multipart/form-data", post(t, "coolco-key", UPLOAD, Buffer.from("{}"), "application/json")],
       ["the body must be multipart/form-data", post(t, "coolco-key", UPLOAD, Buffer.from("x"), "multipart/form-data")],
-      ["malformed multipart body: Unexpected end of form", post(t, "coolco-key", UPLOAD, multipartBody([filePart(pdf())]).body.subarray(0, 1000), multipartBody([]).contentType)],
+      [
+        "malformed multipart body: Unexpected end of form",
+        post(
+          t,
+          "coolco-key",
+          UPLOAD,
+          multipartBody([filePart(pdf())]).body.subarray(0, 1000),
+          multipartBody([]).contentType,
+        ),
+      ],
       ['no file part named "file"', upload(t, "coolco-key", UPLOAD, [{ name: "other", content: "x" }])],
       ['no file part named "file"', upload(t, "coolco-key", UPLOAD, [])],
-      ["only one file part is accepted", upload(t, "coolco-key", UPLOAD, [filePart(pdf()), filePart(pdf(), "second.pdf")])],
-      ['unexpected file part "attachment"', upload(t, "coolco-key", UPLOAD, [{ ...filePart(pdf()), name: "attachment" }])],
+      [
+        "only one file part is accepted",
+        upload(t, "coolco-key", UPLOAD, [filePart(pdf()), filePart(pdf(), "second.pdf")]),
+      ],
+      [
+        'unexpected file part "attachment"',
+        upload(t, "coolco-key", UPLOAD, [{ ...filePart(pdf()), name: "attachment" }]),
+      ],
       ['part "file" must be a file', upload(t, "coolco-key", UPLOAD, [{ name: "file", content: "just text" }])],
       ["the file is empty", upload(t, "coolco-key", UPLOAD, [filePart("", "empty.pdf")])],
     ];
@@ -106,13 +161,21 @@ describe("POST /v1/supplier/file/upload", () => {
     const { body, contentType } = multipartBody([filePart(Buffer.alloc(CAP - 100, 3), "dropped.bin")]);
     const stream = streamingPost(t, "coolco-key", UPLOAD, contentType);
     await stream.write(body.subarray(0, 300 * 1024));
-    await eventually(() => t.storedFiles().some((f) => f.startsWith(".incoming/")), 5_000, "the upload to reach the storage");
+    await eventually(
+      () => t.storedFiles().some((f) => f.startsWith(".incoming/")),
+      5_000,
+      "the upload to reach the storage",
+    );
     stream.destroy();
     await unchanged(before);
   });
 
   it("checks the key and the rate limit before reading the body", async () => {
-    for (const [key, status] of [[null, 401], ["acme-key", 401], ["inhouse-partner-key", 401]] as const) {
+    for (const [key, status] of [
+      [null, 401],
+      ["acme-key", 401],
+      ["inhouse-partner-key", 401],
+    ] as const) {
       const stream = streamingPost(t, key, UPLOAD, "multipart/form-data; boundary=x", 100 * 1024);
       expect(((await stream.reply) as { status: number }).status).toBe(status);
       stream.destroy();
@@ -145,7 +208,11 @@ describe("reading files back", () => {
     expect((await t.call("coolco-key", "GET", supplierPath(999999))).status).toBe(404);
     expect((await t.call("acme-key", "GET", buyerPath(file.id))).status).toBe(400);
     const wo = await workOrder(t, "confirmed");
-    const proposal = await t.call("coolco-key", "POST", "/v1/supplier/quote/proposals", { workOrderId: wo, totalAfterTax: "0", attachments: [file] });
+    const proposal = await t.call("coolco-key", "POST", "/v1/supplier/quote/proposals", {
+      workOrderId: wo,
+      totalAfterTax: "0",
+      attachments: [file],
+    });
     expect(proposal.status, proposal.body.message).toBe(200);
     const seen = await t.call("acme-key", "GET", `/v1/buyer/quote/proposals/${proposal.body.data.id}`);
     const url = seen.body.data.attachments[0].url as string;
@@ -159,9 +226,16 @@ describe("reading files back", () => {
 
 describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => {
   /** A draft invoice of coolco-pdx on a work order in `until`. */
-  async function draft(until: Parameters<typeof workOrder>[1] = "WaitingForReview", body: Record<string, unknown> = {}, options: Parameters<typeof workOrder>[2] = {}) {
+  async function draft(
+    until: Parameters<typeof workOrder>[1] = "WaitingForReview",
+    body: Record<string, unknown> = {},
+    options: Parameters<typeof workOrder>[2] = {},
+  ) {
     const wo = await workOrder(t, until, options);
-    const reply = await t.call(options.supplierKey ?? "coolco-key", "POST", "/v1/supplier/invoice/invoices", { workOrderId: wo, ...body });
+    const reply = await t.call(options.supplierKey ?? "coolco-key", "POST", "/v1/supplier/invoice/invoices", {
+      workOrderId: wo,
+      ...body,
+    });
     expect(reply.status, reply.body.message).toBe(200);
     return { wo, id: reply.body.data.id as number };
   }
@@ -170,11 +244,17 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
   it("publishes: the PDF (recognised by its content) replaces the invoice's PDF and the invoice becomes pending", async () => {
     const { id } = await draft("WaitingForReview", { invoicePDFLink: "https://files.coolco.example/old.pdf" });
     const bytes = pdf(300_000, 9);
-    const reply = await upload(t, "coolco-key", publishPath(id), [{ name: "file", content: bytes, filename: "scan.txt", type: "text/plain" }]);
+    const reply = await upload(t, "coolco-key", publishPath(id), [
+      { name: "file", content: bytes, filename: "scan.txt", type: "text/plain" },
+    ]);
     expect(reply.status, reply.body.message).toBe(200);
     expect(reply.body.type).toBe("Invoice");
     const data = reply.body.data;
-    expect(data).toMatchObject({ id, status: "pending", invoicePdf: { name: "scan.txt", contentType: "application/pdf", size: 300_000 } });
+    expect(data).toMatchObject({
+      id,
+      status: "pending",
+      invoicePdf: { name: "scan.txt", contentType: "application/pdf", size: 300_000 },
+    });
     expect(data.invoicePDFLink).toBe(data.invoicePdf.url);
     expect(data.invoicePdf.url).toMatch(new RegExp(`/v1/supplier/file/files/${data.invoicePdf.fileId}$`));
     expect(Date.parse(data.publishedAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -194,7 +274,9 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
     const before = await snapshot();
     const row = await invoiceRow(id);
     for (const content of [Buffer.from("PK\x03\x04 zip pretending"), Buffer.from("%PD"), Buffer.from(" %PDF-1.7")]) {
-      const reply = await upload(t, "coolco-key", publishPath(id), [filePart(content, "invoice.pdf", "application/pdf")]);
+      const reply = await upload(t, "coolco-key", publishPath(id), [
+        filePart(content, "invoice.pdf", "application/pdf"),
+      ]);
       expect(reply.status).toBe(400);
       expect(reply.body.message).toBe("the file is not a PDF: its content does not start with %PDF-");
     }
@@ -204,7 +286,11 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
 
   it("answers the contract's 400 for each precondition, before reading the body", async () => {
     const notCompleted = await draft("confirmed");
-    const foreign = await draft("WaitingForReview", {}, { supplier: "coolco-van", supplierKey: "van-key", location: "store-2" });
+    const foreign = await draft(
+      "WaitingForReview",
+      {},
+      { supplier: "coolco-van", supplierKey: "van-key", location: "store-2" },
+    );
     const before = await snapshot();
     const wrong = await upload(t, "coolco-key", publishPath(notCompleted.id), [filePart(pdf())]);
     expect(wrong.status).toBe(400);
@@ -220,7 +306,13 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
     try {
       const ok = await draft();
       // A declared 600 MB body is answered at once: the precondition fails before a byte of it is read.
-      const stream = streamingPost(t, "coolco-key", publishPath(ok.id), "multipart/form-data; boundary=x", 600 * 1024 * 1024 - 1);
+      const stream = streamingPost(
+        t,
+        "coolco-key",
+        publishPath(ok.id),
+        "multipart/form-data; boundary=x",
+        600 * 1024 * 1024 - 1,
+      );
       const reply = (await stream.reply) as { status: number; body: any };
       stream.destroy();
       expect(reply.status).toBe(400);
@@ -232,7 +324,9 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
     try {
       const reply = await upload(t, "coolco-key", publishPath(disallowed.id), [filePart(pdf())]);
       expect(reply.status).toBe(400);
-      expect(reply.body.message).toBe(`invoice ${disallowed.id} cannot be published: the configuration of Acme Foods does not allow supplier invoice editing`);
+      expect(reply.body.message).toBe(
+        `invoice ${disallowed.id} cannot be published: the configuration of Acme Foods does not allow supplier invoice editing`,
+      );
     } finally {
       await t.db.buyerCompany.update({ where: { id: refs.acme }, data: { supplierInvoiceEditing: true } });
     }
@@ -253,14 +347,22 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
     const { body, contentType } = multipartBody([filePart(pdf(CAP - 200))]);
     const stream = streamingPost(t, "coolco-key", publishPath(id), contentType, body.length);
     await stream.write(body.subarray(0, 200 * 1024));
-    await eventually(() => t.storedFiles().some((f) => f.startsWith(".incoming/")), 5_000, "the upload to reach the storage");
+    await eventually(
+      () => t.storedFiles().some((f) => f.startsWith(".incoming/")),
+      5_000,
+      "the upload to reach the storage",
+    );
     stream.destroy();
     await unchanged(before);
     expect(await invoiceRow(id)).toEqual(row);
   });
 
   it("refuses internal service team keys (403) and GraphQL (no upload there)", async () => {
-    const own = await draft("WaitingForReview", {}, { supplier: "coolco-van", supplierKey: "van-key", location: "store-2" });
+    const own = await draft(
+      "WaitingForReview",
+      {},
+      { supplier: "coolco-van", supplierKey: "van-key", location: "store-2" },
+    );
     const before = await snapshot();
     const reply = await upload(t, "inhouse-key", publishPath(own.id), [filePart(pdf())]);
     expect(reply.status).toBe(403);
@@ -271,13 +373,15 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
   });
 
   it("declares the 512 MB limit on the route and documents multipart in OpenAPI", async () => {
-    const route = buildSchemas().rest.supplier.getMutationType()!.getFields().uploadAndPublishInvoice.extensions.rest as { upload: { field: string; maxBytes: number } };
+    const route = buildSchemas().rest.supplier.getMutationType()!.getFields().uploadAndPublishInvoice.extensions
+      .rest as { upload: { field: string; maxBytes: number } };
     expect(route.upload).toEqual({ field: "file", maxBytes: 512 * 1024 * 1024 });
     const doc = (await t.call(null, "GET", "/v1/supplier/openapi.json")).body;
     const op = doc.paths["/v1/supplier/invoice/file/upload_and_publish/{invoiceId}"].post;
     expect(op.requestBody.content["multipart/form-data"].schema.required).toEqual(["file"]);
-    expect(Object.keys(doc.paths["/v1/supplier/file/files/{id}"].get.responses["200"].content)).toEqual(["application/octet-stream"]);
+    expect(Object.keys(doc.paths["/v1/supplier/file/files/{id}"].get.responses["200"].content)).toEqual([
+      "application/octet-stream",
+    ]);
     expect(doc.paths["/v1/supplier/invoice/invoices"].post.responses).toHaveProperty("406");
   });
 });
-

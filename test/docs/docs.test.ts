@@ -9,7 +9,10 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { HAVE_CHROMIUM, NO_CHROMIUM_MESSAGE, offlineBrowser, type OfflineBrowser } from "../support/browser.ts";
 
 const DOCS_DIR = new URL("../../docs/", import.meta.url);
-const GUIDES = fs.readdirSync(DOCS_DIR).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3));
+const GUIDES = fs
+  .readdirSync(DOCS_DIR)
+  .filter((f) => f.endsWith(".md"))
+  .map((f) => f.slice(0, -3));
 const SCREENSHOT = new URL("../../docs/img/docs-ui.png", import.meta.url);
 
 let t: TestApp;
@@ -22,17 +25,21 @@ afterAll(() => t?.close());
 function rawGet(path: string): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(t.url);
   return new Promise((resolve, reject) => {
-    http.get({ hostname, port, path }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body }));
-    }).on("error", reject);
+    http
+      .get({ hostname, port, path }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      })
+      .on("error", reject);
   });
 }
 
 /** Every script, stylesheet, image and frame a page loads: none may come from another host. */
 function loadedUrls(html: string): string[] {
-  return [...html.matchAll(/<(?:script|img|iframe)\b[^>]*\bsrc="([^"]*)"|<link\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1] ?? m[2]);
+  return [...html.matchAll(/<(?:script|img|iframe)\b[^>]*\bsrc="([^"]*)"|<link\b[^>]*\bhref="([^"]*)"/g)].map(
+    (m) => m[1] ?? m[2],
+  );
 }
 
 describe("/docs over HTTP", () => {
@@ -47,7 +54,9 @@ describe("/docs over HTTP", () => {
     }
     expect(html).toContain('href="/graphql"');
     expect(html).toContain('href="/asyncapi.json"');
-    expect(GUIDES).toEqual(expect.arrayContaining(["events", "operator", "work-order-lifecycle", "work-order-search", "api"]));
+    expect(GUIDES).toEqual(
+      expect.arrayContaining(["events", "operator", "work-order-lifecycle", "work-order-search", "api"]),
+    );
     for (const guide of GUIDES) expect(html).toContain(`href="/docs/${guide}"`);
   });
 
@@ -66,7 +75,15 @@ describe("/docs over HTTP", () => {
   });
 
   it("answers 404 for anything that is not a guide, path tricks included", async () => {
-    for (const path of ["/docs/nope", "/docs/../package.json", "/docs/..%2Fpackage.json", "/docs/%2e%2e/README", "/docs/events.md", "/docs/img", "/docs/EVENTS"]) {
+    for (const path of [
+      "/docs/nope",
+      "/docs/../package.json",
+      "/docs/..%2Fpackage.json",
+      "/docs/%2e%2e/README",
+      "/docs/events.md",
+      "/docs/img",
+      "/docs/EVENTS",
+    ]) {
       const reply = await rawGet(path);
       expect(reply.status, path).toBe(404);
       expect(reply.body, path).not.toContain('"name": "wo-service"');
@@ -78,11 +95,21 @@ describe("/docs over HTTP", () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(reply.headers.get("content-encoding")).toBe("gzip");
-    const bundled = fs.readFileSync(new URL("../../node_modules/redoc/bundles/redoc.standalone.js", import.meta.url), "utf8");
+    const bundled = fs.readFileSync(
+      new URL("../../node_modules/redoc/bundles/redoc.standalone.js", import.meta.url),
+      "utf8",
+    );
     expect(await reply.text()).toBe(bundled);
-    const again = await fetch(`${t.url}/assets/redoc.standalone.js`, { headers: { "if-none-match": reply.headers.get("etag")! } });
+    const again = await fetch(`${t.url}/assets/redoc.standalone.js`, {
+      headers: { "if-none-match": reply.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
-    for (const path of ["/assets/nope.js", "/assets/../package.json", "/assets/..%2F..%2Fpackage.json", "/assets/redoc/bundles/redoc.standalone.js"]) {
+    for (const path of [
+      "/assets/nope.js",
+      "/assets/../package.json",
+      "/assets/..%2F..%2Fpackage.json",
+      "/assets/redoc/bundles/redoc.standalone.js",
+    ]) {
       expect((await rawGet(path)).status, path).toBe(404);
     }
   });
@@ -102,7 +129,11 @@ describe("/docs over HTTP", () => {
 
 describe("GraphiQL in production", () => {
   it("is off: /graphql serves no page", async () => {
-    const prod = await startTestApp({ configure: (c) => { c.development = false; } });
+    const prod = await startTestApp({
+      configure: (c) => {
+        c.development = false;
+      },
+    });
     try {
       const reply = await fetch(`${prod.url}/graphql`, { headers: { accept: "text/html" } });
       expect(await reply.text()).not.toContain("GraphiQL");
@@ -126,7 +157,10 @@ describe.skipIf(!HAVE_CHROMIUM)(HAVE_CHROMIUM ? BROWSER_SUITE : `${BROWSER_SUITE
     page.on("pageerror", (e) => errors.push(e.message));
     for (const iface of ["buyer", "supplier", "partners"]) {
       const doc = await (await fetch(`${t.url}/v1/${iface}/openapi.json`)).json();
-      const operations = Object.values(doc.paths as Record<string, object>).reduce((n, p) => n + Object.keys(p).length, 0);
+      const operations = Object.values(doc.paths as Record<string, object>).reduce(
+        (n, p) => n + Object.keys(p).length,
+        0,
+      );
       expect(operations, iface).toBeGreaterThan(0);
       await page.goto(`${t.url}/v1/${iface}/docs`);
       await page.waitForSelector('[data-section-id^="operation/"]', { timeout: 20_000 });
@@ -160,4 +194,3 @@ describe.skipIf(!HAVE_CHROMIUM)(HAVE_CHROMIUM ? BROWSER_SUITE : `${BROWSER_SUITE
     await page.close();
   });
 });
-

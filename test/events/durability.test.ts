@@ -17,7 +17,12 @@ let workOrderId = 0;
 beforeAll(async () => {
   receiver = await startReceiver();
   // The API role only: nothing relays or delivers.
-  t = await startTestApp({ configure: (c) => { c.webhookAllowInsecureUrls = true; c.relayIntervalMs = 20; } });
+  t = await startTestApp({
+    configure: (c) => {
+      c.webhookAllowInsecureUrls = true;
+      c.relayIntervalMs = 20;
+    },
+  });
   await t.db.webhookEndpoint.updateMany({ data: { url: `${receiver.base}/hook` } });
   workOrderId = (await acmeWorkOrder(t)).id;
 });
@@ -57,7 +62,11 @@ describe("outbox durability", () => {
 
     const worker = await startWorker();
     try {
-      await waitFor(async () => (await t.db.webhookDelivery.count({ where: { status: "delivered" } })) === expected, 15_000, "all delivered");
+      await waitFor(
+        async () => (await t.db.webhookDelivery.count({ where: { status: "delivered" } })) === expected,
+        15_000,
+        "all delivered",
+      );
       const deliveries = await t.db.webhookDelivery.findMany();
       expect(deliveries).toHaveLength(expected);
       expect(new Set(deliveries.map((d) => `${d.eventId}:${d.endpointId}`)).size).toBe(expected);
@@ -73,14 +82,21 @@ describe("outbox durability", () => {
 
   it("attempts the deliveries a dead worker had written, and those it held, once its lease runs out", async () => {
     receiver.receipts.length = 0;
-    const before = new Set((await t.db.webhookDelivery.findMany({ select: { webhookId: true } })).map((d) => d.webhookId));
+    const before = new Set(
+      (await t.db.webhookDelivery.findMany({ select: { webhookId: true } })).map((d) => d.webhookId),
+    );
     const expected = await writeEvents(4);
     // The relay's round as a dying worker ran it: deliveries written and the outbox marked relayed…
     const step1 = await relayOutbox({ db: t.db, now: () => new Date() });
     expect(step1).toMatchObject({ events: 8, deliveries: expected });
-    const pending = await t.db.webhookDelivery.findMany({ where: { webhookId: { notIn: [...before] } }, orderBy: { id: "asc" } });
+    const pending = await t.db.webhookDelivery.findMany({
+      where: { webhookId: { notIn: [...before] } },
+      orderBy: { id: "asc" },
+    });
     expect(pending).toHaveLength(expected);
-    expect(pending.every((d) => d.status === "pending" && d.nextAttemptAt !== null && d.leaseUntil === null)).toBe(true);
+    expect(pending.every((d) => d.status === "pending" && d.nextAttemptAt !== null && d.leaseUntil === null)).toBe(
+      true,
+    );
     // …and half of them claimed for attempts it never made (it died first), held for another second.
     const leaseEnds = new Date(Date.now() + 1_000);
     const held = await claimDeliveries(t.db, new Date(), Math.floor(expected / 2), leaseEnds);
@@ -96,7 +112,11 @@ describe("outbox durability", () => {
       expect(heldReceipts).toHaveLength(held.length);
       expect(heldReceipts.every((r) => r.at >= leaseEnds.getTime())).toBe(true);
       const after = await t.db.webhookDelivery.findMany({ where: { id: { in: pending.map((d) => d.id) } } });
-      expect(after.every((d) => d.status === "delivered" && d.attempts === 1 && d.nextAttemptAt === null && d.leaseUntil === null)).toBe(true);
+      expect(
+        after.every(
+          (d) => d.status === "delivered" && d.attempts === 1 && d.nextAttemptAt === null && d.leaseUntil === null,
+        ),
+      ).toBe(true);
     } finally {
       await worker.close();
     }

@@ -13,7 +13,11 @@ import type { TestApp } from "../support/app.ts";
 
 export const silentLogger = () => pino({ level: "silent" });
 
-export async function waitFor<T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 10_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms = 10_000,
+  what = "condition",
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -44,7 +48,14 @@ export async function startReceiver() {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const status = state.failing ? 500 : 204;
-      receipts.push({ path: req.url ?? "", headers: req.headers, body, status, json: JSON.parse(body), at: Date.now() });
+      receipts.push({
+        path: req.url ?? "",
+        headers: req.headers,
+        body,
+        status,
+        json: JSON.parse(body),
+        at: Date.now(),
+      });
       res.writeHead(status).end();
     });
   });
@@ -83,8 +94,18 @@ export interface Subscriber {
 }
 
 /** A graphql-ws subscriber of workOrderEvents with a key's connectionParams. */
-export function wsSubscriber(baseUrl: string, headers: Record<string, string>, variables: Record<string, unknown> = {}): Subscriber {
-  const client: Client = createClient({ url: `${baseUrl.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: headers, retryAttempts: 0, lazy: true });
+export function wsSubscriber(
+  baseUrl: string,
+  headers: Record<string, string>,
+  variables: Record<string, unknown> = {},
+): Subscriber {
+  const client: Client = createClient({
+    url: `${baseUrl.replace("http", "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: headers,
+    retryAttempts: 0,
+    lazy: true,
+  });
   const events: LiveEvent[] = [];
   const errors: unknown[] = [];
   client.subscribe<{ workOrderEvents: LiveEvent }>(
@@ -95,11 +116,20 @@ export function wsSubscriber(baseUrl: string, headers: Record<string, string>, v
       complete: () => undefined,
     },
   );
-  return { events, errors, real: () => events.filter((e) => !isProbe(e)), close: () => client.dispose() as Promise<void> };
+  return {
+    events,
+    errors,
+    real: () => events.filter((e) => !isProbe(e)),
+    close: () => client.dispose() as Promise<void>,
+  };
 }
 
 /** A subscriber over SSE (`Accept: text/event-stream` on POST /graphql). */
-export function sseSubscriber(baseUrl: string, headers: Record<string, string>, variables: Record<string, unknown> = {}) {
+export function sseSubscriber(
+  baseUrl: string,
+  headers: Record<string, string>,
+  variables: Record<string, unknown> = {},
+) {
   const abort = new AbortController();
   const events: LiveEvent[] = [];
   const errors: unknown[] = [];
@@ -121,7 +151,11 @@ export function sseSubscriber(baseUrl: string, headers: Record<string, string>, 
           while ((end = buffer.indexOf("\n\n")) >= 0) {
             const frame = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            const data = frame.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+            const data = frame
+              .split("\n")
+              .filter((l) => l.startsWith("data:"))
+              .map((l) => l.slice(5).trim())
+              .join("\n");
             if (!data) continue;
             const parsed = JSON.parse(data) as { data?: { workOrderEvents: LiveEvent }; errors?: unknown };
             if (parsed.data?.workOrderEvents) events.push(parsed.data.workOrderEvents);
@@ -136,7 +170,9 @@ export function sseSubscriber(baseUrl: string, headers: Record<string, string>, 
     return { status: response.status, contentType };
   })();
   return {
-    events, errors, response: status,
+    events,
+    errors,
+    response: status,
     real: () => events.filter((e) => !isProbe(e)),
     close: async () => abort.abort(),
   };
@@ -156,40 +192,76 @@ export async function prime(
 ) {
   const redis = new Redis(t.config.redisUrl);
   const marker = `probe-${Math.random().toString(36).slice(2)}`;
-  const message = { to, event_type: options.eventType ?? "workorder.create", data: { workOrderId: options.workOrderId ?? PROBE, probe: marker }, eventId: "probe" };
+  const message = {
+    to,
+    event_type: options.eventType ?? "workorder.create",
+    data: { workOrderId: options.workOrderId ?? PROBE, probe: marker },
+    eventId: "probe",
+  };
   try {
-    await waitFor(async () => {
-      await redis.publish(`${t.config.redisPrefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify([message]));
-      await sleep(50);
-      return sub.events.some((e) => e.data.probe === marker);
-    }, ms, "the subscription to be live");
+    await waitFor(
+      async () => {
+        await redis.publish(`${t.config.redisPrefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify([message]));
+        await sleep(50);
+        return sub.events.some((e) => e.data.probe === marker);
+      },
+      ms,
+      "the subscription to be live",
+    );
   } finally {
     redis.disconnect();
   }
 }
 
 /** A work order of acme at store-1, assigned to coolco-pdx, for events to be about (title and status may differ). */
-export async function acmeWorkOrder(t: TestApp, fields: { title?: string; status?: "ConfirmedByServiceProvider" | "PendingConfirmationByServiceProvider" } = {}) {
+export async function acmeWorkOrder(
+  t: TestApp,
+  fields: { title?: string; status?: "ConfirmedByServiceProvider" | "PendingConfirmationByServiceProvider" } = {},
+) {
   const { refs } = t.fixture;
   return t.db.workOrder.create({
     data: {
-      buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac,
-      title: "Leaking unit", status: "ConfirmedByServiceProvider", createdBy: "alice@acme.example",
-      supplierFacilityId: refs["coolco-pdx"], statusChangedAt: new Date(), ...fields,
+      buyerCompanyId: refs.acme,
+      buyerFacilityId: refs["acme-hq"],
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      title: "Leaking unit",
+      status: "ConfirmedByServiceProvider",
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
+      statusChangedAt: new Date(),
+      ...fields,
     },
   });
 }
 
-export function context(t: TestApp, workOrderId: number, overrides: Partial<WorkOrderEventContext> = {}): WorkOrderEventContext {
+export function context(
+  t: TestApp,
+  workOrderId: number,
+  overrides: Partial<WorkOrderEventContext> = {},
+): WorkOrderEventContext {
   return {
-    workOrderId, buyerCompanyId: t.fixture.refs.acme, customer: "Acme Foods", location: "Store 1 Portland",
-    supplierFacilityId: t.fixture.refs["coolco-pdx"], visibleToSupplierFacilityIds: [], status: "ConfirmedByServiceProvider", ...overrides,
+    workOrderId,
+    buyerCompanyId: t.fixture.refs.acme,
+    customer: "Acme Foods",
+    location: "Store 1 Portland",
+    supplierFacilityId: t.fixture.refs["coolco-pdx"],
+    visibleToSupplierFacilityIds: [],
+    status: "ConfirmedByServiceProvider",
+    ...overrides,
   };
 }
 
 export const confirmed = (at = new Date()) => ({
-  oldStatus: "PendingConfirmationByServiceProvider" as const, newStatus: "ConfirmedByServiceProvider" as const,
-  changedBy: "Bob Tech", changedAt: at.toISOString(), action: "confirm",
+  oldStatus: "PendingConfirmationByServiceProvider" as const,
+  newStatus: "ConfirmedByServiceProvider" as const,
+  changedBy: "Bob Tech",
+  changedAt: at.toISOString(),
+  action: "confirm",
 });
 
-export const note = (text: string, at = new Date()) => ({ newNote: text, addedBy: "Alice Admin", addedAt: at.toISOString() });
+export const note = (text: string, at = new Date()) => ({
+  newNote: text,
+  addedBy: "Alice Admin",
+  addedAt: at.toISOString(),
+});

@@ -41,21 +41,39 @@ const indexAll = async (t: TestApp) => {
   while ((await indexSearchBatch(t.db, 1_000)) > 0);
 };
 
-const aWorkOrder = (t: TestApp) => acmeWorkOrder(t, { title: "Metrics unit", status: "PendingConfirmationByServiceProvider" });
+const aWorkOrder = (t: TestApp) =>
+  acmeWorkOrder(t, { title: "Metrics unit", status: "PendingConfirmationByServiceProvider" });
 
-function eventContext(t: TestApp, workOrderId: number, overrides: Partial<WorkOrderEventContext> = {}): WorkOrderEventContext {
+function eventContext(
+  t: TestApp,
+  workOrderId: number,
+  overrides: Partial<WorkOrderEventContext> = {},
+): WorkOrderEventContext {
   return {
-    workOrderId, buyerCompanyId: t.fixture.refs.acme, customer: "Acme Foods", location: "Store 1 Portland",
-    supplierFacilityId: t.fixture.refs["coolco-pdx"], visibleToSupplierFacilityIds: [], status: "ConfirmedByServiceProvider", ...overrides,
+    workOrderId,
+    buyerCompanyId: t.fixture.refs.acme,
+    customer: "Acme Foods",
+    location: "Store 1 Portland",
+    supplierFacilityId: t.fixture.refs["coolco-pdx"],
+    visibleToSupplierFacilityIds: [],
+    status: "ConfirmedByServiceProvider",
+    ...overrides,
   };
 }
 
 /** Commits one status change's outbox event; returns its id. */
-async function commitEvent(t: TestApp, workOrderId: number, overrides: Partial<WorkOrderEventContext> = {}): Promise<bigint> {
+async function commitEvent(
+  t: TestApp,
+  workOrderId: number,
+  overrides: Partial<WorkOrderEventContext> = {},
+): Promise<bigint> {
   return t.db.$transaction(async (tx) => {
     await writeEvent(tx, "workorder.status_update", eventContext(t, workOrderId, overrides), {
-      oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider",
-      changedBy: "Bob Tech", changedAt: new Date().toISOString(), action: "confirm",
+      oldStatus: "PendingConfirmationByServiceProvider",
+      newStatus: "ConfirmedByServiceProvider",
+      changedBy: "Bob Tech",
+      changedAt: new Date().toISOString(),
+      action: "confirm",
     });
     return (await tx.outboxEvent.findFirstOrThrow({ orderBy: { id: "desc" } })).id;
   });
@@ -97,8 +115,13 @@ describe("state gauges, read at scrape time by an API instance without a worker"
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const now = Date.now();
     const row = (n: number, data: object) => ({
-      eventId: 700_000n + BigInt(n), endpointId: endpoint.id, webhookId: `msg_metrics_${n}`, eventType: "workorder.status_update",
-      body: "{}", eventAt: new Date(now), ...data,
+      eventId: 700_000n + BigInt(n),
+      endpointId: endpoint.id,
+      webhookId: `msg_metrics_${n}`,
+      eventType: "workorder.status_update",
+      body: "{}",
+      eventAt: new Date(now),
+      ...data,
     });
     await t.db.webhookDelivery.createMany({
       data: [
@@ -147,7 +170,14 @@ describe("state gauges, read at scrape time by an API instance without a worker"
     const refs = t.fixture.refs;
     await t.db.plannedMaintenanceSchedule.updateMany({ data: { nextRunAt: null } });
     const schedule = (title: string, nextRunAt: Date, isActive = true) => ({
-      buyerCompanyId: refs.acme, locationId: refs["store-1"], problemTypeId: refs.hvac, title, cadence: "P1M", anchorAt: nextRunAt, nextRunAt, isActive,
+      buyerCompanyId: refs.acme,
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      title,
+      cadence: "P1M",
+      anchorAt: nextRunAt,
+      nextRunAt,
+      isActive,
     });
     await t.db.plannedMaintenanceSchedule.createMany({
       data: [
@@ -233,18 +263,30 @@ describe("worker counters in a process running both roles", () => {
   it("counts every delivered webhook exactly once, with its POST duration and its lag from the change", async () => {
     const before = await scrape(t.url);
     expect(value(before, DELIVERED)).toBe(0); // present from the start (rate() sees the first one)
-    const events = [await commitEvent(t, workOrderId), await commitEvent(t, workOrderId), await commitEvent(t, workOrderId, { supplierFacilityId: null })];
-    const done = await waitFor(async () => {
-      const rows = await t.db.webhookDelivery.findMany({ where: { eventId: { in: events } } });
-      // All five, not the first ones relayed: the relay may fan the three events out in separate rounds.
-      return rows.length >= 5 && rows.every((r) => r.status === "delivered") ? rows : null;
-    }, 10_000, "the deliveries");
+    const events = [
+      await commitEvent(t, workOrderId),
+      await commitEvent(t, workOrderId),
+      await commitEvent(t, workOrderId, { supplierFacilityId: null }),
+    ];
+    const done = await waitFor(
+      async () => {
+        const rows = await t.db.webhookDelivery.findMany({ where: { eventId: { in: events } } });
+        // All five, not the first ones relayed: the relay may fan the three events out in separate rounds.
+        return rows.length >= 5 && rows.every((r) => r.status === "delivered") ? rows : null;
+      },
+      10_000,
+      "the deliveries",
+    );
     expect(done).toHaveLength(5); // buyer and supplier for two, buyer only for the third
     expect(receiver.receipts.filter((r) => done.some((d) => d.webhookId === r.headers["webhook-id"]))).toHaveLength(5);
-    const after = await waitFor(async () => {
-      const m = await scrape(t.url);
-      return count(m, DELIVERED) - count(before, DELIVERED) >= 5 ? m : null;
-    }, 5_000, "the counter");
+    const after = await waitFor(
+      async () => {
+        const m = await scrape(t.url);
+        return count(m, DELIVERED) - count(before, DELIVERED) >= 5 ? m : null;
+      },
+      5_000,
+      "the counter",
+    );
     const delta = (series: string) => count(after, series) - count(before, series);
     expect(delta(DELIVERED)).toBe(5);
     expect(delta(RETRY)).toBe(0);
@@ -252,7 +294,9 @@ describe("worker counters in a process running both roles", () => {
     expect(delta('webhook_delivery_duration_seconds_count{status_class="2xx"}')).toBe(5);
     expect(delta("webhook_delivery_lag_seconds_count")).toBe(5);
     expect(delta("webhook_delivery_lag_seconds_sum")).toBeGreaterThan(0);
-    expect(value(after, 'webhook_delivery_lag_seconds_bucket{le="+Inf"}')).toBe(count(after, "webhook_delivery_lag_seconds_count"));
+    expect(value(after, 'webhook_delivery_lag_seconds_bucket{le="+Inf"}')).toBe(
+      count(after, "webhook_delivery_lag_seconds_count"),
+    );
     // The state gauges are served by the same registry.
     expect(value(after, "outbox_oldest_unrelayed_age_seconds")).toBe(0);
   });
@@ -262,12 +306,20 @@ describe("worker counters in a process running both roles", () => {
     receiver.state.failing = true;
     try {
       const event = await commitEvent(t, workOrderId, { supplierFacilityId: null });
-      const delivery = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { eventId: event, attempts: 1 } }), 10_000, "the failed attempt");
+      const delivery = await waitFor(
+        () => t.db.webhookDelivery.findFirst({ where: { eventId: event, attempts: 1 } }),
+        10_000,
+        "the failed attempt",
+      );
       expect(delivery.status).toBe("pending");
-      const after = await waitFor(async () => {
-        const m = await scrape(t.url);
-        return count(m, RETRY) - count(before, RETRY) >= 1 ? m : null;
-      }, 5_000, "the counter");
+      const after = await waitFor(
+        async () => {
+          const m = await scrape(t.url);
+          return count(m, RETRY) - count(before, RETRY) >= 1 ? m : null;
+        },
+        5_000,
+        "the counter",
+      );
       const delta = (series: string) => count(after, series) - count(before, series);
       expect(delta(RETRY)).toBe(1);
       expect(delta(DELIVERED)).toBe(0);
@@ -275,7 +327,10 @@ describe("worker counters in a process running both roles", () => {
       expect(delta("webhook_delivery_lag_seconds_count")).toBe(0);
       expect(value(after, 'webhook_deliveries_pending{state="retry_wait"}')).toBe(1);
       // This file's worker must not retry it during the next tests.
-      await t.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "expired", nextAttemptAt: null } });
+      await t.db.webhookDelivery.update({
+        where: { id: delivery.id },
+        data: { status: "expired", nextAttemptAt: null },
+      });
     } finally {
       receiver.state.failing = false;
     }
@@ -287,15 +342,28 @@ describe("worker counters in a process running both roles", () => {
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const delivery = await t.db.webhookDelivery.create({
       data: {
-        eventId: 800_001n, endpointId: endpoint.id, webhookId: "msg_metrics_late", eventType: "workorder.status_update", body: "{}",
-        eventAt: new Date(Date.now() - 3 * 3_600_000 - 1_000), nextAttemptAt: new Date(),
+        eventId: 800_001n,
+        endpointId: endpoint.id,
+        webhookId: "msg_metrics_late",
+        eventType: "workorder.status_update",
+        body: "{}",
+        eventAt: new Date(Date.now() - 3 * 3_600_000 - 1_000),
+        nextAttemptAt: new Date(),
       },
     });
-    await waitFor(() => t.db.webhookDelivery.findFirst({ where: { id: delivery.id, status: "expired" } }), 10_000, "the expiry");
-    const after = await waitFor(async () => {
-      const m = await scrape(t.url);
-      return count(m, EXPIRED) - count(before, EXPIRED) >= 1 ? m : null;
-    }, 10_000, "the counter");
+    await waitFor(
+      () => t.db.webhookDelivery.findFirst({ where: { id: delivery.id, status: "expired" } }),
+      10_000,
+      "the expiry",
+    );
+    const after = await waitFor(
+      async () => {
+        const m = await scrape(t.url);
+        return count(m, EXPIRED) - count(before, EXPIRED) >= 1 ? m : null;
+      },
+      10_000,
+      "the counter",
+    );
     // The sweep runs every 5 s: wait for it to have seen the row too, then count once more.
     await new Promise((r) => setTimeout(r, 5_500));
     const settled = await scrape(t.url);
@@ -309,26 +377,58 @@ describe("worker counters in a process running both roles", () => {
     const before = await scrape(t.url);
     expect(value(before, 'mail_messages_total{outcome="sent"}')).toBe(0);
     await t.db.mailOutbox.createMany({
-      data: [1, 2].map((n) => ({ jobId: `metrics-sent-${n}`, message: { to: `m${n}@example.com`, subject: "Hello", text: "Hi" } })),
+      data: [1, 2].map((n) => ({
+        jobId: `metrics-sent-${n}`,
+        message: { to: `m${n}@example.com`, subject: "Hello", text: "Hi" },
+      })),
     });
     await smtp.waitFor((m) => m.rcptTo.includes("m1@example.com"));
     await smtp.waitFor((m) => m.rcptTo.includes("m2@example.com"));
-    let after = await waitFor(async () => {
-      const m = await scrape(t.url);
-      return count(m, 'mail_messages_total{outcome="sent"}') - count(before, 'mail_messages_total{outcome="sent"}') >= 2 ? m : null;
-    }, 5_000, "the counter");
-    expect(count(after, 'mail_messages_total{outcome="sent"}') - count(before, 'mail_messages_total{outcome="sent"}')).toBe(2);
-    expect(count(after, 'mail_messages_total{outcome="retry"}') - count(before, 'mail_messages_total{outcome="retry"}')).toBe(0);
+    let after = await waitFor(
+      async () => {
+        const m = await scrape(t.url);
+        return count(m, 'mail_messages_total{outcome="sent"}') - count(before, 'mail_messages_total{outcome="sent"}') >=
+          2
+          ? m
+          : null;
+      },
+      5_000,
+      "the counter",
+    );
+    expect(
+      count(after, 'mail_messages_total{outcome="sent"}') - count(before, 'mail_messages_total{outcome="sent"}'),
+    ).toBe(2);
+    expect(
+      count(after, 'mail_messages_total{outcome="retry"}') - count(before, 'mail_messages_total{outcome="retry"}'),
+    ).toBe(0);
 
     smtp.failNext(1);
-    await t.db.mailOutbox.create({ data: { jobId: "metrics-retry", message: { to: "r@example.com", subject: "Hello", text: "Hi" } } });
-    await waitFor(() => t.db.mailOutbox.findFirst({ where: { jobId: "metrics-retry", attempts: 1 } }), 10_000, "the failed send");
-    after = await waitFor(async () => {
-      const m = await scrape(t.url);
-      return count(m, 'mail_messages_total{outcome="retry"}') - count(before, 'mail_messages_total{outcome="retry"}') >= 1 ? m : null;
-    }, 5_000, "the counter");
-    expect(count(after, 'mail_messages_total{outcome="retry"}') - count(before, 'mail_messages_total{outcome="retry"}')).toBe(1);
-    expect(count(after, 'mail_messages_total{outcome="sent"}') - count(before, 'mail_messages_total{outcome="sent"}')).toBe(2);
+    await t.db.mailOutbox.create({
+      data: { jobId: "metrics-retry", message: { to: "r@example.com", subject: "Hello", text: "Hi" } },
+    });
+    await waitFor(
+      () => t.db.mailOutbox.findFirst({ where: { jobId: "metrics-retry", attempts: 1 } }),
+      10_000,
+      "the failed send",
+    );
+    after = await waitFor(
+      async () => {
+        const m = await scrape(t.url);
+        return count(m, 'mail_messages_total{outcome="retry"}') -
+          count(before, 'mail_messages_total{outcome="retry"}') >=
+          1
+          ? m
+          : null;
+      },
+      5_000,
+      "the counter",
+    );
+    expect(
+      count(after, 'mail_messages_total{outcome="retry"}') - count(before, 'mail_messages_total{outcome="retry"}'),
+    ).toBe(1);
+    expect(
+      count(after, 'mail_messages_total{outcome="sent"}') - count(before, 'mail_messages_total{outcome="sent"}'),
+    ).toBe(2);
     expect(value(after, 'mail_outbox_pending{state="retry_wait"}')).toBe(1);
   });
 });
@@ -342,7 +442,13 @@ describe("a worker-only process (ROLES=worker) on METRICS_PORT", () => {
     t = await startTestApp(); // the API, without a worker
     await t.db.webhookEndpoint.updateMany({ data: { url: `${receiver.base}/hook` } });
     worker = await startApp(
-      { ...t.config, roles: { api: false, worker: true }, metricsPort: 0, webhookAllowInsecureUrls: true, relayIntervalMs: 20 },
+      {
+        ...t.config,
+        roles: { api: false, worker: true },
+        metricsPort: 0,
+        webhookAllowInsecureUrls: true,
+        relayIntervalMs: 20,
+      },
       { db: t.db, logger: pino({ level: "silent" }) },
     );
   });
@@ -359,14 +465,22 @@ describe("a worker-only process (ROLES=worker) on METRICS_PORT", () => {
     const before = await scrape(base);
     expect(value(before, DELIVERED)).toBe(0);
     const event = await commitEvent(t, (await aWorkOrder(t)).id);
-    const rows = await waitFor(async () => {
-      const found = await t.db.webhookDelivery.findMany({ where: { eventId: event } });
-      return found.length > 0 && found.every((r) => r.status === "delivered") ? found : null;
-    }, 10_000, "the deliveries");
-    const after = await waitFor(async () => {
-      const m = await scrape(base);
-      return count(m, DELIVERED) >= rows.length ? m : null;
-    }, 5_000, "the counter");
+    const rows = await waitFor(
+      async () => {
+        const found = await t.db.webhookDelivery.findMany({ where: { eventId: event } });
+        return found.length > 0 && found.every((r) => r.status === "delivered") ? found : null;
+      },
+      10_000,
+      "the deliveries",
+    );
+    const after = await waitFor(
+      async () => {
+        const m = await scrape(base);
+        return count(m, DELIVERED) >= rows.length ? m : null;
+      },
+      5_000,
+      "the counter",
+    );
     expect(count(after, DELIVERED)).toBe(rows.length);
     expect(value(after, "outbox_unrelayed_events")).toBe(0);
     // The API process delivered nothing itself; it reports the shared state only.

@@ -3,7 +3,12 @@
 // whether or not an attempt runs, leases that run out, replays that restart the schedule, and mail's
 // backoff. No worker runs in this file: the test drives the claims and attempts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { claimDeliveries, createDeliverer, expireOverdue, type ClaimedDelivery } from "../../src/schema/webhooks/jobs/delivery.ts";
+import {
+  claimDeliveries,
+  createDeliverer,
+  expireOverdue,
+  type ClaimedDelivery,
+} from "../../src/schema/webhooks/jobs/delivery.ts";
 import { redeliverWebhook } from "../../src/schema/webhooks/rules/replay.ts";
 import { claimMail, MAIL_ATTEMPTS, recordMailAttempt } from "../../src/schema/mail/rules.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
@@ -45,7 +50,15 @@ beforeEach(async () => {
 async function delivery(eventAt = new Date(T0)) {
   next++;
   return t.db.webhookDelivery.create({
-    data: { eventId: BigInt(next), endpointId, webhookId: `msg_${next}_${endpointId}_0`, eventType: "workorder.status_update", body: `{"n":${next}}`, eventAt, nextAttemptAt: eventAt },
+    data: {
+      eventId: BigInt(next),
+      endpointId,
+      webhookId: `msg_${next}_${endpointId}_0`,
+      eventType: "workorder.status_update",
+      body: `{"n":${next}}`,
+      eventAt,
+      nextAttemptAt: eventAt,
+    },
   });
 }
 
@@ -79,7 +92,13 @@ describe("the retry schedule", () => {
     const d = await delivery();
     const [claimed] = await claim();
     expect(await deliverer.attempt(claimed)).toBe("delivered");
-    expect(await row(d.id)).toMatchObject({ status: "delivered", attempts: 1, nextAttemptAt: null, leaseUntil: null, deliveredAt: now() });
+    expect(await row(d.id)).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      nextAttemptAt: null,
+      leaseUntil: null,
+      deliveredAt: now(),
+    });
     clock += 10 * HOUR;
     expect(await claim()).toEqual([]);
   });
@@ -106,7 +125,9 @@ describe("leases", () => {
 
   it("let any number of claimers share the due deliveries without taking one twice", async () => {
     const ids = new Set((await Promise.all(Array.from({ length: 30 }, () => delivery()))).map((d) => d.id));
-    const claims = await Promise.all(Array.from({ length: 6 }, () => claimDeliveries(t.db, now(), 7, new Date(clock + MINUTE))));
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, () => claimDeliveries(t.db, now(), 7, new Date(clock + MINUTE))),
+    );
     const taken = claims.flat().map((c: ClaimedDelivery) => c.id);
     expect(taken).toHaveLength(30);
     expect(new Set(taken)).toEqual(ids);
@@ -157,7 +178,9 @@ describe("replays", () => {
     expect(await row(d.id)).toMatchObject({ attempts: 3, nextAttemptAt: new Date(clock + 2 * MINUTE) });
     clock += 2 * MINUTE;
     const [held] = await claim();
-    await expect(redeliverWebhook({ db: t.db, now }, d.webhookId, { reader: "operator" })).rejects.toMatchObject({ status: 409 });
+    await expect(redeliverWebhook({ db: t.db, now }, d.webhookId, { reader: "operator" })).rejects.toMatchObject({
+      status: 409,
+    });
     await deliverer.attempt(held); // attempt 4; the next would be 10 min on
     clock += MINUTE;
     const replayed = await redeliverWebhook({ db: t.db, now }, d.webhookId, { reader: "operator" });
@@ -171,7 +194,13 @@ describe("replays", () => {
 describe("mail", () => {
   it("keeps its backoff in the row and gives up after the last attempt", async () => {
     await t.db.mailOutbox.deleteMany();
-    const mail = await t.db.mailOutbox.create({ data: { jobId: "scheduler-test", message: { to: "x@example.com", subject: "s", text: "t" }, nextAttemptAt: now() } });
+    const mail = await t.db.mailOutbox.create({
+      data: {
+        jobId: "scheduler-test",
+        message: { to: "x@example.com", subject: "s", text: "t" },
+        nextAttemptAt: now(),
+      },
+    });
     const delay = 1_000;
     for (let attempt = 1; attempt <= MAIL_ATTEMPTS; attempt++) {
       const [claimed] = await claimMail(t.db, now(), 5, new Date(clock + MINUTE));
@@ -181,7 +210,12 @@ describe("mail", () => {
       if (attempt < MAIL_ATTEMPTS) {
         expect(outcome).toBe("retry");
         const wait = delay * 2 ** (attempt - 1);
-        expect(stored).toMatchObject({ status: "pending", attempts: attempt, nextAttemptAt: new Date(clock + wait), lastError: "421 try later" });
+        expect(stored).toMatchObject({
+          status: "pending",
+          attempts: attempt,
+          nextAttemptAt: new Date(clock + wait),
+          lastError: "421 try later",
+        });
         clock += wait;
       } else {
         expect(outcome).toBe("failed");

@@ -3,18 +3,39 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { startApp } from "../../src/app.ts";
-import { writeEvent, type NoteEventData, type StatusEventData, type EventType } from "../../src/schema/work-orders/events.ts";
+import {
+  writeEvent,
+  type NoteEventData,
+  type StatusEventData,
+  type EventType,
+} from "../../src/schema/work-orders/events.ts";
 import { messagesFor } from "../../src/schema/work-orders/events.ts";
 import { SUBSCRIPTION_CHANNEL } from "../../src/schema/webhooks/jobs/relay.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { acmeWorkOrder, confirmed, context, note, prime, silentLogger, sleep, sseSubscriber, waitFor, wsSubscriber } from "./helpers.ts";
+import {
+  acmeWorkOrder,
+  confirmed,
+  context,
+  note,
+  prime,
+  silentLogger,
+  sleep,
+  sseSubscriber,
+  waitFor,
+  wsSubscriber,
+} from "./helpers.ts";
 
 let t: TestApp;
 let workOrderId = 0;
 let refs: Record<string, number>;
 
 beforeAll(async () => {
-  t = await startTestApp({ configure: (c) => { c.roles.worker = true; c.relayIntervalMs = 20; } });
+  t = await startTestApp({
+    configure: (c) => {
+      c.roles.worker = true;
+      c.relayIntervalMs = 20;
+    },
+  });
   refs = t.fixture.refs;
   workOrderId = (await acmeWorkOrder(t)).id;
 });
@@ -30,12 +51,22 @@ describe("workOrderEvents over graphql-ws", () => {
     try {
       await prime(t, sub, { buyerCompanyId: refs.acme }, { workOrderId });
       const at = new Date();
-      const create = { oldStatus: null, newStatus: "PendingConfirmationByServiceProvider" as const, changedBy: "Alice Admin", changedAt: at.toISOString(), action: "create" };
+      const create = {
+        oldStatus: null,
+        newStatus: "PendingConfirmationByServiceProvider" as const,
+        changedBy: "Alice Admin",
+        changedAt: at.toISOString(),
+        action: "create",
+      };
       await write("workorder.create", create, { status: "PendingConfirmationByServiceProvider" });
       await write("workorder.status_update", confirmed(at));
       await write("workorder.new_note", note("Parts ordered", at));
       const got = await waitFor(() => sub.real().length >= 3 && sub.real(), 10_000, "three events");
-      expect(got.map((e) => e.eventType).sort()).toEqual(["workorder.create", "workorder.new_note", "workorder.status_update"]);
+      expect(got.map((e) => e.eventType).sort()).toEqual([
+        "workorder.create",
+        "workorder.new_note",
+        "workorder.status_update",
+      ]);
       expect(got.every((e) => e.workOrderId === workOrderId)).toBe(true);
       // Field for field what the buyer's webhook endpoint gets: the relay's own recipients rules.
       const rows = await t.db.outboxEvent.findMany({ where: { workOrderId }, orderBy: { id: "asc" } });
@@ -43,7 +74,11 @@ describe("workOrderEvents over graphql-ws", () => {
       const expected = rows.flatMap((r) => messagesFor(r, company)).filter((m) => "buyerCompanyId" in m.to);
       for (const m of expected) expect(got).toContainEqual({ eventType: m.event_type, workOrderId, data: m.data });
       expect(got.find((e) => e.eventType === "workorder.create")!.data).toEqual({
-        workOrderId, location: "Store 1 Portland", newStatus: "PendingConfirmationByServiceProvider", changedBy: "Alice Admin", changedAt: at.toISOString(),
+        workOrderId,
+        location: "Store 1 Portland",
+        newStatus: "PendingConfirmationByServiceProvider",
+        changedBy: "Alice Admin",
+        changedAt: at.toISOString(),
       });
       expect(sub.errors).toEqual([]);
     } finally {
@@ -64,7 +99,11 @@ describe("workOrderEvents over graphql-ws", () => {
         prime(t, coolcoSea, { supplierFacilityId: refs["coolco-sea"] }),
       ]);
       await write("workorder.status_update", confirmed()); // assigned to coolco-pdx: buyer + coolco-pdx
-      await write("workorder.status_update", { ...confirmed(), oldStatus: "TechAssigned", newStatus: "TechEnRoute", action: "en_route" }, { status: "TechEnRoute" }); // buyer only
+      await write(
+        "workorder.status_update",
+        { ...confirmed(), oldStatus: "TechAssigned", newStatus: "TechEnRoute", action: "en_route" },
+        { status: "TechEnRoute" },
+      ); // buyer only
       await write("workorder.new_note", note("For the Seattle crew"), { supplierFacilityId: refs["coolco-sea"] }); // buyer + coolco-sea
       await waitFor(() => acme.real().length >= 3, 10_000, "acme's three events");
       await waitFor(() => coolcoSea.real().length >= 1, 10_000, "coolco-sea's note");
@@ -75,11 +114,19 @@ describe("workOrderEvents over graphql-ws", () => {
         prime(t, coolcoPdx, { supplierFacilityId: refs["coolco-pdx"] }),
         prime(t, coolcoSea, { supplierFacilityId: refs["coolco-sea"] }),
       ]);
-      expect(acme.real().map((e) => e.data.newStatus ?? e.data.newNote)).toEqual(["ConfirmedByServiceProvider", "TechEnRoute", "For the Seattle crew"]);
+      expect(acme.real().map((e) => e.data.newStatus ?? e.data.newNote)).toEqual([
+        "ConfirmedByServiceProvider",
+        "TechEnRoute",
+        "For the Seattle crew",
+      ]);
       expect(acme.real()[0].data.customer).toBeUndefined();
       expect(globex.real()).toEqual([]);
-      expect(coolcoPdx.real().map((e) => [e.eventType, e.data.newStatus, e.data.customer])).toEqual([["workorder.status_update", "ConfirmedByServiceProvider", "Acme Foods"]]);
-      expect(coolcoSea.real().map((e) => [e.eventType, e.data.newNote])).toEqual([["workorder.new_note", "For the Seattle crew"]]);
+      expect(coolcoPdx.real().map((e) => [e.eventType, e.data.newStatus, e.data.customer])).toEqual([
+        ["workorder.status_update", "ConfirmedByServiceProvider", "Acme Foods"],
+      ]);
+      expect(coolcoSea.real().map((e) => [e.eventType, e.data.newNote])).toEqual([
+        ["workorder.new_note", "For the Seattle crew"],
+      ]);
     } finally {
       await Promise.all([acme.close(), globex.close(), coolcoPdx.close(), coolcoSea.close()]);
     }
@@ -141,7 +188,11 @@ describe("workOrderEvents over SSE", () => {
       await prime(t, sub, { buyerCompanyId: refs.acme }, { workOrderId });
       await write("workorder.new_note", note("Over SSE"));
       const [event] = await waitFor(() => sub.real().length > 0 && sub.real());
-      expect(event).toMatchObject({ eventType: "workorder.new_note", workOrderId, data: { newNote: "Over SSE", addedBy: "Alice Admin" } });
+      expect(event).toMatchObject({
+        eventType: "workorder.new_note",
+        workOrderId,
+        data: { newNote: "Over SSE", addedBy: "Alice Admin" },
+      });
       expect(sub.errors).toEqual([]);
     } finally {
       await sub.close();
@@ -157,7 +208,10 @@ describe("workOrderEvents over SSE", () => {
 
 describe("any instance serves any subscriber", () => {
   it("a subscriber on an API-only instance receives an event relayed by another instance's worker", async () => {
-    const apiOnly = await startApp({ ...t.config, roles: { api: true, worker: false } }, { db: t.db, logger: silentLogger() });
+    const apiOnly = await startApp(
+      { ...t.config, roles: { api: true, worker: false } },
+      { db: t.db, logger: silentLogger() },
+    );
     const sub = wsSubscriber(`http://127.0.0.1:${apiOnly.port}`, t.headers("acme-key"), { wo: workOrderId });
     try {
       await prime(t, sub, { buyerCompanyId: refs.acme }, { workOrderId });

@@ -7,7 +7,10 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import type { ClaimedDelivery } from "../../src/schema/webhooks/jobs/delivery.ts";
 
-interface Received { headers: http.IncomingHttpHeaders; body: string }
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 let t: TestApp;
 let receiver: http.Server;
@@ -16,7 +19,10 @@ let failuresLeft = 0;
 let receiverUrl = "";
 let workOrderId = 0;
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined> | T | null | undefined, ms = 10_000): Promise<T> => {
+const waitFor = async <T>(
+  probe: () => Promise<T | null | undefined> | T | null | undefined,
+  ms = 10_000,
+): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -54,9 +60,15 @@ beforeAll(async () => {
   const { refs } = t.fixture;
   const wo = await t.db.workOrder.create({
     data: {
-      buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac,
-      title: "Leaking unit", status: "PendingConfirmationByServiceProvider", createdBy: "alice@acme.example",
-      supplierFacilityId: refs["coolco-pdx"], statusChangedAt: new Date(),
+      buyerCompanyId: refs.acme,
+      buyerFacilityId: refs["acme-hq"],
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      title: "Leaking unit",
+      status: "PendingConfirmationByServiceProvider",
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
+      statusChangedAt: new Date(),
     },
   });
   workOrderId = wo.id;
@@ -68,14 +80,23 @@ afterAll(async () => {
 
 function context(overrides: Partial<WorkOrderEventContext> = {}): WorkOrderEventContext {
   return {
-    workOrderId, buyerCompanyId: t.fixture.refs.acme, customer: "Acme Foods", location: "Store 1 Portland",
-    supplierFacilityId: t.fixture.refs["coolco-pdx"], visibleToSupplierFacilityIds: [], status: "ConfirmedByServiceProvider", ...overrides,
+    workOrderId,
+    buyerCompanyId: t.fixture.refs.acme,
+    customer: "Acme Foods",
+    location: "Store 1 Portland",
+    supplierFacilityId: t.fixture.refs["coolco-pdx"],
+    visibleToSupplierFacilityIds: [],
+    status: "ConfirmedByServiceProvider",
+    ...overrides,
   };
 }
 
 const statusEvent = (changedAt: Date) => ({
-  oldStatus: "PendingConfirmationByServiceProvider" as const, newStatus: "ConfirmedByServiceProvider" as const,
-  changedBy: "Bob Tech", changedAt: changedAt.toISOString(), action: "confirm",
+  oldStatus: "PendingConfirmationByServiceProvider" as const,
+  newStatus: "ConfirmedByServiceProvider" as const,
+  changedBy: "Bob Tech",
+  changedAt: changedAt.toISOString(),
+  action: "confirm",
 });
 
 describe("webhook delivery", () => {
@@ -92,25 +113,44 @@ describe("webhook delivery", () => {
     expect(Object.keys(buyer.json).sort()).toEqual(["data", "event_type"]);
     expect(buyer.json).toEqual({
       event_type: "workorder.status_update",
-      data: { workOrderId, location: "Store 1 Portland", oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider", changedBy: "Bob Tech", changedAt: at.toISOString() },
+      data: {
+        workOrderId,
+        location: "Store 1 Portland",
+        oldStatus: "PendingConfirmationByServiceProvider",
+        newStatus: "ConfirmedByServiceProvider",
+        changedBy: "Bob Tech",
+        changedAt: at.toISOString(),
+      },
     });
     expect(supplier.json.data.newStatus).toBe("ConfirmedByServiceProvider");
     // X-Signature-256 over the raw bytes
-    const expected = `sha256=${crypto.createHmac("sha256", Buffer.from(buyerHook.secret.slice(6), "base64")).update(buyer.body).digest("hex")}`;
+    const expected = `sha256=${crypto
+      .createHmac("sha256", Buffer.from(buyerHook.secret.slice(6), "base64"))
+      .update(buyer.body)
+      .digest("hex")}`;
     expect(buyer.headers["x-signature-256"]).toBe(expected);
     // Standard Webhooks, verified with its own library as a receiver would
     const verified = new Webhook(buyerHook.secret).verify(buyer.body, buyer.headers as Record<string, string>);
     expect(verified).toEqual(buyer.json);
-    expect(() => new Webhook(buyerHook.secret).verify(buyer.body.replace("Bob", "Eve"), buyer.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(buyerHook.secret).verify(buyer.body.replace("Bob", "Eve"), buyer.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it("retries a failed delivery with the same webhook-id and records every attempt", async () => {
     received = [];
     failuresLeft = 2;
-    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
+    await t.db.$transaction((tx) =>
+      writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())),
+    );
     const got = await waitFor(() => received[0]);
     const webhookId = got.headers["webhook-id"] as string;
-    const delivery = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { webhookId, status: "delivered" }, include: { attemptLog: { orderBy: { attempt: "asc" } } } }));
+    const delivery = await waitFor(() =>
+      t.db.webhookDelivery.findFirst({
+        where: { webhookId, status: "delivered" },
+        include: { attemptLog: { orderBy: { attempt: "asc" } } },
+      }),
+    );
     expect(delivery.attempts).toBe(3);
     expect(delivery.attemptLog.map((a) => a.statusCode)).toEqual([503, 503, 204]);
     expect(delivery.attemptLog.every((a) => a.latencyMs >= 0)).toBe(true);
@@ -123,9 +163,14 @@ describe("webhook delivery", () => {
     const event = await t.db.$transaction(async (tx) => {
       await writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date()));
       const row = await tx.outboxEvent.findFirstOrThrow({ orderBy: { id: "desc" } });
-      return tx.outboxEvent.update({ where: { id: row.id }, data: { createdAt: new Date(Date.now() - 3 * 3600_000 - 1000) } });
+      return tx.outboxEvent.update({
+        where: { id: row.id },
+        data: { createdAt: new Date(Date.now() - 3 * 3600_000 - 1000) },
+      });
     });
-    const delivery = await waitFor(() => t.db.webhookDelivery.findFirst({ where: { eventId: event.id, status: "expired" } }));
+    const delivery = await waitFor(() =>
+      t.db.webhookDelivery.findFirst({ where: { eventId: event.id, status: "expired" } }),
+    );
     expect(delivery.attempts).toBe(0);
     await new Promise((r) => setTimeout(r, 200));
     expect(received.filter((r) => r.headers["webhook-id"] === delivery.webhookId)).toHaveLength(0);
@@ -138,7 +183,9 @@ describe("secret rotation and URL rules at delivery", () => {
     const { rotateEndpointSecret } = await import("../../src/schema/webhooks/rules/endpoints.ts");
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const rotated = await rotateEndpointSecret(t.db, endpoint.id);
-    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
+    await t.db.$transaction((tx) =>
+      writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())),
+    );
     const got = await waitFor(() => received[0]);
     const headers = got.headers as Record<string, string>;
     expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
@@ -147,9 +194,14 @@ describe("secret rotation and URL rules at delivery", () => {
     expect(new Webhook(rotated.secret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
     expect(new Webhook(endpoint.secret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
     // Once the overlap has passed, only the new secret signs.
-    await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1000) } });
+    await t.db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { previousSecretExpiresAt: new Date(Date.now() - 1000) },
+    });
     received = [];
-    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())));
+    await t.db.$transaction((tx) =>
+      writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())),
+    );
     const later = await waitFor(() => received[0]);
     expect((later.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
     expect(() => new Webhook(endpoint.secret).verify(later.body, later.headers as Record<string, string>)).toThrow();
@@ -163,9 +215,18 @@ describe("endpoint URL rules and the attempt timeout", () => {
     eventId++;
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const delivery = await t.db.webhookDelivery.create({
-      data: { eventId, endpointId: endpoint.id, webhookId, eventType: "workorder.status_update", body: "{}", eventAt: new Date(), nextAttemptAt: new Date(Date.now() + 3_600_000) },
+      data: {
+        eventId,
+        endpointId: endpoint.id,
+        webhookId,
+        eventType: "workorder.status_update",
+        body: "{}",
+        eventAt: new Date(),
+        nextAttemptAt: new Date(Date.now() + 3_600_000),
+      },
     });
-    const attempt = (n: number) => t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: n } });
+    const attempt = (n: number) =>
+      t.db.webhookAttempt.findFirstOrThrow({ where: { deliveryId: delivery.id, attempt: n } });
     return { endpoint, attempt };
   }
   /** Claims that delivery for the test's own deliverer, as the dispatcher would once it is due. */
@@ -210,11 +271,21 @@ describe("endpoint URL rules and the attempt timeout", () => {
     const { endpoint, attempt } = await ownDelivery("msg_dns_test");
     const resolved: string[] = [];
     // hooks.example.com looks public; its DNS answer points inside the network.
-    const lookup = ((hostname: string, _options: unknown, callback: (e: null, a: { address: string; family: number }[]) => void) => {
+    const lookup = ((
+      hostname: string,
+      _options: unknown,
+      callback: (e: null, a: { address: string; family: number }[]) => void,
+    ) => {
       resolved.push(hostname);
       callback(null, [{ address: "10.1.2.3", family: 4 }]);
     }) as unknown as typeof import("node:dns").lookup;
-    const strict = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: false, lookup, retryScale: LATE });
+    const strict = createDeliverer({
+      db: t.db,
+      now: () => new Date(),
+      allowInsecureUrls: false,
+      lookup,
+      retryScale: LATE,
+    });
     try {
       await withEndpointUrl(endpoint.id, "https://hooks.example.com/hook", async () => {
         expect(await strict.attempt(await take("msg_dns_test"))).toBe("retry");
@@ -234,17 +305,27 @@ describe("endpoint URL rules and the attempt timeout", () => {
     // Accepts the request and never answers.
     const silent = http.createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const deliverer = createDeliverer({ db: t.db, now: () => new Date(), allowInsecureUrls: true, timeoutMs: 300, retryScale: LATE });
+    const deliverer = createDeliverer({
+      db: t.db,
+      now: () => new Date(),
+      allowInsecureUrls: true,
+      timeoutMs: 300,
+      retryScale: LATE,
+    });
     try {
-      await withEndpointUrl(endpoint.id, `http://127.0.0.1:${(silent.address() as { port: number }).port}/hook`, async () => {
-        const started = Date.now();
-        expect(await deliverer.attempt(await take("msg_timeout_test"))).toBe("retry");
-        expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-        const timedOut = await attempt(1);
-        expect(timedOut.error).toBe("timed out after 0.3 s");
-        expect(timedOut.statusCode).toBeNull();
-        expect(timedOut.latencyMs).toBeGreaterThanOrEqual(290);
-      });
+      await withEndpointUrl(
+        endpoint.id,
+        `http://127.0.0.1:${(silent.address() as { port: number }).port}/hook`,
+        async () => {
+          const started = Date.now();
+          expect(await deliverer.attempt(await take("msg_timeout_test"))).toBe("retry");
+          expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+          const timedOut = await attempt(1);
+          expect(timedOut.error).toBe("timed out after 0.3 s");
+          expect(timedOut.statusCode).toBeNull();
+          expect(timedOut.latencyMs).toBeGreaterThanOrEqual(290);
+        },
+      );
     } finally {
       await deliverer.close();
       silent.closeAllConnections();

@@ -4,7 +4,16 @@
 // by itself. The table is printed at the end (and written as JSON).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
-import { install, printReport, produceEvents, sleep, tally, waitUntil, type Installation, type ScenarioReport } from "./harness.ts";
+import {
+  install,
+  printReport,
+  produceEvents,
+  sleep,
+  tally,
+  waitUntil,
+  type Installation,
+  type ScenarioReport,
+} from "./harness.ts";
 
 let i: Installation;
 const reports: ScenarioReport[] = [];
@@ -30,19 +39,30 @@ async function scenario(name: string, run: () => Promise<{ workOrderIds: number[
     outcome = await run();
   } catch (error) {
     // What the processes said last, to see why.
-    const state = [i.api, i.worker, i.redis].map((p) => `--- ${p.name} (${p.running ? "running" : "not running"}; unexpected exits: ${p.unexpectedExits.join("\n") || "none"})\n${p.log.slice(-1500)}`);
+    const state = [i.api, i.worker, i.redis].map(
+      (p) =>
+        `--- ${p.name} (${p.running ? "running" : "not running"}; unexpected exits: ${p.unexpectedExits.join("\n") || "none"})\n${p.log.slice(-1500)}`,
+    );
     throw new Error(`${(error as Error).message}\n${state.join("\n")}`);
   }
   const { workOrderIds, notes = "" } = outcome;
   const counted = tally(i.receiver, workOrderIds);
   const unexpectedExits = [i.api, i.worker, i.redis].flatMap((p, n) => p.unexpectedExits.slice(exitsBefore[n]));
-  reports.push({ scenario: name, events: workOrderIds.length, ...counted, unexpectedExits, seconds: Math.round((Date.now() - started) / 1000), notes });
+  reports.push({
+    scenario: name,
+    events: workOrderIds.length,
+    ...counted,
+    unexpectedExits,
+    seconds: Math.round((Date.now() - started) / 1000),
+    notes,
+  });
   expect(unexpectedExits).toEqual([]);
   expect(counted.missing.slice(0, 10)).toEqual([]);
   expect(counted.lost).toBe(0);
 }
 
-const allArrived = (ids: number[], ms: number, what: string) => waitUntil(() => tally(i.receiver, ids).lost === 0, ms, what);
+const allArrived = (ids: number[], ms: number, what: string) =>
+  waitUntil(() => tally(i.receiver, ids).lost === 0, ms, what);
 
 describe("fault injection", () => {
   it("worker kill -9 mid-burst", async () => {
@@ -63,21 +83,43 @@ describe("fault injection", () => {
       // 300 events whose deliveries all failed once and wait for their retry…
       i.receiver.state.failing = true;
       const retrying = await produceEvents(i, 300);
-      await waitUntil(async () => (await i.db.webhookDelivery.count({ where: { eventId: { gte: 0 }, attempts: { gte: 1 }, status: "pending", body: { contains: `"workOrderId":${retrying.at(-1)}` } } })) === 2, 30_000, "the first failures");
-      await waitUntil(async () => (await i.db.webhookDelivery.count({ where: { status: "pending", attempts: 0 } })) === 0, 30_000, "every delivery attempted once");
+      await waitUntil(
+        async () =>
+          (await i.db.webhookDelivery.count({
+            where: {
+              eventId: { gte: 0 },
+              attempts: { gte: 1 },
+              status: "pending",
+              body: { contains: `"workOrderId":${retrying.at(-1)}` },
+            },
+          })) === 2,
+        30_000,
+        "the first failures",
+      );
+      await waitUntil(
+        async () => (await i.db.webhookDelivery.count({ where: { status: "pending", attempts: 0 } })) === 0,
+        30_000,
+        "every delivery attempted once",
+      );
       // …and 300 more relayed into deliveries by a worker that died before attempting any.
       await i.worker.kill("SIGKILL");
       const neverAttempted = await produceEvents(i, 300);
       while ((await relayOutbox({ db: i.db, now: () => new Date() })).events > 0);
       // What is waiting when Redis dies: all 1,200, none of them anywhere but in PostgreSQL.
-      const waiting = await i.db.webhookDelivery.groupBy({ by: ["attempts"], where: { status: "pending" }, _count: true });
+      const waiting = await i.db.webhookDelivery.groupBy({
+        by: ["attempts"],
+        where: { status: "pending" },
+        _count: true,
+      });
       const retryWaiting = waiting.filter((w) => w.attempts > 0).reduce((n, w) => n + w._count, 0);
       const untried = waiting.find((w) => w.attempts === 0)?._count ?? 0;
       expect(retryWaiting + untried).toBe((retrying.length + neverAttempted.length) * 2);
       // Redis dies and comes back empty; the API keeps taking writes meanwhile.
       await i.redis.kill("SIGKILL");
       const during = await fetch(`http://127.0.0.1:${i.api.port}/v1/buyer/asset/asset_types`, {
-        method: "POST", headers: { ...headersOf(i, "faults-key"), "content-type": "application/json" }, body: JSON.stringify({ name: "Written while Redis is down" }),
+        method: "POST",
+        headers: { ...headersOf(i, "faults-key"), "content-type": "application/json" },
+        body: JSON.stringify({ name: "Written while Redis is down" }),
       });
       expect(during.status).toBe(200);
       i.redis.start();
@@ -86,7 +128,10 @@ describe("fault injection", () => {
       await i.worker.restart();
       const ids = [...retrying, ...neverAttempted];
       await allArrived(ids, 90_000, "every delivery after Redis came back empty");
-      return { workOrderIds: ids, notes: `at the kill: ${retryWaiting} waiting for a retry, ${untried} never attempted; API write during the outage: ${during.status}` };
+      return {
+        workOrderIds: ids,
+        notes: `at the kill: ${retryWaiting} waiting for a retry, ${untried} never attempted; API write during the outage: ${during.status}`,
+      };
     });
   }, 180_000);
 
@@ -99,7 +144,9 @@ describe("fault injection", () => {
       const until = Date.now() + 6_000;
       const writes = (async () => {
         while (Date.now() < until) {
-          const r = await fetch(`http://127.0.0.1:${i.api.port}/v1/buyer/location/locations`, { headers: headersOf(i, "faults-key") }).catch(() => undefined);
+          const r = await fetch(`http://127.0.0.1:${i.api.port}/v1/buyer/location/locations`, {
+            headers: headersOf(i, "faults-key"),
+          }).catch(() => undefined);
           if (r) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
           await r?.arrayBuffer();
         }
@@ -116,7 +163,10 @@ describe("fault injection", () => {
       await writes;
       await allArrived(ids, 90_000, "every delivery after the terminations");
       expect(statuses[500] ?? 0).toBe(0);
-      return { workOrderIds: ids, notes: `${terminated} connections ended in ${terminations} rounds; API answers meanwhile: ${JSON.stringify(statuses)}` };
+      return {
+        workOrderIds: ids,
+        notes: `${terminated} connections ended in ${terminations} rounds; API answers meanwhile: ${JSON.stringify(statuses)}`,
+      };
     });
   }, 180_000);
 
@@ -131,13 +181,23 @@ describe("fault injection", () => {
       const create = async (n: number) => {
         const key = `faults-${runId}-${n}`;
         const body = JSON.stringify({
-          title: `Fault create ${runId}-${n}`, locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-          buyerCompanyId: refs.acme, createdBy: "alice@acme.example", supplierFacilityId: refs["coolco-pdx"],
+          title: `Fault create ${runId}-${n}`,
+          locationId: refs["store-1"],
+          problemTypeId: refs.hvac,
+          buyerFacilityId: refs["acme-hq"],
+          buyerCompanyId: refs.acme,
+          createdBy: "alice@acme.example",
+          supplierFacilityId: refs["coolco-pdx"],
         });
         for (;;) {
           const reply = await fetch(`${base}/v1/buyer/work_order/work_orders`, {
-            method: "POST", headers: { ...headersOf(i, "faults-key"), "content-type": "application/json", "Idempotency-Key": key }, body,
-          }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }), () => ({ status: 0, body: null }));
+            method: "POST",
+            headers: { ...headersOf(i, "faults-key"), "content-type": "application/json", "Idempotency-Key": key },
+            body,
+          }).then(
+            async (r) => ({ status: r.status, body: await r.json().catch(() => null) }),
+            () => ({ status: 0, body: null }),
+          );
           if (reply.status === 200) return reply.body.data.id as number;
           retries++; // refused (the API is down), reset mid-request, or 503
           await sleep(200);
@@ -150,17 +210,25 @@ describe("fault injection", () => {
         await i.api.restart();
       })();
       const created: number[] = [];
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (next < N) created.push(await create(next++));
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < N) created.push(await create(next++));
+        }),
+      );
       await killer;
-      const rows = await i.db.workOrder.findMany({ where: { title: { startsWith: `Fault create ${runId}-` } }, select: { id: true, title: true } });
+      const rows = await i.db.workOrder.findMany({
+        where: { title: { startsWith: `Fault create ${runId}-` } },
+        select: { id: true, title: true },
+      });
       // Exactly one work order per request, whatever the client had to retry.
       expect(rows).toHaveLength(N);
       expect(new Set(rows.map((r) => r.title)).size).toBe(N);
       expect(new Set(created)).toEqual(new Set(rows.map((r) => r.id)));
       await allArrived(created, 90_000, "the create events");
-      return { workOrderIds: created, notes: `${N} creates, ${retries} client retries, ${rows.length} work orders (no duplicate)` };
+      return {
+        workOrderIds: created,
+        notes: `${N} creates, ${retries} client retries, ${rows.length} work orders (no duplicate)`,
+      };
     });
   }, 180_000);
 });

@@ -48,7 +48,12 @@ export class Child {
   readonly unexpectedExits: string[] = [];
   private output = "";
 
-  constructor(readonly name: string, private readonly command: string, private readonly args: string[], private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(
+    readonly name: string,
+    private readonly command: string,
+    private readonly args: string[],
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
   start(): void {
     this.expectedExit = false;
@@ -58,7 +63,8 @@ export class Child {
     proc.stdout!.on("data", keep);
     proc.stderr!.on("data", keep);
     proc.on("exit", (code, signal) => {
-      if (!this.expectedExit) this.unexpectedExits.push(`${this.name} exited (code ${code}, signal ${signal}): …${this.output.slice(-3000)}`);
+      if (!this.expectedExit)
+        this.unexpectedExits.push(`${this.name} exited (code ${code}, signal ${signal}): …${this.output.slice(-3000)}`);
     });
     this.proc = proc;
   }
@@ -87,8 +93,22 @@ export class Child {
 }
 
 export class RedisServer extends Child {
-  constructor(readonly port: number, dir: string) {
-    super("redis-server", "redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
+  constructor(
+    readonly port: number,
+    dir: string,
+  ) {
+    super("redis-server", "redis-server", [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ]);
   }
 
   get url(): string {
@@ -96,23 +116,48 @@ export class RedisServer extends Child {
   }
 
   async ready(): Promise<void> {
-    await waitUntil(() => new Promise<boolean>((resolve) => {
-      const socket = net.connect(this.port, "127.0.0.1", () => socket.write("PING\r\n"));
-      socket.once("data", (d) => { socket.destroy(); resolve(d.toString().startsWith("+PONG")); });
-      socket.once("error", () => resolve(false));
-    }), 10_000, "redis-server");
+    await waitUntil(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const socket = net.connect(this.port, "127.0.0.1", () => socket.write("PING\r\n"));
+          socket.once("data", (d) => {
+            socket.destroy();
+            resolve(d.toString().startsWith("+PONG"));
+          });
+          socket.once("error", () => resolve(false));
+        }),
+      10_000,
+      "redis-server",
+    );
   }
 }
 
 /** `ROLES=api` or `ROLES=worker` of src/main.ts. */
 export class Service extends Child {
-  constructor(readonly role: "api" | "worker", readonly port: number, env: NodeJS.ProcessEnv) {
-    super(role, process.execPath, ["--import", "tsx", path.join(ROOT, "src/main.ts")], { ...env, ROLES: role, PORT: String(port), LOG_LEVEL: "info" });
+  constructor(
+    readonly role: "api" | "worker",
+    readonly port: number,
+    env: NodeJS.ProcessEnv,
+  ) {
+    super(role, process.execPath, ["--import", "tsx", path.join(ROOT, "src/main.ts")], {
+      ...env,
+      ROLES: role,
+      PORT: String(port),
+      LOG_LEVEL: "info",
+    });
   }
 
   async ready(): Promise<void> {
     if (this.role === "api") {
-      await waitUntil(() => fetch(`http://127.0.0.1:${this.port}/readyz`).then((r) => r.ok, () => false), 60_000, "the API");
+      await waitUntil(
+        () =>
+          fetch(`http://127.0.0.1:${this.port}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        60_000,
+        "the API",
+      );
     } else {
       await waitUntil(() => this.log.includes('"msg":"workers started"'), 60_000, "the worker");
     }
@@ -148,7 +193,13 @@ export async function startReceiver() {
       const webhookId = String(req.headers["webhook-id"]);
       const seen = arrivals.get(webhookId);
       if (seen) seen.count++;
-      else arrivals.set(webhookId, { webhookId, path: req.url ?? "", workOrderId: JSON.parse(Buffer.concat(chunks).toString()).data.workOrderId, count: 1 });
+      else
+        arrivals.set(webhookId, {
+          webhookId,
+          path: req.url ?? "",
+          workOrderId: JSON.parse(Buffer.concat(chunks).toString()).data.workOrderId,
+          count: 1,
+        });
       res.writeHead(204).end();
     });
   });
@@ -158,7 +209,11 @@ export async function startReceiver() {
     base: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     arrivals,
     state,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -184,7 +239,12 @@ export async function install(env: Record<string, string> = {}): Promise<Install
   const db = createDb(database.url, { max: 4 });
   const receiver = await startReceiver();
   const fixture = structuredClone(BASE_FIXTURE);
-  fixture.apiKeys.push({ ref: "faults-key", kind: "buyer", contact: "alice", rateLimit: { requests: 100_000_000, windowSeconds: 1 } });
+  fixture.apiKeys.push({
+    ref: "faults-key",
+    kind: "buyer",
+    contact: "alice",
+    rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+  });
   for (const hook of fixture.webhookEndpoints) hook.url = `${receiver.base}/${hook.ref}`;
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wo-faults-redis-"));
@@ -192,8 +252,15 @@ export async function install(env: Record<string, string> = {}): Promise<Install
   redis.start();
   await redis.ready();
   const serviceEnv = {
-    ...process.env, DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: `wofaults:${crypto.randomBytes(3).toString("hex")}`,
-    NODE_ENV: "production", WEBHOOK_ALLOW_INSECURE_URLS: "true", RELAY_INTERVAL_MS: "50", WORK_LEASE_MS: "15000", ...env,
+    ...process.env,
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: `wofaults:${crypto.randomBytes(3).toString("hex")}`,
+    NODE_ENV: "production",
+    WEBHOOK_ALLOW_INSECURE_URLS: "true",
+    RELAY_INTERVAL_MS: "50",
+    WORK_LEASE_MS: "15000",
+    ...env,
   };
   const api = new Service("api", await freePort(), serviceEnv);
   const worker = new Service("worker", 0, serviceEnv);
@@ -201,7 +268,14 @@ export async function install(env: Record<string, string> = {}): Promise<Install
   await admin.connect();
   admin.on("error", () => undefined);
   return {
-    db, databaseUrl: database.url, fixture: applied, redis, receiver, api, worker, admin,
+    db,
+    databaseUrl: database.url,
+    fixture: applied,
+    redis,
+    receiver,
+    api,
+    worker,
+    admin,
     async close() {
       await Promise.all([api.kill("SIGTERM"), worker.kill("SIGTERM"), redis.kill("SIGTERM")]);
       await admin.end().catch(() => undefined);
@@ -231,11 +305,26 @@ export async function produceEvents(i: Installation, count: number, batch = 250)
     await sqlPool(i.db).query(
       `INSERT INTO "OutboxEvent" ("eventType", "workOrderId", "buyerCompanyId", payload)
        SELECT 'workorder.status_update', w, $1, p FROM unnest($2::int[], $3::jsonb[]) AS e(w, p)`,
-      [refs.acme, chunk, chunk.map((workOrderId) => JSON.stringify({
-        workOrderId, buyerCompanyId: refs.acme, customer: "Acme Foods", location: "Store 1 Portland",
-        supplierFacilityId: refs["coolco-pdx"], visibleToSupplierFacilityIds: [], status: "ConfirmedByServiceProvider",
-        oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider", changedBy: "Fault Suite", changedAt, action: "confirm",
-      }))],
+      [
+        refs.acme,
+        chunk,
+        chunk.map((workOrderId) =>
+          JSON.stringify({
+            workOrderId,
+            buyerCompanyId: refs.acme,
+            customer: "Acme Foods",
+            location: "Store 1 Portland",
+            supplierFacilityId: refs["coolco-pdx"],
+            visibleToSupplierFacilityIds: [],
+            status: "ConfirmedByServiceProvider",
+            oldStatus: "PendingConfirmationByServiceProvider",
+            newStatus: "ConfirmedByServiceProvider",
+            changedBy: "Fault Suite",
+            changedAt,
+            action: "confirm",
+          }),
+        ),
+      ],
     );
     ids.push(...chunk);
   }
@@ -263,7 +352,9 @@ export function tally(receiver: Receiver, workOrderIds: number[]) {
   const got = [...receiver.arrivals.values()].filter((a) => wanted.has(a.workOrderId));
   const byTarget = new Set(got.map((a) => `${a.path}#${a.workOrderId}`));
   const expected = workOrderIds.length * ENDPOINT_PATHS.length;
-  const missing = workOrderIds.flatMap((w) => ENDPOINT_PATHS.filter((p) => !byTarget.has(`${p}#${w}`)).map((p) => `${p}#${w}`));
+  const missing = workOrderIds.flatMap((w) =>
+    ENDPOINT_PATHS.filter((p) => !byTarget.has(`${p}#${w}`)).map((p) => `${p}#${w}`),
+  );
   return {
     expected,
     distinct: got.length,
@@ -278,7 +369,18 @@ const REPORT_FILE = path.join(os.tmpdir(), "wo-faults", "report.json");
 export function printReport(reports: ScenarioReport[]): void {
   fs.mkdirSync(path.dirname(REPORT_FILE), { recursive: true });
   fs.writeFileSync(REPORT_FILE, JSON.stringify(reports, null, 2));
-  const rows = reports.map((r) =>
-    `| ${r.scenario} | ${r.events} | ${r.expected} | ${r.distinct} | ${r.duplicates} | ${r.lost} | ${r.unexpectedExits.length} | ${r.seconds} | ${r.notes} |`);
-  console.log(["", "| scenario | events | expected deliveries | distinct delivered | duplicates | lost | unexpected exits | s | notes |", "|---|---|---|---|---|---|---|---|---|", ...rows, "", `JSON: ${REPORT_FILE}`].join("\n"));
+  const rows = reports.map(
+    (r) =>
+      `| ${r.scenario} | ${r.events} | ${r.expected} | ${r.distinct} | ${r.duplicates} | ${r.lost} | ${r.unexpectedExits.length} | ${r.seconds} | ${r.notes} |`,
+  );
+  console.log(
+    [
+      "",
+      "| scenario | events | expected deliveries | distinct delivered | duplicates | lost | unexpected exits | s | notes |",
+      "|---|---|---|---|---|---|---|---|---|",
+      ...rows,
+      "",
+      `JSON: ${REPORT_FILE}`,
+    ].join("\n"),
+  );
 }

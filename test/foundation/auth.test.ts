@@ -23,15 +23,35 @@ describe("authentication", () => {
   it("gives 401 without headers, with one header, or with a wrong secret", async () => {
     const good = t.headers("acme-key");
     expectError(await t.call(null, "GET", "/v1/buyer/ping"), 401, "UnauthorizedException");
-    expectError(await t.call(null, "GET", "/v1/buyer/ping", undefined, { "X-API-KEY": good["X-API-KEY"] }), 401, "UnauthorizedException");
-    expectError(await t.call(null, "GET", "/v1/buyer/ping", undefined, { "SVC-KEY": good["SVC-KEY"] }), 401, "UnauthorizedException");
+    expectError(
+      await t.call(null, "GET", "/v1/buyer/ping", undefined, { "X-API-KEY": good["X-API-KEY"] }),
+      401,
+      "UnauthorizedException",
+    );
+    expectError(
+      await t.call(null, "GET", "/v1/buyer/ping", undefined, { "SVC-KEY": good["SVC-KEY"] }),
+      401,
+      "UnauthorizedException",
+    );
     const wrong = { ...good, "SVC-KEY": `${good["SVC-KEY"].slice(0, -2)}xx` };
-    expectError(await t.call(null, "GET", "/v1/buyer/location/locations", undefined, wrong), 401, "UnauthorizedException");
-    expectError(await t.call(null, "GET", "/v1/buyer/me", undefined, { "X-API-KEY": "nope", "SVC-KEY": "nope" }), 401, "UnauthorizedException");
+    expectError(
+      await t.call(null, "GET", "/v1/buyer/location/locations", undefined, wrong),
+      401,
+      "UnauthorizedException",
+    );
+    expectError(
+      await t.call(null, "GET", "/v1/buyer/me", undefined, { "X-API-KEY": "nope", "SVC-KEY": "nope" }),
+      401,
+      "UnauthorizedException",
+    );
   });
 
   it("checks the key before anything else, even before a malformed body or an unknown route", async () => {
-    expectError(await t.call(null, "PATCH", "/v1/buyer/location/locations/1", "{not json"), 401, "UnauthorizedException");
+    expectError(
+      await t.call(null, "PATCH", "/v1/buyer/location/locations/1", "{not json"),
+      401,
+      "UnauthorizedException",
+    );
     expectError(await t.call(null, "GET", "/v1/buyer/no/such/route"), 401, "UnauthorizedException");
   });
 
@@ -40,7 +60,11 @@ describe("authentication", () => {
     expectError(await t.call("inhouse-partner-key", "GET", "/v1/buyer/ping"), 401, "UnauthorizedException");
     expectError(await t.call("coolco-key", "GET", "/v1/buyer/location/locations"), 401, "UnauthorizedException");
     expectError(await t.call("acme-key", "GET", "/v1/supplier/location/locations"), 401, "UnauthorizedException");
-    expect((await t.call("inhouse-partner-key", "GET", "/v1/partners/ping")).body).toEqual({ type: "pingpong", data: "pong", status: "ok" });
+    expect((await t.call("inhouse-partner-key", "GET", "/v1/partners/ping")).body).toEqual({
+      type: "pingpong",
+      data: "pong",
+      status: "ok",
+    });
   });
 
   it("stores secrets only as hashes", async () => {
@@ -61,7 +85,11 @@ describe("authentication", () => {
     await t.keyChangesSeen();
     expectError(await t.call(null, "GET", "/v1/buyer/ping", undefined, headers), 401, "UnauthorizedException");
 
-    const expiring = await issueKey(t.db, { contactEmail: "alice@acme.example", kind: "buyer", expiresAt: new Date(Date.now() + 60_000) });
+    const expiring = await issueKey(t.db, {
+      contactEmail: "alice@acme.example",
+      kind: "buyer",
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     const expHeaders = { "X-API-KEY": expiring.apiKey, "SVC-KEY": expiring.svcKey };
     expect((await t.call(null, "GET", "/v1/buyer/ping", undefined, expHeaders)).status).toBe(200);
     await t.db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1000) } });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { discoverOperations, KEYS, type Operation } from "../fuzz/fuzz.ts";
 
-const JARGON = /Variable "\$|of required type|cannot represent|Expected type|does not exist in "|"\w+!"|GRAPHQL_|Syntax Error/;
+const JARGON =
+  /Variable "\$|of required type|cannot represent|Expected type|does not exist in "|"\w+!"|GRAPHQL_|Syntax Error/;
 
 let t: TestApp;
 let operations: Operation[];
@@ -98,8 +99,15 @@ describe("REST error wording", () => {
     let checked = 0;
     for (const op of operations) {
       for (const param of op.pathParams.filter((p) => p.schema?.type === "integer")) {
-        const url = op.pathParams.reduce((p, other) => p.replace(`{${other.name}}`, other === param ? "abc" : "1"), op.path);
-        expectContractWords(await t.call(KEYS[op.iface][0], op.method, url, op.body ? {} : undefined), param.name, `${op.method} ${op.path}`);
+        const url = op.pathParams.reduce(
+          (p, other) => p.replace(`{${other.name}}`, other === param ? "abc" : "1"),
+          op.path,
+        );
+        expectContractWords(
+          await t.call(KEYS[op.iface][0], op.method, url, op.body ? {} : undefined),
+          param.name,
+          `${op.method} ${op.path}`,
+        );
         checked++;
       }
     }
@@ -109,10 +117,17 @@ describe("REST error wording", () => {
 
 describe("GraphQL error wording", () => {
   it("speaks the same words for variables and literals", async () => {
-    const variable = await t.graphql("acme-key", "mutation($i: AssetTypeInput!) { upsertAssetType(input: $i) { id } }", { i: { usesRefrigerant: 1 } });
-    expect(variable.body.errors.map((e: { message: string }) => e.message)).toEqual(["i.name is required", "i.usesRefrigerant must be true or false"]);
+    const variable = await t.graphql(
+      "acme-key",
+      "mutation($i: AssetTypeInput!) { upsertAssetType(input: $i) { id } }",
+      { i: { usesRefrigerant: 1 } },
+    );
+    expect(variable.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      "i.name is required",
+      "i.usesRefrigerant must be true or false",
+    ]);
     expect(variable.body.errors[0].extensions).toMatchObject({ code: "invalidInputDataException", field: "i.name" });
-    const literal = await t.graphql("acme-key", 'mutation { upsertAssetType(input: {name: 5}) { id } }');
+    const literal = await t.graphql("acme-key", "mutation { upsertAssetType(input: {name: 5}) { id } }");
     expect(literal.body.errors[0].message).not.toMatch(JARGON);
     expect(literal.body.errors[0].extensions.code).toBe("invalidInputDataException");
   });
@@ -120,6 +135,9 @@ describe("GraphQL error wording", () => {
 
 describe("GET /me", () => {
   it("gives the buyerFacilityId a work order create body needs", async () => {
-    expect((await t.call("acme-key", "GET", "/v1/buyer/me")).body.data).toMatchObject({ buyerFacilityId: t.fixture.refs["acme-hq"], buyerCompanyId: t.fixture.refs.acme });
+    expect((await t.call("acme-key", "GET", "/v1/buyer/me")).body.data).toMatchObject({
+      buyerFacilityId: t.fixture.refs["acme-hq"],
+      buyerCompanyId: t.fixture.refs.acme,
+    });
   });
 });

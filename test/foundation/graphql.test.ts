@@ -15,23 +15,37 @@ afterAll(() => t?.close());
 describe("GraphQL over HTTP", () => {
   it("returns the same locations as REST, with relations", async () => {
     const rest = await t.call("acme-key", "GET", "/v1/buyer/location/locations?sort_by=name");
-    const gql = await t.graphql("acme-key", `{ locations(sort_by: "name") { count data { id name currency region { name } } } }`);
+    const gql = await t.graphql(
+      "acme-key",
+      `{ locations(sort_by: "name") { count data { id name currency region { name } } } }`,
+    );
     expect(gql.body.data.locations.count).toBe(rest.body.count);
-    expect(gql.body.data.locations.data.map((l: { id: number }) => l.id)).toEqual(rest.body.data.map((l: { id: number }) => l.id));
+    expect(gql.body.data.locations.data.map((l: { id: number }) => l.id)).toEqual(
+      rest.body.data.map((l: { id: number }) => l.id),
+    );
     expect(gql.body.data.locations.data[0].region).toEqual({ name: "West" });
   });
 
   it("filters with the same rules", async () => {
-    const gql = await t.graphql("acme-key", `query($f: JSON) { locations(filter: $f) { count } }`, { f: { currency: "CAD,USD", id: [refs["store-2"]] } });
+    const gql = await t.graphql("acme-key", `query($f: JSON) { locations(filter: $f) { count } }`, {
+      f: { currency: "CAD,USD", id: [refs["store-2"]] },
+    });
     expect(gql.body.data.locations.count).toBe(1);
     const bad = await t.graphql("acme-key", `{ locations(filter: {colour: "red"}) { count } }`);
     expect(bad.body.errors[0].extensions.code).toBe("invalidInputDataException");
   });
 
   it("runs mutations with the REST rules and checks the key's interface", async () => {
-    const created = await t.graphql("acme-key", `mutation($i: AssetTypeInput!) { upsertAssetType(input: $i) { id name buyerCompanyId } }`, { i: { name: "Ice machine" } });
+    const created = await t.graphql(
+      "acme-key",
+      `mutation($i: AssetTypeInput!) { upsertAssetType(input: $i) { id name buyerCompanyId } }`,
+      { i: { name: "Ice machine" } },
+    );
     expect(created.body.data.upsertAssetType).toMatchObject({ name: "Ice machine", buyerCompanyId: refs.acme });
-    const negative = await t.graphql("acme-key", `mutation { upsertAssetType(input: {name: "x", fullChargeLb: -1}) { id } }`);
+    const negative = await t.graphql(
+      "acme-key",
+      `mutation { upsertAssetType(input: {name: "x", fullChargeLb: -1}) { id } }`,
+    );
     expect(negative.body.errors[0].extensions.code).toBe("invalidInputDataException");
     const supplier = await t.graphql("coolco-key", `mutation { upsertAssetType(input: {name: "x"}) { id } }`);
     expect(supplier.body.errors[0].extensions.code).toBe("ForbiddenException");
@@ -45,16 +59,29 @@ describe("GraphQL over HTTP", () => {
   });
 
   it("resolves nested relations on every row of a page", async () => {
-    await t.db.location.createMany({ data: Array.from({ length: 8 }, (_, i) => ({ buyerCompanyId: refs.acme, name: `N+1 ${i}`, regionId: refs.west })) });
-    const gql = await t.graphql("acme-key", `{ locations(limit: 10) { data { id region { id name locations { id } } } } }`);
+    await t.db.location.createMany({
+      data: Array.from({ length: 8 }, (_, i) => ({ buyerCompanyId: refs.acme, name: `N+1 ${i}`, regionId: refs.west })),
+    });
+    const gql = await t.graphql(
+      "acme-key",
+      `{ locations(limit: 10) { data { id region { id name locations { id } } } } }`,
+    );
     expect(gql.body.data.locations.data).toHaveLength(10);
-    expect(gql.body.data.locations.data.every((l: { region: { name: string } }) => l.region.name === "West")).toBe(true);
+    expect(gql.body.data.locations.data.every((l: { region: { name: string } }) => l.region.name === "West")).toBe(
+      true,
+    );
   });
 });
 
 describe("GraphQL over websockets", () => {
   function client(connectionParams: Record<string, string>) {
-    return createClient({ url: `${t.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+    return createClient({
+      url: `${t.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: true,
+    });
   }
 
   it("authenticates with connectionParams and runs operations", async () => {
@@ -69,7 +96,10 @@ describe("GraphQL over websockets", () => {
   it("closes the connection for a bad key", async () => {
     const ws = client({ "X-API-KEY": "wrong", "SVC-KEY": "wrong" });
     const error = await new Promise<any>((resolve) => {
-      ws.subscribe({ query: "{ ping }" }, { next: () => resolve(new Error("got data")), error: resolve, complete: () => undefined });
+      ws.subscribe(
+        { query: "{ ping }" },
+        { next: () => resolve(new Error("got data")), error: resolve, complete: () => undefined },
+      );
     });
     expect(error.code).toBe(4403);
     await ws.dispose();
@@ -81,7 +111,8 @@ describe("query depth", () => {
     const nest = (levels: number) => {
       let selection = "id";
       // From the outside in: region(id) { locations { region { locations { … id } } } }
-      for (let i = levels - 1; i >= 0; i--) selection = i % 2 ? `region { ${selection} }` : `locations { ${selection} }`;
+      for (let i = levels - 1; i >= 0; i--)
+        selection = i % 2 ? `region { ${selection} }` : `locations { ${selection} }`;
       return `{ region(id: ${refs.west}) { ${selection} } }`;
     };
     const shallow = await t.graphql("acme-key", nest(4));

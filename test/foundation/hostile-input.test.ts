@@ -18,13 +18,21 @@ const expect400 = (reply: { status: number; body: any }, field?: string) => {
 };
 
 const workOrderBody = (extra: Record<string, unknown> = {}) => ({
-  title: "Hostile", locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"], buyerCompanyId: refs.acme,
-  createdBy: "alice@acme.example", ...extra,
+  title: "Hostile",
+  locationId: refs["store-1"],
+  problemTypeId: refs.hvac,
+  buyerFacilityId: refs["acme-hq"],
+  buyerCompanyId: refs.acme,
+  createdBy: "alice@acme.example",
+  ...extra,
 });
 
 async function rowCounts() {
   const [workOrders, notes, assetTypes, subscribers] = await Promise.all([
-    t.db.workOrder.count(), t.db.workOrderNote.count(), t.db.assetType.count(), t.db.workOrderSubscriber.count(),
+    t.db.workOrder.count(),
+    t.db.workOrderNote.count(),
+    t.db.assetType.count(),
+    t.db.workOrderSubscriber.count(),
   ]);
   return { workOrders, notes, assetTypes, subscribers };
 }
@@ -53,21 +61,33 @@ describe("REST paths and query parameters", () => {
 
   it("refuses integers past 32 bits where an id or integer column is expected, naming the field", async () => {
     expect400(await t.call("acme-key", "GET", "/v1/buyer/location/locations?regionId=99999999999"), "regionId");
-    expect400(await t.call("acme-key", "PUT", `/v1/buyer/asset/assets/${refs["rtu-1"]}/labels`, { ids: [2147483648] }), "ids");
-    expect400(await t.call("acme-key", "PUT", `/v1/buyer/work_order/work_orders/1/labels`, { ids: [2 ** 53 + 2] }), "ids");
+    expect400(
+      await t.call("acme-key", "PUT", `/v1/buyer/asset/assets/${refs["rtu-1"]}/labels`, { ids: [2147483648] }),
+      "ids",
+    );
+    expect400(
+      await t.call("acme-key", "PUT", `/v1/buyer/work_order/work_orders/1/labels`, { ids: [2 ** 53 + 2] }),
+      "ids",
+    );
   });
 });
 
 describe("NUL characters and deep JSON", () => {
   it("are 400 naming the field, in bodies, nested fields, query text and paths, and nothing is written", async () => {
     const before = await rowCounts();
-    expect400(await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", workOrderBody({ title: "a\u0000b" })), "title");
+    expect400(
+      await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", workOrderBody({ title: "a\u0000b" })),
+      "title",
+    );
     expect400(await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", { name: "x\u0000" }), "name");
     const wo = await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", workOrderBody());
     expect(wo.status).toBe(200);
     const afterCreate = await rowCounts();
     expect400(
-      await t.call("acme-key", "PATCH", "/v1/buyer/work_order/work_orders/append_notes", { id: wo.body.data.id, note: { text: "x\u0000", noteAddedBy: "alice@acme.example" } }),
+      await t.call("acme-key", "PATCH", "/v1/buyer/work_order/work_orders/append_notes", {
+        id: wo.body.data.id,
+        note: { text: "x\u0000", noteAddedBy: "alice@acme.example" },
+      }),
       "note.text",
     );
     expect400(await t.call("acme-key", "GET", "/v1/buyer/work_order/work_orders?search=%00"), "search");
@@ -78,9 +98,27 @@ describe("NUL characters and deep JSON", () => {
 
   it("refuses JSON nested deeper than the documented limit", async () => {
     const deep = "[".repeat(10_000) + "1" + "]".repeat(10_000);
-    expect400(await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", `{"name":"x","extra":${deep}}`), "nests deeper than 32");
-    expect400(await t.call("acme-key", "PATCH", `/v1/buyer/location/locations/${refs["store-1"]}`, `{"locationTypeDetails":${deep}}`), "locationTypeDetails");
-    expect((await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", { name: "thirty-two", extra: JSON.parse("[".repeat(31) + "]".repeat(31)) })).status).toBe(200);
+    expect400(
+      await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", `{"name":"x","extra":${deep}}`),
+      "nests deeper than 32",
+    );
+    expect400(
+      await t.call(
+        "acme-key",
+        "PATCH",
+        `/v1/buyer/location/locations/${refs["store-1"]}`,
+        `{"locationTypeDetails":${deep}}`,
+      ),
+      "locationTypeDetails",
+    );
+    expect(
+      (
+        await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", {
+          name: "thirty-two",
+          extra: JSON.parse("[".repeat(31) + "]".repeat(31)),
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -88,7 +126,11 @@ describe("GraphQL", () => {
   it("answers broken GET variables and NUL characters in variables or literals with 400, never 500", async () => {
     const broken = await t.call("acme-key", "GET", "/graphql?query=%7B&variables=%7B");
     expect(broken.status).toBe(400);
-    const nulVariable = await t.graphql("acme-key", "mutation($i: AssetTypeInput!) { upsertAssetType(input: $i) { id } }", { i: { name: "a\u0000b" } });
+    const nulVariable = await t.graphql(
+      "acme-key",
+      "mutation($i: AssetTypeInput!) { upsertAssetType(input: $i) { id } }",
+      { i: { name: "a\u0000b" } },
+    );
     expect(nulVariable.status).toBe(400);
     expect(nulVariable.body.errors[0]).toMatchObject({ extensions: { code: "invalidInputDataException" } });
     expect(nulVariable.body.errors[0].message).toContain("variables.i.name");
@@ -98,20 +140,29 @@ describe("GraphQL", () => {
   });
 
   it("limits aliases and cost, so a thousand copies of a list are refused before running", async () => {
-    const aliases = Array.from({ length: 1000 }, (_, i) => `a${i}: workOrders(limit: 25) { count data { id title } }`).join(" ");
+    const aliases = Array.from(
+      { length: 1000 },
+      (_, i) => `a${i}: workOrders(limit: 25) { count data { id title } }`,
+    ).join(" ");
     const started = performance.now();
     const reply = await t.graphql("acme-key", `{ ${aliases} }`);
     expect(reply.status).toBe(400);
     expect(reply.body.errors[0].message).toMatch(/alias|cost|character limit/i);
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect((await t.graphql("acme-key", "{ a: workOrders(limit: 2) { count } b: locations { count } }")).body.errors).toBeUndefined();
+    expect(
+      (await t.graphql("acme-key", "{ a: workOrders(limit: 2) { count } b: locations { count } }")).body.errors,
+    ).toBeUndefined();
     // Under the document length limit, the alias limit applies.
     const sixteen = Array.from({ length: 16 }, (_, i) => `a${i}: ping`).join(" ");
     expect((await t.graphql("acme-key", `{ ${sixteen} }`)).body.errors[0].message).toMatch(/aliases/i);
   });
 
   it("refuses a megabyte model name before comparing it", async () => {
-    const reply = await t.graphql("acme-key", "query($n: String!, $t: Int!) { assetModelFuzzy(name: $n, assetTypeId: $t) { id } }", { n: "m".repeat(1_000_000), t: refs.rtu });
+    const reply = await t.graphql(
+      "acme-key",
+      "query($n: String!, $t: Int!) { assetModelFuzzy(name: $n, assetTypeId: $t) { id } }",
+      { n: "m".repeat(1_000_000), t: refs.rtu },
+    );
     expect(reply.body.errors[0]).toMatchObject({ extensions: { code: "invalidInputDataException" } });
     expect(reply.body.errors[0].message).toContain("200 characters");
   });
@@ -142,28 +193,82 @@ describe("contact e-mails of another tenant", () => {
   const NOTES = "/v1/buyer/work_order/work_orders/append_notes";
   let woId: number;
   beforeAll(async () => {
-    woId = (await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", workOrderBody({ supplierFacilityId: refs["coolco-pdx"] }))).body.data.id;
+    woId = (
+      await t.call(
+        "acme-key",
+        "POST",
+        "/v1/buyer/work_order/work_orders",
+        workOrderBody({ supplierFacilityId: refs["coolco-pdx"] }),
+      )
+    ).body.data.id;
   });
 
   it("are refused in taggedUsers, note authors and createdBy, naming the field; people without an account are fine", async () => {
     const before = await rowCounts();
-    expect400(await t.call("acme-key", "PATCH", NOTES, { id: woId, note: { text: "hi", noteAddedBy: "alice@acme.example" }, taggedUsers: ["gina@globex.example"] }), "taggedUsers[0]");
-    expect400(await t.call("acme-key", "PATCH", NOTES, { id: woId, note: { text: "hi", noteAddedBy: "gina@globex.example" } }), "note.noteAddedBy");
-    expect400(await t.call("acme-key", "PATCH", NOTES, { id: woId, note: { text: "hi", noteAddedBy: "alice@acme.example" }, taggedUsers: ["sam@coolco.example"] }), "taggedUsers[0]");
-    expect400(await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", workOrderBody({ createdBy: "gina@globex.example" })), "createdBy");
+    expect400(
+      await t.call("acme-key", "PATCH", NOTES, {
+        id: woId,
+        note: { text: "hi", noteAddedBy: "alice@acme.example" },
+        taggedUsers: ["gina@globex.example"],
+      }),
+      "taggedUsers[0]",
+    );
+    expect400(
+      await t.call("acme-key", "PATCH", NOTES, { id: woId, note: { text: "hi", noteAddedBy: "gina@globex.example" } }),
+      "note.noteAddedBy",
+    );
+    expect400(
+      await t.call("acme-key", "PATCH", NOTES, {
+        id: woId,
+        note: { text: "hi", noteAddedBy: "alice@acme.example" },
+        taggedUsers: ["sam@coolco.example"],
+      }),
+      "taggedUsers[0]",
+    );
+    expect400(
+      await t.call(
+        "acme-key",
+        "POST",
+        "/v1/buyer/work_order/work_orders",
+        workOrderBody({ createdBy: "gina@globex.example" }),
+      ),
+      "createdBy",
+    );
     expect(await rowCounts()).toEqual(before);
     const fine = await t.call("acme-key", "PATCH", NOTES, {
-      id: woId, note: { text: "hi", noteAddedBy: "alice@acme.example" }, taggedUsers: ["bob@coolco.example", "outside.tech@gmail.example"],
+      id: woId,
+      note: { text: "hi", noteAddedBy: "alice@acme.example" },
+      taggedUsers: ["bob@coolco.example", "outside.tech@gmail.example"],
     });
     expect(fine.status).toBe(200);
   });
 
   it("are refused as supplierPrimaryContactEmail (another supplier's contact) and technicianEmail", async () => {
-    const reassign = await t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${woId}`, { supplierFacilityId: refs["inhouse-west"], supplierPrimaryContactEmail: "bob@coolco.example" });
+    const reassign = await t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${woId}`, {
+      supplierFacilityId: refs["inhouse-west"],
+      supplierPrimaryContactEmail: "bob@coolco.example",
+    });
     expect400(reassign, "supplierPrimaryContactEmail");
-    expect((await t.db.workOrder.findUniqueOrThrow({ where: { id: woId } })).supplierFacilityId).toBe(refs["coolco-pdx"]);
-    expect((await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/confirm", { id: woId })).status).toBe(200);
-    expect400(await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/assign_tech", { id: woId, technicianEmail: "ivy@acme.example" }), "technicianEmail");
-    expect((await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/assign_tech", { id: woId, technicianEmail: "bob@coolco.example" })).status).toBe(200);
+    expect((await t.db.workOrder.findUniqueOrThrow({ where: { id: woId } })).supplierFacilityId).toBe(
+      refs["coolco-pdx"],
+    );
+    expect(
+      (await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/confirm", { id: woId })).status,
+    ).toBe(200);
+    expect400(
+      await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/assign_tech", {
+        id: woId,
+        technicianEmail: "ivy@acme.example",
+      }),
+      "technicianEmail",
+    );
+    expect(
+      (
+        await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/assign_tech", {
+          id: woId,
+          technicianEmail: "bob@coolco.example",
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -43,7 +43,11 @@ async function refusedAt(url: string, headers: Record<string, string>): Promise<
 describe("revoking a key", () => {
   it(`is refused on every instance within ${REVOCATION_BOUND_MS} ms of the operator CLI's revoke`, async () => {
     const second = await t.secondInstance();
-    const issued = await issueKey(t.db, { contactEmail: "alice@acme.example", kind: "buyer", rateLimit: { requests: 1000, windowSeconds: 20 } });
+    const issued = await issueKey(t.db, {
+      contactEmail: "alice@acme.example",
+      kind: "buyer",
+      rateLimit: { requests: 1000, windowSeconds: 20 },
+    });
     const headers = { "X-API-KEY": issued.apiKey, "SVC-KEY": issued.svcKey };
     for (const url of [t.url, second.url, t.url, second.url]) {
       const reply = await fetch(`${url}/v1/buyer/ping`, { headers });
@@ -60,7 +64,9 @@ describe("revoking a key", () => {
     const [first, other] = (await refused).map((at) => at - exited);
     if (process.env.KEY_CACHE_REPORT) {
       const revokedAt = Date.parse(JSON.parse(run.stdout).revokedAt);
-      console.info(`revocation seen ${first} ms and ${other} ms after the CLI exited (${exited - revokedAt} ms after its revokedAt)`);
+      console.info(
+        `revocation seen ${first} ms and ${other} ms after the CLI exited (${exited - revokedAt} ms after its revokedAt)`,
+      );
     }
     expect(first).toBeLessThan(REVOCATION_BOUND_MS);
     expect(other).toBeLessThan(REVOCATION_BOUND_MS);
@@ -69,7 +75,11 @@ describe("revoking a key", () => {
 
   it(`is refused on every instance within ${REVOCATION_BOUND_MS} ms of the revoking transaction's commit`, async () => {
     const second = await t.secondInstance();
-    const issued = await issueKey(t.db, { contactEmail: "alice@acme.example", kind: "buyer", rateLimit: { requests: 1000, windowSeconds: 20 } });
+    const issued = await issueKey(t.db, {
+      contactEmail: "alice@acme.example",
+      kind: "buyer",
+      rateLimit: { requests: 1000, windowSeconds: 20 },
+    });
     const headers = { "X-API-KEY": issued.apiKey, "SVC-KEY": issued.svcKey };
     for (const url of [t.url, second.url]) expect((await fetch(`${url}/v1/buyer/ping`, { headers })).status).toBe(200);
     await sql.query("BEGIN");
@@ -146,7 +156,10 @@ describe("the cache", () => {
   it("caches nothing while its notifications cannot arrive, and again once they can", async () => {
     await cache.viewer(key.apiKey, key.svcKey, now());
     expect(cache.active).toBe(true);
-    const { rows } = await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [APPLICATION_NAME]);
+    const { rows } = await sql.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+      [APPLICATION_NAME],
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (let i = 0; i < 100 && cache.active; i++) await sleep(10);
     expect(cache.active).toBe(false);

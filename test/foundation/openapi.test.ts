@@ -9,7 +9,8 @@ let t: TestApp;
 const docs: Record<string, any> = {};
 beforeAll(async () => {
   t = await startTestApp();
-  for (const iface of ["buyer", "supplier", "partners"]) docs[iface] = (await t.call(null, "GET", `/v1/${iface}/openapi.json`)).body;
+  for (const iface of ["buyer", "supplier", "partners"])
+    docs[iface] = (await t.call(null, "GET", `/v1/${iface}/openapi.json`)).body;
 });
 afterAll(() => t?.close());
 
@@ -27,8 +28,12 @@ describe("OpenAPI documents", () => {
 
   it("take request bodies as JSON bodies, never as a query parameter `input`", () => {
     for (const { path, method, op } of operations(docs.buyer)) {
-      expect(op.parameters.some((p: { name: string }) => p.name === "input"), `${method} ${path}`).toBe(false);
-      if (method !== "get") expect(op.requestBody?.content?.["application/json"]?.schema, `${method} ${path}`).toBeTruthy();
+      expect(
+        op.parameters.some((p: { name: string }) => p.name === "input"),
+        `${method} ${path}`,
+      ).toBe(false);
+      if (method !== "get")
+        expect(op.requestBody?.content?.["application/json"]?.schema, `${method} ${path}`).toBeTruthy();
     }
   });
 
@@ -37,18 +42,43 @@ describe("OpenAPI documents", () => {
     expect(schemas.MeterReadingInput.properties.recordedAt).toMatchObject({ type: "string", format: "date-time" });
     expect(schemas.AssetInput.properties.installDate).toMatchObject({ type: "string", format: "date" });
     const multiple = docs.buyer.paths["/v1/buyer/location/locations/multiple/{ids}"].get;
-    expect(multiple.parameters[0]).toMatchObject({ name: "ids", in: "path", schema: { type: "string", pattern: expect.any(String) } });
+    expect(multiple.parameters[0]).toMatchObject({
+      name: "ids",
+      in: "path",
+      schema: { type: "string", pattern: expect.any(String) },
+    });
     expect(JSON.stringify(docs.buyer)).not.toContain('"type":"object"}},"recordedAt"');
   });
 
   it("document list filters and sort fields as query parameters", () => {
     const list = docs.buyer.paths["/v1/buyer/asset/assets"].get;
     const names = list.parameters.map((p: { name: string }) => p.name);
-    expect(names).toEqual(expect.arrayContaining(["offset", "limit", "sort_by", "order", "locationId", "assetTypeId", "isActive", "serialNumber"]));
-    expect(list.parameters.find((p: { name: string }) => p.name === "sort_by").schema.enum).toEqual(["id", "name", "createdAt"]);
-    const workOrders = docs.buyer.paths["/v1/buyer/work_order/work_orders"].get.parameters.map((p: { name: string }) => p.name);
-    expect(workOrders).toEqual(expect.arrayContaining(["search", "status", "statusChangedAtStart", "assetIds", "plannedMaintenanceScheduleId"]));
-    const countBy = docs.buyer.paths["/v1/buyer/location/locations/count_by"].get.parameters.find((p: { name: string }) => p.name === "group_by");
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "offset",
+        "limit",
+        "sort_by",
+        "order",
+        "locationId",
+        "assetTypeId",
+        "isActive",
+        "serialNumber",
+      ]),
+    );
+    expect(list.parameters.find((p: { name: string }) => p.name === "sort_by").schema.enum).toEqual([
+      "id",
+      "name",
+      "createdAt",
+    ]);
+    const workOrders = docs.buyer.paths["/v1/buyer/work_order/work_orders"].get.parameters.map(
+      (p: { name: string }) => p.name,
+    );
+    expect(workOrders).toEqual(
+      expect.arrayContaining(["search", "status", "statusChangedAtStart", "assetIds", "plannedMaintenanceScheduleId"]),
+    );
+    const countBy = docs.buyer.paths["/v1/buyer/location/locations/count_by"].get.parameters.find(
+      (p: { name: string }) => p.name === "group_by",
+    );
     expect(countBy.schema.enum).toContain("regionId");
   });
 
@@ -59,10 +89,13 @@ describe("OpenAPI documents", () => {
         expect(op.tags?.length, where).toBe(1);
         expect(op.summary, where).toBeTruthy();
         for (const status of ["400", "401", "404"]) {
-          expect(op.responses[status]?.content["application/json"].schema.$ref, where).toBe("#/components/schemas/ErrorBody");
+          expect(op.responses[status]?.content["application/json"].schema.$ref, where).toBe(
+            "#/components/schemas/ErrorBody",
+          );
           expect(op.responses[status].content["application/json"].example.status, where).toBe("error");
         }
-        if (path.endsWith("/ping") || path.endsWith("/skip_schedule")) { // the contract's rate-limit exemptions
+        if (path.endsWith("/ping") || path.endsWith("/skip_schedule")) {
+          // the contract's rate-limit exemptions
           expect(op.responses["429"], where).toBeUndefined();
           expect(op.responses["200"].headers["RateLimit-Limit"], where).toBeUndefined();
         } else {

@@ -44,8 +44,12 @@ describe("operations endpoints", () => {
     await t.call("acme-key", "GET", "/v1/buyer/location/locations");
     await t.call("acme-key", "GET", "/v1/buyer/location/locations/999999");
     const text = await (await fetch(`${t.url}/metrics`)).text();
-    expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/buyer\/location\/locations",status="200"\} [1-9]/);
-    expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/buyer\/location\/locations\/:id",status="404"\} 1/);
+    expect(text).toMatch(
+      /http_requests_total\{method="GET",route="\/v1\/buyer\/location\/locations",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /http_requests_total\{method="GET",route="\/v1\/buyer\/location\/locations\/:id",status="404"\} 1/,
+    );
     expect(text).toContain("http_request_duration_seconds_bucket");
   });
 });
@@ -63,10 +67,20 @@ describe("structured logs", () => {
     const reply = await t.call("acme-key", "GET", "/v1/buyer/location/locations/999999");
     const line = t.logs.find((l) => l.traceId === reply.headers.get("x-trace-id") && l.msg === "request");
     const key = await t.db.apiKey.findUniqueOrThrow({ where: { apiKey: t.fixture.keys["acme-key"].apiKey } });
-    expect(line).toMatchObject({ keyId: key.id, keyKind: "buyer", tenant: { buyerCompanyId: t.fixture.refs.acme }, errorType: "NotFoundException" });
+    expect(line).toMatchObject({
+      keyId: key.id,
+      keyKind: "buyer",
+      tenant: { buyerCompanyId: t.fixture.refs.acme },
+      errorType: "NotFoundException",
+    });
     const gql = await t.graphql("coolco-key", "query DashboardLocations { locations { count } }");
     const gqlLine = t.logs.find((l) => l.traceId === gql.headers.get("x-trace-id") && l.msg === "request");
-    expect(gqlLine).toMatchObject({ url: "/graphql", operation: "DashboardLocations", keyKind: "supplier", tenant: { supplierFacilityId: t.fixture.refs["coolco-pdx"] } });
+    expect(gqlLine).toMatchObject({
+      url: "/graphql",
+      operation: "DashboardLocations",
+      keyKind: "supplier",
+      tenant: { supplierFacilityId: t.fixture.refs["coolco-pdx"] },
+    });
     expect(gqlLine).not.toHaveProperty("errorType");
   });
 
@@ -92,7 +106,10 @@ describe("graceful shutdown", () => {
     await new Promise((r) => setTimeout(r, 100));
     const closing = app.close();
     await new Promise((r) => setTimeout(r, 100));
-    const refused = await fetch(`http://127.0.0.1:${app.port}/healthz`).then(() => "answered", () => "refused");
+    const refused = await fetch(`http://127.0.0.1:${app.port}/healthz`).then(
+      () => "answered",
+      () => "refused",
+    );
     let response = "";
     socket.on("data", (d) => (response += d));
     const ended = new Promise((r) => socket.once("end", r));
@@ -111,7 +128,9 @@ describe("Redis outage", () => {
     const logger = pino({ level: "warn" }, { write: (line: string) => logs.push(JSON.parse(line)) } as never);
     const app = await startApp({ ...t.config, port: 0, redisUrl: "redis://127.0.0.1:1" }, { db: t.db, logger });
     try {
-      const reply = await fetch(`http://127.0.0.1:${app.port}/v1/buyer/location/locations`, { headers: t.headers("acme-key-default-limit") });
+      const reply = await fetch(`http://127.0.0.1:${app.port}/v1/buyer/location/locations`, {
+        headers: t.headers("acme-key-default-limit"),
+      });
       expect(reply.status).toBe(200);
       expect(logs.some((l) => l.msg === "rate limiter unavailable; allowing the request")).toBe(true);
     } finally {

@@ -18,10 +18,16 @@ describe("asset types need asset write permission", () => {
     expect(rest.status).toBe(400);
     expect(rest.body).toMatchObject({ type: "invalidInputDataException", status: "error" });
     expect(rest.body.message).toMatch(/may not write assets/);
-    const gql = await t.graphql("acme-readonly-key", `mutation { upsertAssetType(input: {name: "Read-only type"}) { id } }`);
+    const gql = await t.graphql(
+      "acme-readonly-key",
+      `mutation { upsertAssetType(input: {name: "Read-only type"}) { id } }`,
+    );
     expect(gql.body.errors[0].extensions.code).toBe("invalidInputDataException");
     expect(gql.body.errors[0].message).toBe(rest.body.message);
-    const update = await t.call("acme-readonly-key", "POST", "/v1/buyer/asset/asset_types", { id: refs.rtu, name: "Renamed" });
+    const update = await t.call("acme-readonly-key", "POST", "/v1/buyer/asset/asset_types", {
+      id: refs.rtu,
+      name: "Renamed",
+    });
     expect(update.status).toBe(400);
     expect(await t.db.assetType.count()).toBe(before);
     expect((await t.db.assetType.findUniqueOrThrow({ where: { id: refs.rtu } })).name).not.toBe("Renamed");
@@ -35,7 +41,9 @@ describe("asset types need asset write permission", () => {
 describe("location PATCH needs location write permission", () => {
   it("answers a read-only key like an unknown location, writing nothing", async () => {
     const path = (id: number) => `/v1/buyer/location/locations/${id}`;
-    const denied = await t.call("acme-readonly-key", "PATCH", path(refs["store-2"]), { locationTypeDetails: { storeNumber: "999" } });
+    const denied = await t.call("acme-readonly-key", "PATCH", path(refs["store-2"]), {
+      locationTypeDetails: { storeNumber: "999" },
+    });
     const unknown = await t.call("acme-key", "PATCH", path(999_999), { locationTypeDetails: { storeNumber: "999" } });
     expect(denied.status).toBe(400);
     expect(unknown.status).toBe(400);

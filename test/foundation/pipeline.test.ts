@@ -10,7 +10,11 @@ beforeAll(async () => (t = await startTestApp()));
 afterAll(() => t?.close());
 
 const gql = (headers: Record<string, string>, query = "{ me { email } }") =>
-  fetch(`${t.url}/graphql`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query }) });
+  fetch(`${t.url}/graphql`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
 
 describe("GraphQL answers", () => {
   it("carry X-Trace-Id (the caller's X-Request-Id when given) and the RateLimit-* headers", async () => {
@@ -37,11 +41,20 @@ describe("the rate limit", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await fetch(`${t.url}/v1/buyer/me`, { headers })).status);
     for (let i = 0; i < 4; i++) statuses.push((await gql(headers)).status);
-    const ws = createClient({ url: `${t.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: headers, retryAttempts: 0, lazy: true });
+    const ws = createClient({
+      url: `${t.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: headers,
+      retryAttempts: 0,
+      lazy: true,
+    });
     const run = () =>
       new Promise<any>((resolve) =>
         // A refused operation ends with graphql-ws's error message: the list of GraphQL errors.
-        ws.subscribe({ query: "{ ping }" }, { next: resolve, error: (errors) => resolve({ errors }), complete: () => undefined }),
+        ws.subscribe(
+          { query: "{ ping }" },
+          { next: resolve, error: (errors) => resolve({ errors }), complete: () => undefined },
+        ),
       );
     for (let i = 0; i < 2; i++) statuses.push((await run()).errors ? 429 : 200);
     expect(statuses).toEqual(Array(10).fill(200));

@@ -9,9 +9,19 @@ beforeAll(async () => {
   t = await startTestApp();
   acme = t.fixture.refs.acme;
   // 13 more Acme locations (15 in all) and 30 regions, so pages are full and clamps show.
-  await t.db.region.createMany({ data: Array.from({ length: 30 }, (_, i) => ({ buyerCompanyId: acme, name: `Region ${String(i).padStart(2, "0")}` })) });
+  await t.db.region.createMany({
+    data: Array.from({ length: 30 }, (_, i) => ({
+      buyerCompanyId: acme,
+      name: `Region ${String(i).padStart(2, "0")}`,
+    })),
+  });
   await t.db.location.createMany({
-    data: Array.from({ length: 13 }, (_, i) => ({ buyerCompanyId: acme, name: `Extra ${String(i).padStart(2, "0")}`, currency: i % 2 ? "CAD" : "USD", regionId: t.fixture.refs.west })),
+    data: Array.from({ length: 13 }, (_, i) => ({
+      buyerCompanyId: acme,
+      name: `Extra ${String(i).padStart(2, "0")}`,
+      currency: i % 2 ? "CAD" : "USD",
+      regionId: t.fixture.refs.west,
+    })),
   });
 });
 afterAll(() => t?.close());
@@ -65,7 +75,11 @@ describe("list envelope and pagination", () => {
   });
 
   it("cannot widen the tenant scope with a filter", async () => {
-    const foreign = await t.call("acme-key", "GET", `/v1/buyer/location/locations?buyerCompanyId=${t.fixture.refs.globex}`);
+    const foreign = await t.call(
+      "acme-key",
+      "GET",
+      `/v1/buyer/location/locations?buyerCompanyId=${t.fixture.refs.globex}`,
+    );
     expect(foreign.status).toBe(200);
     expect(foreign.body).toMatchObject({ count: 0, data: [] });
     const byId = await t.call("acme-key", "GET", `/v1/buyer/location/locations?id=${t.fixture.refs["g-store"]}`);
@@ -73,7 +87,18 @@ describe("list envelope and pagination", () => {
   });
 
   it("rejects unknown filters, bad filter values, unknown sort fields and bad paging with 400", async () => {
-    for (const query of ["colour=red", "id=abc", "id=1,x", "sort_by=secret", "order=sideways", "limit=0", "limit=-3", "offset=-1", "limit=abc", "offset=1.5"]) {
+    for (const query of [
+      "colour=red",
+      "id=abc",
+      "id=1,x",
+      "sort_by=secret",
+      "order=sideways",
+      "limit=0",
+      "limit=-3",
+      "offset=-1",
+      "limit=abc",
+      "offset=1.5",
+    ]) {
       const reply = await t.call("acme-key", "GET", `/v1/buyer/location/locations?${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.body, query).toMatchObject({ type: "invalidInputDataException", status: "error" });
@@ -83,21 +108,40 @@ describe("list envelope and pagination", () => {
 
 describe("count_by", () => {
   it("counts with the list's filters", async () => {
-    expect((await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by")).body).toEqual({ type: "count", data: { count: 15 }, status: "ok" });
-    expect((await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by?currency=CAD")).body.data).toEqual({ count: 7 });
+    expect((await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by")).body).toEqual({
+      type: "count",
+      data: { count: 15 },
+      status: "ok",
+    });
+    expect((await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by?currency=CAD")).body.data).toEqual({
+      count: 7,
+    });
   });
 
   it("groups with group_by", async () => {
     const reply = await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by?group_by=currency");
-    expect(reply.body).toEqual({ type: "count", status: "ok", data: [{ value: "CAD", count: 7 }, { value: "USD", count: 8 }] });
-    expect((await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by?group_by=internalCode")).status).toBe(400);
+    expect(reply.body).toEqual({
+      type: "count",
+      status: "ok",
+      data: [
+        { value: "CAD", count: 7 },
+        { value: "USD", count: 8 },
+      ],
+    });
+    expect(
+      (await t.call("acme-key", "GET", "/v1/buyer/location/locations/count_by?group_by=internalCode")).status,
+    ).toBe(400);
   });
 });
 
 describe("multiple", () => {
   it("omits ids the key cannot read, and count equals the items", async () => {
     const { refs } = t.fixture;
-    const reply = await t.call("acme-key", "GET", `/v1/buyer/location/locations/multiple/${refs["store-1"]},${refs["g-store"]},999999,${refs["store-2"]}`);
+    const reply = await t.call(
+      "acme-key",
+      "GET",
+      `/v1/buyer/location/locations/multiple/${refs["store-1"]},${refs["g-store"]},999999,${refs["store-2"]}`,
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.count).toBe(2);
     expect(reply.body.data.map((l: { id: number }) => l.id).sort()).toEqual([refs["store-1"], refs["store-2"]].sort());
@@ -108,7 +152,11 @@ describe("multiple", () => {
 describe("single reads", () => {
   it("wraps one record as {type, data, status}", async () => {
     const reply = await t.call("acme-key", "GET", `/v1/buyer/location/locations/${t.fixture.refs["store-1"]}`);
-    expect(reply.body).toMatchObject({ type: "Location", status: "ok", data: { id: t.fixture.refs["store-1"], name: "Store 1 Portland", internalCode: "PDX-001" } });
+    expect(reply.body).toMatchObject({
+      type: "Location",
+      status: "ok",
+      data: { id: t.fixture.refs["store-1"], name: "Store 1 Portland", internalCode: "PDX-001" },
+    });
     expect(Object.keys(reply.body).sort()).toEqual(["data", "status", "type"]);
   });
 
@@ -136,7 +184,7 @@ describe("bad input never gives a 500", () => {
     ["POST", "/v1/buyer/asset/asset_types", { name: "x", id: "seven" }],
     ["POST", "/v1/buyer/asset/asset_types", { usesRefrigerant: true }],
     ["POST", "/v1/buyer/asset/asset_types", { name: "x", id: 2147483648 }],
-    ["POST", "/v1/buyer/asset/asset_types", "{\"name\": \"x\""],
+    ["POST", "/v1/buyer/asset/asset_types", '{"name": "x"'],
     ["GET", "/v1/buyer/location/locations/1.5", undefined],
     ["GET", "/v1/buyer/location/locations/-1", undefined],
     ["GET", "/v1/buyer/location/locations?limit=1e400", undefined],
@@ -152,7 +200,15 @@ describe("bad input never gives a 500", () => {
   });
 
   it("answers unknown routes and SOFA's own routes with the contract's 404", async () => {
-    for (const [method, path] of [["GET", "/v1/buyer/nothing"], ["POST", "/v1/buyer/webhook"], ["POST", "/v1/buyer/webhook/1"], ["DELETE", "/v1/buyer/webhook/1"], ["DELETE", "/v1/buyer/location/locations/1"], ["GET", "/v1/buyer/locations"], ["GET", "/nowhere"]]) {
+    for (const [method, path] of [
+      ["GET", "/v1/buyer/nothing"],
+      ["POST", "/v1/buyer/webhook"],
+      ["POST", "/v1/buyer/webhook/1"],
+      ["DELETE", "/v1/buyer/webhook/1"],
+      ["DELETE", "/v1/buyer/location/locations/1"],
+      ["GET", "/v1/buyer/locations"],
+      ["GET", "/nowhere"],
+    ]) {
       const reply = await t.call("acme-key", method, path);
       expect(reply.status, `${method} ${path}`).toBe(404);
       expect(reply.body).toMatchObject({ type: "NotFoundException", status: "error" });
@@ -174,7 +230,12 @@ describe("documentation", () => {
     expect(paths).toContain("/v1/buyer/location/locations/{id}");
     expect(paths.some((p) => p.includes("webhook"))).toBe(false);
     const list = buyer.body.paths["/v1/buyer/location/locations"].get;
-    expect(list.responses["200"].content["application/json"].schema.required).toEqual(["type", "data", "status", "count"]);
+    expect(list.responses["200"].content["application/json"].schema.required).toEqual([
+      "type",
+      "data",
+      "status",
+      "count",
+    ]);
     expect(list.responses["401"]).toBeDefined();
     const supplier = await t.call(null, "GET", "/v1/supplier/openapi.json");
     expect(Object.keys(supplier.body.paths)).toContain("/v1/supplier/buyer_company/buyer_companies");

@@ -4,12 +4,28 @@
 // (FUZZ_RUNS per operation, FUZZ_SEED to replay a failure).
 import fc from "fast-check";
 import {
-  getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, isScalarType, type GraphQLInputType,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  isScalarType,
+  type GraphQLInputType,
 } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchemas } from "../../src/schema/index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { bodyFor, discoverOperations, installWriteCounter, INTERFACES, KEYS, pathValue, queryFor, valueFor } from "./fuzz.ts";
+import {
+  bodyFor,
+  discoverOperations,
+  installWriteCounter,
+  INTERFACES,
+  KEYS,
+  pathValue,
+  queryFor,
+  valueFor,
+} from "./fuzz.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -19,7 +35,12 @@ const seedOf = (label: string) => [...label].reduce((h, c) => (Math.imul(h, 31) 
 let t: TestApp;
 let writes: Awaited<ReturnType<typeof installWriteCounter>>;
 let ids: number[];
-const stats = { requests: 0, serverErrors: [] as string[], writesOnRefusal: [] as string[], byStatus: {} as Record<number, number> };
+const stats = {
+  requests: 0,
+  serverErrors: [] as string[],
+  writesOnRefusal: [] as string[],
+  byStatus: {} as Record<number, number>,
+};
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -31,7 +52,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // The figures of the closing note: requests sent, 5xx found, writes on refused requests.
-  console.log(`fuzz: ${stats.requests} requests, by status ${JSON.stringify(stats.byStatus)}, ${stats.serverErrors.length} 5xx, ${stats.writesOnRefusal.length} writes on refused requests`);
+  console.log(
+    `fuzz: ${stats.requests} requests, by status ${JSON.stringify(stats.byStatus)}, ${stats.serverErrors.length} 5xx, ${stats.writesOnRefusal.length} writes on refused requests`,
+  );
   await writes?.close();
   await t?.close();
 });
@@ -40,7 +63,10 @@ async function send(label: string, keyRef: string | null, method: string, path: 
   const before = await writes.count();
   const response = await fetch(`${t.url}${path}`, {
     method,
-    headers: { ...(keyRef ? t.headers(keyRef) : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(keyRef ? t.headers(keyRef) : {}),
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     body: method === "GET" ? undefined : body,
     signal: AbortSignal.timeout(15_000),
   });
@@ -50,7 +76,8 @@ async function send(label: string, keyRef: string | null, method: string, path: 
   const refused = response.status >= 400 || /"errors"\s*:/.test(text);
   const wrote = (await writes.count()) !== before;
   const where = `${label} ${method} ${path} key=${keyRef} body=${(body ?? "").slice(0, 300)} → ${response.status} ${text.slice(0, 300)}`;
-  if (response.status >= 500 || text.includes("InternalServerError") || text.includes("INTERNAL_SERVER_ERROR")) stats.serverErrors.push(where);
+  if (response.status >= 500 || text.includes("InternalServerError") || text.includes("INTERNAL_SERVER_ERROR"))
+    stats.serverErrors.push(where);
   if (refused && wrote) stats.writesOnRefusal.push(where);
   return { status: response.status, text, where, refused, wrote };
 }
@@ -69,14 +96,23 @@ describe("REST operations", async () => {
   for (const op of operations) {
     it(`${op.method} ${op.path}: never 5xx, and a refusal writes nothing`, async () => {
       const otherKey = INTERFACES.filter((i) => i !== op.iface).map((i) => KEYS[i][0]);
-      const key = fc.oneof({ arbitrary: fc.constantFrom(...KEYS[op.iface]), weight: 6 }, { arbitrary: fc.constantFrom<string | null>(null, ...otherKey), weight: 1 });
+      const key = fc.oneof(
+        { arbitrary: fc.constantFrom(...KEYS[op.iface]), weight: 6 },
+        { arbitrary: fc.constantFrom<string | null>(null, ...otherKey), weight: 1 },
+      );
       const params = fc.tuple(...op.pathParams.map(() => pathValue(ids)));
       await fc.assert(
         fc.asyncProperty(key, params, queryFor(op, ids), bodyFor(op.body, ids), async (keyRef, values, query, body) => {
           let path = op.path;
           op.pathParams.forEach((p, i) => (path = path.replace(`{${p.name}}`, values[i])));
           const search = new URLSearchParams(query).toString();
-          const reply = await send("rest", keyRef, op.method, search ? `${path}?${search}` : path, op.method === "GET" ? undefined : body);
+          const reply = await send(
+            "rest",
+            keyRef,
+            op.method,
+            search ? `${path}?${search}` : path,
+            op.method === "GET" ? undefined : body,
+          );
           expect(reply.status, reply.where).toBeLessThan(500);
           if (reply.refused) expect(reply.wrote, reply.where).toBe(false);
         }),
@@ -93,9 +129,22 @@ function schemaOf(type: GraphQLInputType, depth = 0): any {
   if (isEnumType(inner)) return { enum: inner.getValues().map((v) => v.value) };
   if (isInputObjectType(inner)) {
     if (depth > 4) return {};
-    return { type: "object", properties: Object.fromEntries(Object.values(inner.getFields()).map((f) => [f.name, schemaOf(f.type, depth + 1)])) };
+    return {
+      type: "object",
+      properties: Object.fromEntries(
+        Object.values(inner.getFields()).map((f) => [f.name, schemaOf(f.type, depth + 1)]),
+      ),
+    };
   }
-  if (isScalarType(inner)) return { Int: { type: "integer" }, Float: { type: "number" }, Boolean: { type: "boolean" }, IdList: { type: "array", items: { type: "integer" } } }[inner.name] ?? (inner.name === "JSON" ? {} : { type: "string" });
+  if (isScalarType(inner))
+    return (
+      {
+        Int: { type: "integer" },
+        Float: { type: "number" },
+        Boolean: { type: "boolean" },
+        IdList: { type: "array", items: { type: "integer" } },
+      }[inner.name] ?? (inner.name === "JSON" ? {} : { type: "string" })
+    );
   return {};
 }
 

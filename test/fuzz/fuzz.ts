@@ -26,7 +26,18 @@ export interface Operation {
   body?: Schema;
 }
 
-type Schema = { type?: string; $ref?: string; items?: Schema; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; format?: string; anyOf?: Schema[]; oneOf?: Schema[]; nullable?: boolean };
+type Schema = {
+  type?: string;
+  $ref?: string;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  format?: string;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  nullable?: boolean;
+};
 type Document = { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } };
 
 /** Every operation of the three interfaces' OpenAPI documents, with `$ref`s resolved. */
@@ -39,7 +50,10 @@ export async function discoverOperations(t: TestApp): Promise<Operation[]> {
       if (schema.$ref) return resolve(doc.components?.schemas?.[schema.$ref.split("/").pop()!], depth + 1);
       const resolved: Schema = { ...schema };
       if (schema.items) resolved.items = resolve(schema.items, depth + 1);
-      if (schema.properties) resolved.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, resolve(v, depth + 1)!]));
+      if (schema.properties)
+        resolved.properties = Object.fromEntries(
+          Object.entries(schema.properties).map(([k, v]) => [k, resolve(v, depth + 1)!]),
+        );
       return resolved;
     };
     for (const [path, methods] of Object.entries(doc.paths)) {
@@ -50,7 +64,9 @@ export async function discoverOperations(t: TestApp): Promise<Operation[]> {
           method: method.toUpperCase(),
           path,
           pathParams: params.filter((p) => p.in === "path").map((p) => ({ name: p.name, schema: resolve(p.schema)! })),
-          queryParams: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, schema: resolve(p.schema)! })),
+          queryParams: params
+            .filter((p) => p.in === "query")
+            .map((p) => ({ name: p.name, schema: resolve(p.schema)! })),
           body: resolve(op.requestBody?.content?.["application/json"]?.schema),
         });
       }
@@ -62,15 +78,70 @@ export async function discoverOperations(t: TestApp): Promise<Operation[]> {
 // ---- hostile values
 
 const HOSTILE_TEXT = [
-  "", " ", "\u0000", "a\u0000b", "__proto__", "constructor", "toString", "hasOwnProperty", "'; DROP TABLE \"WorkOrder\"; --", "%00", "%",
-  "../../etc/passwd", "🙂", "\uD800", "ÄÖÜ straße", "x".repeat(3000), "1e309", "NaN", "-1", "0", "2147483648", "99999999999999999999",
-  "alice@acme.example", "gina@globex.example", "sam@coolco.example", "not-an-email", "https://example.com/a.pdf", "javascript:alert(1)",
-  "12.345", "-0.01", "1.00", "2026-13-45", "2026-11-02T10:00:00Z", "true", "null", "[]", "{}", '"quoted"', "<script>",
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  '\'; DROP TABLE "WorkOrder"; --',
+  "%00",
+  "%",
+  "../../etc/passwd",
+  "🙂",
+  "\uD800",
+  "ÄÖÜ straße",
+  "x".repeat(3000),
+  "1e309",
+  "NaN",
+  "-1",
+  "0",
+  "2147483648",
+  "99999999999999999999",
+  "alice@acme.example",
+  "gina@globex.example",
+  "sam@coolco.example",
+  "not-an-email",
+  "https://example.com/a.pdf",
+  "javascript:alert(1)",
+  "12.345",
+  "-0.01",
+  "1.00",
+  "2026-13-45",
+  "2026-11-02T10:00:00Z",
+  "true",
+  "null",
+  "[]",
+  "{}",
+  '"quoted"',
+  "<script>",
 ];
-const HOSTILE_NUMBERS = [0, -1, 1, 2, 3, 2147483647, 2147483648, -2147483649, 2 ** 53, 2 ** 53 + 2, 1e308, -0.5, 3.14, 1e-9];
+const HOSTILE_NUMBERS = [
+  0,
+  -1,
+  1,
+  2,
+  3,
+  2147483647,
+  2147483648,
+  -2147483649,
+  2 ** 53,
+  2 ** 53 + 2,
+  1e308,
+  -0.5,
+  3.14,
+  1e-9,
+];
 
-export const hostileText = fc.oneof(fc.constantFrom(...HOSTILE_TEXT), fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 }));
-const hostileNumber = (ids: number[]) => fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS, ...ids), fc.integer(), fc.double({ noNaN: true }));
+export const hostileText = fc.oneof(
+  fc.constantFrom(...HOSTILE_TEXT),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 20 }),
+);
+const hostileNumber = (ids: number[]) =>
+  fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS, ...ids), fc.integer(), fc.double({ noNaN: true }));
 const anything = fc.jsonValue({ maxDepth: 3 });
 
 /** A value for a schema: usually of its type (ids from the fixture, hostile texts), sometimes anything. */
@@ -96,13 +167,19 @@ export function valueFor(schema: Schema | undefined, ids: number[], depth = 0): 
         const properties = schema.properties ?? {};
         const keys = Object.keys(properties);
         if (keys.length === 0) return anything;
-        return fc.record(Object.fromEntries(keys.map((k) => [k, valueFor(properties[k], ids, depth + 1)])), { requiredKeys: [] });
+        return fc.record(Object.fromEntries(keys.map((k) => [k, valueFor(properties[k], ids, depth + 1)])), {
+          requiredKeys: [],
+        });
       }
       default:
         return anything;
     }
   })();
-  return fc.oneof({ arbitrary: typed, weight: 8 }, { arbitrary: fc.constant(null), weight: 1 }, { arbitrary: anything, weight: 1 });
+  return fc.oneof(
+    { arbitrary: typed, weight: 8 },
+    { arbitrary: fc.constant(null), weight: 1 },
+    { arbitrary: anything, weight: 1 },
+  );
 }
 
 /** A request body as sent: mostly JSON of the body's schema, sometimes other JSON or broken text. */
@@ -111,7 +188,19 @@ export function bodyFor(schema: Schema | undefined, ids: number[]): fc.Arbitrary
   return fc.oneof(
     { arbitrary: valueFor(schema, ids).map((v) => JSON.stringify(v)), weight: 8 },
     { arbitrary: anything.map((v) => JSON.stringify(v)), weight: 2 },
-    { arbitrary: fc.constantFrom(undefined, "", "{", "[]", "null", '"x"', `{"a":${deep}}`, '{"__proto__":{"polluted":1}}'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        undefined,
+        "",
+        "{",
+        "[]",
+        "null",
+        '"x"',
+        `{"a":${deep}}`,
+        '{"__proto__":{"polluted":1}}',
+      ),
+      weight: 1,
+    },
   );
 }
 
@@ -133,12 +222,33 @@ export function pathValue(ids: number[]): fc.Arbitrary<string> {
   );
 }
 
-const FILTER_NAMES = ["id", "name", "status", "locationId", "search", "toString", "constructor", "__proto__", "valueOf", "group_by", "limit", "offset", "sort_by", "order", "no_pagination", "statusChangedAt", "createdAtStart", "x".repeat(300)];
+const FILTER_NAMES = [
+  "id",
+  "name",
+  "status",
+  "locationId",
+  "search",
+  "toString",
+  "constructor",
+  "__proto__",
+  "valueOf",
+  "group_by",
+  "limit",
+  "offset",
+  "sort_by",
+  "order",
+  "no_pagination",
+  "statusChangedAt",
+  "createdAtStart",
+  "x".repeat(300),
+];
 
 /** Query parameters: declared ones and filter-like names, with hostile values. */
 export function queryFor(op: Operation, ids: number[]): fc.Arbitrary<[string, string][]> {
   const names = [...new Set([...op.queryParams.map((p) => p.name), ...FILTER_NAMES])];
-  return fc.array(fc.tuple(fc.constantFrom(...names), fc.oneof(hostileText, hostileNumber(ids).map(String))), { maxLength: 4 });
+  return fc.array(fc.tuple(fc.constantFrom(...names), fc.oneof(hostileText, hostileNumber(ids).map(String))), {
+    maxLength: 4,
+  });
 }
 
 // ---- write detection

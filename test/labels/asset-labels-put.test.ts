@@ -19,7 +19,11 @@ const setLinks = async (assetId: number, labelIds: number[]) => {
   await t.db.assetLabelLink.createMany({ data: labelIds.map((labelId) => ({ assetId, labelId })) });
 };
 
-async function readOnlyKey(ref: string, facility: { buyerFacilityId?: number; supplierFacilityId?: number }, kind: "buyer" | "supplier") {
+async function readOnlyKey(
+  ref: string,
+  facility: { buyerFacilityId?: number; supplierFacilityId?: number },
+  kind: "buyer" | "supplier",
+) {
   const email = `${ref}@example.test`;
   await t.db.contact.create({ data: { email, nameGiven: "Read", nameFamily: "Only", roles: ["viewer"], ...facility } });
   const key = await issueKey(t.db, { contactEmail: email, kind, rateLimit: { requests: 1000, windowSeconds: 20 } });
@@ -29,8 +33,12 @@ async function readOnlyKey(ref: string, facility: { buyerFacilityId?: number; su
 beforeAll(async () => {
   t = await startTestApp();
   refs = t.fixture.refs;
-  const label = async (ref: string, buyerCompanyId: number, kind: "asset" | "work_order" = "asset", deletedAt: Date | null = null) =>
-    (L[ref] = (await t.db.label.create({ data: { buyerCompanyId, kind, name: ref, deletedAt } })).id);
+  const label = async (
+    ref: string,
+    buyerCompanyId: number,
+    kind: "asset" | "work_order" = "asset",
+    deletedAt: Date | null = null,
+  ) => (L[ref] = (await t.db.label.create({ data: { buyerCompanyId, kind, name: ref, deletedAt } })).id);
   await label("a", refs.acme);
   await label("b", refs.acme);
   await label("c", refs.acme);
@@ -46,7 +54,9 @@ describe("buyer PUT labels", () => {
     const reply = await put("acme-key", refs["rtu-1"], { ids: [L.b, L.a] });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      type: "Label", status: "ok", count: 2,
+      type: "Label",
+      status: "ok",
+      count: 2,
       data: [
         { id: L.a, name: "a", color: null, buyerCompanyId: refs.acme },
         { id: L.b, name: "b", color: null, buyerCompanyId: refs.acme },
@@ -71,7 +81,9 @@ describe("buyer PUT labels", () => {
   });
 
   it("accepts up to 1000 ids", async () => {
-    const reply = await put("acme-key", refs["rtu-1"], { ids: Array.from({ length: 1000 }, (_, i) => [L.a, L.b][i % 2]) });
+    const reply = await put("acme-key", refs["rtu-1"], {
+      ids: Array.from({ length: 1000 }, (_, i) => [L.a, L.b][i % 2]),
+    });
     expect(reply.body).toMatchObject({ count: 2 });
   });
 
@@ -93,9 +105,25 @@ describe("buyer PUT labels", () => {
   it("rejects a missing, non-array or non-whole-number ids with 400, never 500, writing nothing", async () => {
     await setLinks(refs["rtu-1"], [L.a]);
     const bodies: unknown[] = [
-      undefined, {}, { ids: null }, { ids: "1" }, { ids: 5 }, { ids: { 0: L.a } }, { ids: [1.5] }, { ids: [String(L.b)] },
-      { ids: [null] }, { ids: [true] }, { ids: [[L.b]] }, { ids: [L.b, 2.5] }, { ids: [1e300] }, { idz: [L.b] },
-      [L.b], "ids", "{not json", "null", { ids: Array.from({ length: 1001 }, () => L.b) },
+      undefined,
+      {},
+      { ids: null },
+      { ids: "1" },
+      { ids: 5 },
+      { ids: { 0: L.a } },
+      { ids: [1.5] },
+      { ids: [String(L.b)] },
+      { ids: [null] },
+      { ids: [true] },
+      { ids: [[L.b]] },
+      { ids: [L.b, 2.5] },
+      { ids: [1e300] },
+      { idz: [L.b] },
+      [L.b],
+      "ids",
+      "{not json",
+      "null",
+      { ids: Array.from({ length: 1001 }, () => L.b) },
     ];
     for (const body of bodies) {
       const reply = await put("acme-key", refs["rtu-1"], body);
@@ -139,7 +167,9 @@ describe("buyer PUT labels", () => {
 
   it("needs asset write permission: a read-only contact's key reads the catalog but cannot write", async () => {
     await setLinks(refs["rtu-1"], [L.a]);
-    expect((await t.call(null, "GET", "/v1/buyer/asset/asset_labels", undefined, issued.viewer)).body.count).toBeGreaterThan(0);
+    expect(
+      (await t.call(null, "GET", "/v1/buyer/asset/asset_labels", undefined, issued.viewer)).body.count,
+    ).toBeGreaterThan(0);
     for (const ids of [[L.b], []]) {
       expect((await put("viewer", refs["rtu-1"], { ids })).status).toBe(400);
     }
@@ -156,7 +186,10 @@ describe("buyer PUT labels", () => {
   it("serialises concurrent replacements: the result is always one request's set, never a mix", async () => {
     for (let round = 0; round < 8; round++) {
       await setLinks(refs["rtu-1"], []);
-      const replies = await Promise.all([put("acme-key", refs["rtu-1"], { ids: [L.a] }), put("acme-key", refs["rtu-1"], { ids: [L.b, L.c] })]);
+      const replies = await Promise.all([
+        put("acme-key", refs["rtu-1"], { ids: [L.a] }),
+        put("acme-key", refs["rtu-1"], { ids: [L.b, L.c] }),
+      ]);
       expect(replies.map((r) => r.status)).toEqual([200, 200]);
       expect([[L.a], [L.b, L.c]]).toContainEqual(await linked(refs["rtu-1"]));
     }

@@ -22,34 +22,74 @@ export function networkFixture() {
     { ref: "fixit-pdx", company: "fixit", name: "FixIt Portland" },
     { ref: "fixit-sea", company: "fixit", name: "FixIt Seattle", currency: "CAD" },
     { ref: "fixit-tac", company: "fixit", name: "FixIt Tacoma" },
-    ...Array.from({ length: BULK }, (_, i) => ({ ref: `bulk-${i + 1}`, company: "bulkco", name: `Bulk ${String(i + 1).padStart(2, "0")}` })),
+    ...Array.from({ length: BULK }, (_, i) => ({
+      ref: `bulk-${i + 1}`,
+      company: "bulkco",
+      name: `Bulk ${String(i + 1).padStart(2, "0")}`,
+    })),
   );
   const rel = (ref: string) => f.buyerSupplierRelationships.find((r: { ref: string }) => r.ref === ref);
   Object.assign(rel("rel-1"), {
-    isPreferred: true, trades: ["HVAC", "Refrigeration"],
-    workOrdersRoutedTo: ["Dispatch@CoolCo.example"], supplierAccountEmails: ["accounts@coolco.example"],
-    rankings: [{ location: "store-1", problemType: "hvac", rank: 1 }, { location: "store-2", problemType: "hvac", rank: 1 }],
+    isPreferred: true,
+    trades: ["HVAC", "Refrigeration"],
+    workOrdersRoutedTo: ["Dispatch@CoolCo.example"],
+    supplierAccountEmails: ["accounts@coolco.example"],
+    rankings: [
+      { location: "store-1", problemType: "hvac", rank: 1 },
+      { location: "store-2", problemType: "hvac", rank: 1 },
+    ],
   });
   Object.assign(rel("rel-2"), {
     trades: ["HVAC", "Plumbing"],
-    rankings: [{ location: "store-1", problemType: "hvac", rank: 2 }, { location: "store-1", problemType: "plumbing", rank: 1 }],
+    rankings: [
+      { location: "store-1", problemType: "hvac", rank: 2 },
+      { location: "store-1", problemType: "plumbing", rank: 1 },
+    ],
   });
   f.buyerSupplierRelationships.push(
     {
-      ref: "rel-fixit-pdx", buyer: "acme", supplierFacility: "fixit-pdx", trades: ["Plumbing"],
-      rankings: [{ location: "store-1", problemType: "hvac", rank: 2 }, { location: "store-1", problemType: "plumbing", rank: 2 }],
+      ref: "rel-fixit-pdx",
+      buyer: "acme",
+      supplierFacility: "fixit-pdx",
+      trades: ["Plumbing"],
+      rankings: [
+        { location: "store-1", problemType: "hvac", rank: 2 },
+        { location: "store-1", problemType: "plumbing", rank: 2 },
+      ],
     },
     { ref: "rel-fixit-sea", buyer: "acme", supplierFacility: "fixit-sea" },
-    { ref: "rel-coolco-sea", buyer: "acme", supplierFacility: "coolco-sea", rankings: [{ location: "store-1", problemType: "hvac", rank: 3 }] },
+    {
+      ref: "rel-coolco-sea",
+      buyer: "acme",
+      supplierFacility: "coolco-sea",
+      rankings: [{ location: "store-1", problemType: "hvac", rank: 3 }],
+    },
     ...Array.from({ length: BULK }, (_, i) => ({
-      ref: `rel-bulk-${i + 1}`, buyer: "acme", supplierFacility: `bulk-${i + 1}`,
+      ref: `rel-bulk-${i + 1}`,
+      buyer: "acme",
+      supplierFacility: `bulk-${i + 1}`,
       rankings: [{ location: "store-2", problemType: "plumbing", rank: i + 1 <= 5 ? i + 1 : i }],
     })),
-    { ref: "rel-g", buyer: "globex", supplierFacility: "coolco-pdx", rankings: [{ location: "g-store", problemType: "g-hvac", rank: 1 }] },
+    {
+      ref: "rel-g",
+      buyer: "globex",
+      supplierFacility: "coolco-pdx",
+      rankings: [{ location: "g-store", problemType: "g-hvac", rank: 1 }],
+    },
   );
-  f.contacts.push(
-    { ref: "dana", email: "dana@fixit.example", nameGiven: "Dana", nameFamily: "Drain", supplierFacility: "fixit-pdx", roles: ["dispatcher"] },
-  );
-  f.apiKeys.push({ ref: "fixit-key", kind: "supplier", contact: "dana", rateLimit: { requests: 1000, windowSeconds: 20 } });
+  f.contacts.push({
+    ref: "dana",
+    email: "dana@fixit.example",
+    nameGiven: "Dana",
+    nameFamily: "Drain",
+    supplierFacility: "fixit-pdx",
+    roles: ["dispatcher"],
+  });
+  f.apiKeys.push({
+    ref: "fixit-key",
+    kind: "supplier",
+    contact: "dana",
+    rateLimit: { requests: 1000, windowSeconds: 20 },
+  });
   return f;
 }

@@ -11,8 +11,20 @@ const PATH = "/v1/supplier/private_network/supplier_supplier_relationships";
 
 beforeAll(async () => {
   const fixture = networkFixture();
-  fixture.contacts.push({ ref: "tess", email: "tess@coolco.example", nameGiven: "Tess", nameFamily: "Tech", supplierFacility: "coolco-pdx", roles: ["technician"] });
-  fixture.apiKeys.push({ ref: "coolco-tech-key", kind: "supplier", contact: "tess", rateLimit: { requests: 1000, windowSeconds: 20 } });
+  fixture.contacts.push({
+    ref: "tess",
+    email: "tess@coolco.example",
+    nameGiven: "Tess",
+    nameFamily: "Tech",
+    supplierFacility: "coolco-pdx",
+    roles: ["technician"],
+  });
+  fixture.apiKeys.push({
+    ref: "coolco-tech-key",
+    kind: "supplier",
+    contact: "tess",
+    rateLimit: { requests: 1000, windowSeconds: 20 },
+  });
   t = await startTestApp({ fixture });
   refs = t.fixture.refs;
 });
@@ -20,7 +32,8 @@ afterAll(() => t?.close());
 
 const post = (body: unknown, key = "coolco-key") => t.call(key, "POST", PATH, body);
 const put = (body: unknown, key = "coolco-key") => t.call(key, "PUT", PATH, body);
-const remove = (facility: number | string, key = "coolco-key") => t.call(key, "DELETE", `${PATH}/delete_by_supplier/${facility}`);
+const remove = (facility: number | string, key = "coolco-key") =>
+  t.call(key, "DELETE", `${PATH}/delete_by_supplier/${facility}`);
 const list = async (key = "coolco-key", query = "") => (await t.call(key, "GET", `${PATH}${query}`)).body;
 const rows = () => t.db.supplierSupplierRelationship.findMany({ orderBy: { id: "asc" } });
 
@@ -42,23 +55,35 @@ describe("POST /supplier_supplier_relationships", () => {
     const reply = await post({ supplierFacilityId: refs["fixit-pdx"], ignored: true });
     expect(reply.status, reply.body.message).toBe(200);
     expect(reply.body).toEqual({
-      type: "SupplierSupplierRelationship", status: "ok",
+      type: "SupplierSupplierRelationship",
+      status: "ok",
       data: {
-        id: expect.any(Number), sourceSupplierFacilityId: refs["coolco-pdx"], supplierFacilityId: refs["fixit-pdx"], supplierFacilityName: "FixIt Portland",
-        workOrdersRoutedTo: [], supplierAccountEmails: [], createdAt: expect.any(String), updatedAt: expect.any(String),
+        id: expect.any(Number),
+        sourceSupplierFacilityId: refs["coolco-pdx"],
+        supplierFacilityId: refs["fixit-pdx"],
+        supplierFacilityName: "FixIt Portland",
+        workOrdersRoutedTo: [],
+        supplierAccountEmails: [],
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       },
     });
   });
 
   it("takes routing emails: trimmed, lowercased, deduplicated; contacts of either company are fine (internal-team key)", async () => {
-    const reply = await post({
-      supplierFacilityId: refs["fixit-pdx"],
-      workOrdersRoutedTo: [" Dispatch@FixIt.example ", "dispatch@fixit.example", "dana@fixit.example"],
-      supplierAccountEmails: ["ivy@acme.example"],
-    }, "inhouse-key");
+    const reply = await post(
+      {
+        supplierFacilityId: refs["fixit-pdx"],
+        workOrdersRoutedTo: [" Dispatch@FixIt.example ", "dispatch@fixit.example", "dana@fixit.example"],
+        supplierAccountEmails: ["ivy@acme.example"],
+      },
+      "inhouse-key",
+    );
     expect(reply.status, reply.body.message).toBe(200);
     expect(reply.body.data).toMatchObject({
-      sourceSupplierFacilityId: refs["inhouse-west"], workOrdersRoutedTo: ["dispatch@fixit.example", "dana@fixit.example"], supplierAccountEmails: ["ivy@acme.example"],
+      sourceSupplierFacilityId: refs["inhouse-west"],
+      workOrdersRoutedTo: ["dispatch@fixit.example", "dana@fixit.example"],
+      supplierAccountEmails: ["ivy@acme.example"],
     });
   });
 
@@ -67,7 +92,11 @@ describe("POST /supplier_supplier_relationships", () => {
     const replies = await Promise.all(Array.from({ length: 5 }, () => post({ supplierFacilityId: refs["fixit-sea"] })));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect(replies.find((r) => r.status === 409)!.body.type).toBe("ConflictException");
-    expect(await t.db.supplierSupplierRelationship.count({ where: { sourceSupplierFacilityId: refs["coolco-pdx"], supplierFacilityId: refs["fixit-sea"] } })).toBe(1);
+    expect(
+      await t.db.supplierSupplierRelationship.count({
+        where: { sourceSupplierFacilityId: refs["coolco-pdx"], supplierFacilityId: refs["fixit-sea"] },
+      }),
+    ).toBe(1);
   });
 
   it("refuses unknown, own and malformed facility ids and bad routing emails with 400, writing nothing", async () => {
@@ -75,13 +104,41 @@ describe("POST /supplier_supplier_relationships", () => {
     await refused(() => post({ supplierFacilityId: refs["coolco-pdx"] }), 400, /your own facility/);
     await refused(() => post({ supplierFacilityId: "abc" }), 400);
     await refused(() => post({}), 400);
-    await refused(() => post({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: ["ok@x.example", "not-an-email"] }), 400, /workOrdersRoutedTo\[1\]/);
-    await refused(() => post({ supplierFacilityId: refs["coolco-sea"], supplierAccountEmails: "a@x.example" }), 400, /supplierAccountEmails must be an array/);
-    await refused(() => post({ supplierFacilityId: refs["coolco-sea"], supplierAccountEmails: [42] }), 400, /supplierAccountEmails\[0\]/);
+    await refused(
+      () => post({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: ["ok@x.example", "not-an-email"] }),
+      400,
+      /workOrdersRoutedTo\[1\]/,
+    );
+    await refused(
+      () => post({ supplierFacilityId: refs["coolco-sea"], supplierAccountEmails: "a@x.example" }),
+      400,
+      /supplierAccountEmails must be an array/,
+    );
+    await refused(
+      () => post({ supplierFacilityId: refs["coolco-sea"], supplierAccountEmails: [42] }),
+      400,
+      /supplierAccountEmails\[0\]/,
+    );
     // Another tenant's contact (a buyer's, or a supplier company outside the relationship) is refused.
-    await refused(() => post({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: ["Gina@Globex.example"] }), 400, /workOrdersRoutedTo: gina@globex\.example belong to another company/);
-    await refused(() => post({ supplierFacilityId: refs["coolco-sea"], supplierAccountEmails: ["dana@fixit.example"] }), 400, /supplierAccountEmails/);
-    await refused(() => post({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: Array.from({ length: 51 }, (_, i) => `d${i}@x.example`) }), 400, /at most 50/);
+    await refused(
+      () => post({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: ["Gina@Globex.example"] }),
+      400,
+      /workOrdersRoutedTo: gina@globex\.example belong to another company/,
+    );
+    await refused(
+      () => post({ supplierFacilityId: refs["coolco-sea"], supplierAccountEmails: ["dana@fixit.example"] }),
+      400,
+      /supplierAccountEmails/,
+    );
+    await refused(
+      () =>
+        post({
+          supplierFacilityId: refs["coolco-sea"],
+          workOrdersRoutedTo: Array.from({ length: 51 }, (_, i) => `d${i}@x.example`),
+        }),
+      400,
+      /at most 50/,
+    );
   });
 });
 
@@ -89,14 +146,25 @@ describe("GET /supplier_supplier_relationships", () => {
   it("lists the key's facility's relationships only, paged and filtered", async () => {
     const coolco = await list();
     expect(coolco).toMatchObject({ type: "SupplierSupplierRelationship", status: "ok", count: 2 });
-    expect(coolco.data.map((r: { supplierFacilityId: number }) => r.supplierFacilityId)).toEqual([refs["fixit-pdx"], refs["fixit-sea"]]);
-    expect(coolco.data.every((r: { sourceSupplierFacilityId: number }) => r.sourceSupplierFacilityId === refs["coolco-pdx"])).toBe(true);
+    expect(coolco.data.map((r: { supplierFacilityId: number }) => r.supplierFacilityId)).toEqual([
+      refs["fixit-pdx"],
+      refs["fixit-sea"],
+    ]);
+    expect(
+      coolco.data.every((r: { sourceSupplierFacilityId: number }) => r.sourceSupplierFacilityId === refs["coolco-pdx"]),
+    ).toBe(true);
     expect((await list("coolco-key", `?supplierFacilityId=${refs["fixit-sea"]}`)).count).toBe(1);
     expect((await list("coolco-key", "?limit=1&offset=1")).data[0].supplierFacilityId).toBe(refs["fixit-sea"]);
-    expect((await list("coolco-key", "?sort_by=supplierFacilityId&order=desc")).data[0].supplierFacilityId).toBe(refs["fixit-sea"]);
-    expect((await list("inhouse-key")).data.map((r: { supplierFacilityId: number }) => r.supplierFacilityId)).toEqual([refs["fixit-pdx"]]);
+    expect((await list("coolco-key", "?sort_by=supplierFacilityId&order=desc")).data[0].supplierFacilityId).toBe(
+      refs["fixit-sea"],
+    );
+    expect((await list("inhouse-key")).data.map((r: { supplierFacilityId: number }) => r.supplierFacilityId)).toEqual([
+      refs["fixit-pdx"],
+    ]);
     expect(await list("unrelated-supplier-key")).toMatchObject({ data: [], count: 0 });
-    expect((await t.call("coolco-key", "GET", `${PATH}?sourceSupplierFacilityId=${refs["inhouse-west"]}`)).status).toBe(400);
+    expect((await t.call("coolco-key", "GET", `${PATH}?sourceSupplierFacilityId=${refs["inhouse-west"]}`)).status).toBe(
+      400,
+    );
     // Reading needs no write permission.
     expect((await list("coolco-tech-key")).count).toBe(2);
   });
@@ -104,23 +172,59 @@ describe("GET /supplier_supplier_relationships", () => {
 
 describe("PUT /supplier_supplier_relationships", () => {
   it("updates the routing fields: absent keeps, a list replaces, null or [] clears", async () => {
-    const first = await put({ supplierFacilityId: refs["fixit-pdx"], workOrdersRoutedTo: ["Dana@FixIt.example"], supplierAccountEmails: ["billing@fixit.example"] });
+    const first = await put({
+      supplierFacilityId: refs["fixit-pdx"],
+      workOrdersRoutedTo: ["Dana@FixIt.example"],
+      supplierAccountEmails: ["billing@fixit.example"],
+    });
     expect(first.status, first.body.message).toBe(200);
-    expect(first.body).toMatchObject({ type: "SupplierSupplierRelationship", data: { workOrdersRoutedTo: ["dana@fixit.example"], supplierAccountEmails: ["billing@fixit.example"] } });
-    const kept = await put({ supplierFacilityId: refs["fixit-pdx"], workOrdersRoutedTo: ["ops@fixit.example", "bob@coolco.example"] });
-    expect(kept.body.data).toMatchObject({ workOrdersRoutedTo: ["ops@fixit.example", "bob@coolco.example"], supplierAccountEmails: ["billing@fixit.example"] });
+    expect(first.body).toMatchObject({
+      type: "SupplierSupplierRelationship",
+      data: { workOrdersRoutedTo: ["dana@fixit.example"], supplierAccountEmails: ["billing@fixit.example"] },
+    });
+    const kept = await put({
+      supplierFacilityId: refs["fixit-pdx"],
+      workOrdersRoutedTo: ["ops@fixit.example", "bob@coolco.example"],
+    });
+    expect(kept.body.data).toMatchObject({
+      workOrdersRoutedTo: ["ops@fixit.example", "bob@coolco.example"],
+      supplierAccountEmails: ["billing@fixit.example"],
+    });
     expect(Date.parse(kept.body.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(first.body.data.updatedAt));
-    const cleared = await put({ supplierFacilityId: refs["fixit-pdx"], workOrdersRoutedTo: null, supplierAccountEmails: [] });
+    const cleared = await put({
+      supplierFacilityId: refs["fixit-pdx"],
+      workOrdersRoutedTo: null,
+      supplierAccountEmails: [],
+    });
     expect(cleared.body.data).toMatchObject({ workOrdersRoutedTo: [], supplierAccountEmails: [] });
     // Another facility's relationship with the same sub-contractor is untouched.
-    expect((await list("inhouse-key")).data[0].workOrdersRoutedTo).toEqual(["dispatch@fixit.example", "dana@fixit.example"]);
+    expect((await list("inhouse-key")).data[0].workOrdersRoutedTo).toEqual([
+      "dispatch@fixit.example",
+      "dana@fixit.example",
+    ]);
   });
 
   it("404 without a relationship of the key's facility; bad emails are a 400; nothing written", async () => {
-    await refused(() => put({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: [] }), 404, /^could not find supplier supplier relationship/);
-    await refused(() => put({ supplierFacilityId: refs["fixit-pdx"] }, "unrelated-supplier-key"), 404, /^could not find supplier supplier relationship/);
-    await refused(() => put({ supplierFacilityId: refs["fixit-pdx"], workOrdersRoutedTo: ["ok@fixit.example", "nope"] }), 400, /workOrdersRoutedTo\[1\]/);
-    await refused(() => put({ supplierFacilityId: refs["fixit-pdx"], supplierAccountEmails: ["gina@globex.example"] }), 400, /another company/);
+    await refused(
+      () => put({ supplierFacilityId: refs["coolco-sea"], workOrdersRoutedTo: [] }),
+      404,
+      /^could not find supplier supplier relationship/,
+    );
+    await refused(
+      () => put({ supplierFacilityId: refs["fixit-pdx"] }, "unrelated-supplier-key"),
+      404,
+      /^could not find supplier supplier relationship/,
+    );
+    await refused(
+      () => put({ supplierFacilityId: refs["fixit-pdx"], workOrdersRoutedTo: ["ok@fixit.example", "nope"] }),
+      400,
+      /workOrdersRoutedTo\[1\]/,
+    );
+    await refused(
+      () => put({ supplierFacilityId: refs["fixit-pdx"], supplierAccountEmails: ["gina@globex.example"] }),
+      400,
+      /another company/,
+    );
     await refused(() => put({ workOrdersRoutedTo: [] }), 400);
   });
 });
@@ -129,8 +233,13 @@ describe("DELETE /supplier_supplier_relationships/delete_by_supplier/{supplierFa
   it("removes the key's relationship with that facility and answers it; then 404", async () => {
     const reply = await remove(refs["fixit-sea"]);
     expect(reply.status, reply.body.message).toBe(200);
-    expect(reply.body).toMatchObject({ type: "SupplierSupplierRelationship", data: { supplierFacilityId: refs["fixit-sea"], sourceSupplierFacilityId: refs["coolco-pdx"] } });
-    expect((await list()).data.map((r: { supplierFacilityId: number }) => r.supplierFacilityId)).toEqual([refs["fixit-pdx"]]);
+    expect(reply.body).toMatchObject({
+      type: "SupplierSupplierRelationship",
+      data: { supplierFacilityId: refs["fixit-sea"], sourceSupplierFacilityId: refs["coolco-pdx"] },
+    });
+    expect((await list()).data.map((r: { supplierFacilityId: number }) => r.supplierFacilityId)).toEqual([
+      refs["fixit-pdx"],
+    ]);
     await refused(() => remove(refs["fixit-sea"]), 404, /^could not find supplier supplier relationship/);
     await refused(() => remove(refs["fixit-pdx"], "unrelated-supplier-key"), 404);
     await refused(() => remove("abc"), 400);
@@ -145,7 +254,12 @@ describe("keys and permissions", () => {
       () => post({ supplierFacilityId: refs["coolco-sea"] }, "coolco-tech-key"),
       () => put({ supplierFacilityId: refs["fixit-pdx"], workOrdersRoutedTo: [] }, "coolco-tech-key"),
       () => remove(refs["fixit-pdx"], "coolco-tech-key"),
-      () => t.call("coolco-tech-key", "POST", `${PATH}/${refs["fixit-pdx"]}/invite/bob@coolco.example/x@fixit.example/name/X/Y`),
+      () =>
+        t.call(
+          "coolco-tech-key",
+          "POST",
+          `${PATH}/${refs["fixit-pdx"]}/invite/bob@coolco.example/x@fixit.example/name/X/Y`,
+        ),
     ]) {
       await refused(request, 400, /this key may not manage the private network/);
     }
@@ -156,7 +270,10 @@ describe("keys and permissions", () => {
       expect((await t.call(key, "GET", PATH)).status).toBe(401);
       expect((await t.call(key, "POST", PATH, { supplierFacilityId: refs["coolco-sea"] })).status).toBe(401);
     }
-    const gql = await t.graphql("acme-key", `mutation { createSupplierSupplierRelationship(input: {supplierFacilityId: ${refs["coolco-sea"]}}) { id } }`);
+    const gql = await t.graphql(
+      "acme-key",
+      `mutation { createSupplierSupplierRelationship(input: {supplierFacilityId: ${refs["coolco-sea"]}}) { id } }`,
+    );
     expect(gql.body.errors[0].extensions.code).toBe("ForbiddenException");
     const own = await t.graphql("unrelated-supplier-key", `{ supplierSupplierRelationships { count } }`);
     expect(own.body.data.supplierSupplierRelationships.count).toBe(0);

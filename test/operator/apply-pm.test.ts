@@ -10,7 +10,10 @@ let db: Db;
 let drop: () => Promise<void>;
 const apply = (fixture: unknown) => applyFixture(db, fixture, { allowInsecureWebhooks: false });
 const problemsOf = async (fixture: unknown) => {
-  const error = await apply(fixture).then(() => undefined, (e) => e);
+  const error = await apply(fixture).then(
+    () => undefined,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(FixtureError);
   return (error as FixtureError).problems.join("\n");
 };
@@ -20,15 +23,31 @@ const base = (schedule: Record<string, unknown> = {}) => ({
   locations: [{ ref: "a-store", company: "a", name: "Store", timeZone: "Europe/Berlin", brandId: 3 }],
   problemTypes: [{ ref: "a-hvac", company: "a", name: "HVAC" }],
   siteSurveys: [{ ref: "a-survey", company: "a", name: "Walk", tasks: [{ ref: "a-task", title: "Doors" }] }],
-  walkthroughs: [{
-    ref: "a-walk", survey: "a-survey", location: "a-store", scores: [80], photos: ["https://cdn.example/1.jpg"], notes: "n",
-    answers: [{ task: "a-task", answer: "ok", photos: ["https://cdn.example/2.jpg"] }],
-    issues: [{ task: "a-task", title: "Hinge loose", severity: "low" }],
-  }],
-  plannedMaintenanceSchedules: [{
-    ref: "a-pm", company: "a", location: "a-store", problemType: "a-hvac", title: "Monthly", cadence: "RRULE:FREQ=MONTHLY;BYDAY=1MO",
-    nextRunAt: "2027-01-04T08:00:00Z", woPriority: 24, ...schedule,
-  }],
+  walkthroughs: [
+    {
+      ref: "a-walk",
+      survey: "a-survey",
+      location: "a-store",
+      scores: [80],
+      photos: ["https://cdn.example/1.jpg"],
+      notes: "n",
+      answers: [{ task: "a-task", answer: "ok", photos: ["https://cdn.example/2.jpg"] }],
+      issues: [{ task: "a-task", title: "Hinge loose", severity: "low" }],
+    },
+  ],
+  plannedMaintenanceSchedules: [
+    {
+      ref: "a-pm",
+      company: "a",
+      location: "a-store",
+      problemType: "a-hvac",
+      title: "Monthly",
+      cadence: "RRULE:FREQ=MONTHLY;BYDAY=1MO",
+      nextRunAt: "2027-01-04T08:00:00Z",
+      woPriority: 24,
+      ...schedule,
+    },
+  ],
 });
 
 beforeAll(async () => {
@@ -44,23 +63,49 @@ afterAll(async () => {
 describe("planned maintenance and walkthrough fixtures", () => {
   it("apply the scheduling mode, time zone, brand, walkthrough photos and issues, and the schedule's series", async () => {
     const { refs } = await apply(base());
-    expect(await db.buyerCompany.findUniqueOrThrow({ where: { id: refs.a } })).toMatchObject({ pmScheduling: "built_in" });
-    expect(await db.location.findUniqueOrThrow({ where: { id: refs["a-store"] } })).toMatchObject({ timeZone: "Europe/Berlin", brandId: 3 });
-    const walk = await db.walkthrough.findUniqueOrThrow({ where: { id: refs["a-walk"] }, include: { answers: true, issues: true } });
-    expect(walk).toMatchObject({ photos: ["https://cdn.example/1.jpg"], notes: "n", answers: [{ answer: "ok", photos: ["https://cdn.example/2.jpg"] }] });
+    expect(await db.buyerCompany.findUniqueOrThrow({ where: { id: refs.a } })).toMatchObject({
+      pmScheduling: "built_in",
+    });
+    expect(await db.location.findUniqueOrThrow({ where: { id: refs["a-store"] } })).toMatchObject({
+      timeZone: "Europe/Berlin",
+      brandId: 3,
+    });
+    const walk = await db.walkthrough.findUniqueOrThrow({
+      where: { id: refs["a-walk"] },
+      include: { answers: true, issues: true },
+    });
+    expect(walk).toMatchObject({
+      photos: ["https://cdn.example/1.jpg"],
+      notes: "n",
+      answers: [{ answer: "ok", photos: ["https://cdn.example/2.jpg"] }],
+    });
     expect(walk.issues).toMatchObject([{ taskId: refs["a-task"], title: "Hinge loose", severity: "low", photos: [] }]);
     expect(await db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id: refs["a-pm"] } })).toMatchObject({
-      anchorAt: new Date("2027-01-04T08:00:00Z"), nextRunAt: new Date("2027-01-04T08:00:00Z"), sequence: 0, woPriority: 24, isActive: true,
+      anchorAt: new Date("2027-01-04T08:00:00Z"),
+      nextRunAt: new Date("2027-01-04T08:00:00Z"),
+      sequence: 0,
+      woPriority: 24,
+      isActive: true,
     });
   });
 
   it("keep a schedule's progress when the same file is applied again, and restart it when cadence or nextRunAt change", async () => {
     const { refs } = await apply(base());
-    await db.plannedMaintenanceSchedule.update({ where: { id: refs["a-pm"] }, data: { sequence: 2, nextRunAt: new Date("2027-03-01T08:00:00Z") } });
+    await db.plannedMaintenanceSchedule.update({
+      where: { id: refs["a-pm"] },
+      data: { sequence: 2, nextRunAt: new Date("2027-03-01T08:00:00Z") },
+    });
     await apply(base());
-    expect(await db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id: refs["a-pm"] } })).toMatchObject({ sequence: 2, nextRunAt: new Date("2027-03-01T08:00:00Z") });
+    expect(await db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id: refs["a-pm"] } })).toMatchObject({
+      sequence: 2,
+      nextRunAt: new Date("2027-03-01T08:00:00Z"),
+    });
     await apply(base({ cadence: "P1M" }));
-    expect(await db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id: refs["a-pm"] } })).toMatchObject({ sequence: 0, nextRunAt: new Date("2027-01-04T08:00:00Z"), cadence: "P1M" });
+    expect(await db.plannedMaintenanceSchedule.findUniqueOrThrow({ where: { id: refs["a-pm"] } })).toMatchObject({
+      sequence: 0,
+      nextRunAt: new Date("2027-01-04T08:00:00Z"),
+      cadence: "P1M",
+    });
     expect(await db.walkthroughIssue.count()).toBe(1); // replaced, not added
   });
 

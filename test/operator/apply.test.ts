@@ -8,7 +8,10 @@ let db: Db;
 let drop: () => Promise<void>;
 const apply = (fixture: unknown) => applyFixture(db, fixture, { allowInsecureWebhooks: false });
 const problemsOf = async (fixture: unknown) => {
-  const error = await apply(fixture).then(() => undefined, (e) => e);
+  const error = await apply(fixture).then(
+    () => undefined,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(FixtureError);
   return (error as FixtureError).problems.join("\n");
 };
@@ -18,7 +21,10 @@ beforeAll(async () => {
   drop = database.drop;
   db = createDb(database.url, { max: 2 });
   await apply({
-    buyerCompanies: [{ ref: "a", name: "A" }, { ref: "b", name: "B" }],
+    buyerCompanies: [
+      { ref: "a", name: "A" },
+      { ref: "b", name: "B" },
+    ],
     regions: [{ ref: "a-west", company: "a", name: "West" }],
     problemTypes: [{ ref: "b-hvac", company: "b", name: "HVAC" }],
   });
@@ -30,19 +36,25 @@ afterAll(async () => {
 
 describe("applyFixture across applies", () => {
   it("refuses a ref reused for another kind instead of corrupting the ref table", async () => {
-    expect(await problemsOf({ problemTypes: [{ ref: "a-west", company: "a", name: "x" }] })).toContain('ref "a-west" is already a region');
+    expect(await problemsOf({ problemTypes: [{ ref: "a-west", company: "a", name: "x" }] })).toContain(
+      'ref "a-west" is already a region',
+    );
     expect(await db.problemType.count()).toBe(1);
   });
 
   it("checks company ownership of refs created by an earlier apply", async () => {
-    const problems = await problemsOf({ locations: [{ ref: "b-store", company: "b", region: "a-west", name: "B store" }] });
+    const problems = await problemsOf({
+      locations: [{ ref: "b-store", company: "b", region: "a-west", name: "B store" }],
+    });
     expect(problems).toContain("locations[0].region");
     expect(problems).toContain("another buyer company");
     expect(await db.location.count()).toBe(0);
   });
 
   it("names schema problems with [index] paths", async () => {
-    expect(await problemsOf({ locations: [{ ref: "x", company: "a", name: "X", currency: "dollars" }] })).toContain("locations[0].currency");
+    expect(await problemsOf({ locations: [{ ref: "x", company: "a", name: "X", currency: "dollars" }] })).toContain(
+      "locations[0].currency",
+    );
   });
 
   it("reports a unique value taken outside the fixture as a fixture problem", async () => {

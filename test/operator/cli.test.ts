@@ -26,7 +26,8 @@ let client: pg.Client;
 let tmp: string;
 
 /** Runs the CLI on this file's database; never rejects. WEBHOOK_ALLOW_INSECURE_URLS is unset unless `env` sets it. */
-const cli = (args: string[], env: Record<string, string> = {}): Promise<Run> => operatorCli(database.url, args, { env });
+const cli = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  operatorCli(database.url, args, { env });
 
 /** A fixture written to this file's temp directory; returns its path. */
 function fixtureFile(name: string, content: unknown): string {
@@ -101,7 +102,9 @@ describe("operator apply", () => {
     const svcKeys = Object.values(first.keys).map((k) => k.svcKey);
     expect(new Set(svcKeys).size).toBe(svcKeys.length);
 
-    expect(Object.keys(first.webhooks).sort()).toEqual(FIXTURE.webhookEndpoints.map((w: { ref: string }) => w.ref).sort());
+    expect(Object.keys(first.webhooks).sort()).toEqual(
+      FIXTURE.webhookEndpoints.map((w: { ref: string }) => w.ref).sort(),
+    );
     for (const [ref, hook] of Object.entries(first.webhooks)) {
       expect(hook.id, ref).toBe(first.refs[ref]);
       expect(hook.secret, ref).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
@@ -158,7 +161,9 @@ describe("operator apply", () => {
 // transaction, first problem only), so each gets its own spawn; they all run at once, and none may write.
 describe("invalid input", () => {
   const insecureHook = {
-    webhookEndpoints: [{ ref: "dev-hook", buyerCompany: "acme", url: "http://hooks.acme.example/dev", events: ["workorder.create"] }],
+    webhookEndpoints: [
+      { ref: "dev-hook", buyerCompany: "acme", url: "http://hooks.acme.example/dev", events: ["workorder.create"] },
+    ],
   };
   let runs: Record<string, Promise<Run>>;
   let insecureFile: string;
@@ -166,32 +171,53 @@ describe("invalid input", () => {
   beforeAll(() => {
     insecureFile = fixtureFile("insecure-hook.json", insecureHook);
     runs = {
-      unknownRef: cli(["apply", fixtureFile("unknown-ref.json", {
-        buyerCompanies: [{ ref: "rollback-co", name: "Rollback Co" }],
-        regions: [{ ref: "rollback-region", company: "rollback-co", name: "North" }],
-        locations: [{ ref: "rollback-loc", company: "rollback-co", region: "no-such-region", name: "Nowhere" }],
-      })]),
-      wrongKind: cli(["apply", fixtureFile("wrong-kind.json", {
-        locations: [
-          { ref: "ok-loc", company: "acme", name: "Fine" },
-          { ref: "bad-loc", company: "acme", region: "hvac", name: "Region is a problem type" },
-        ],
-      })]),
-      duplicate: cli(["apply", fixtureFile("duplicate.json", {
-        buyerCompanies: [{ ref: "dup", name: "First" }],
-        regions: [{ ref: "dup", company: "acme", name: "Second" }],
-        siteSurveys: [{ ref: "survey-x", company: "acme", name: "S", tasks: [{ ref: "survey-x", title: "t" }] }],
-      })]),
-      currency: cli(["apply", fixtureFile("currency.json", {
-        buyerCompanies: [{ ref: "cur-co", name: "Currency Co" }],
-        locations: [{ ref: "cur-loc", company: "cur-co", name: "L", currency: "usd" }],
-        supplierFacilities: [{ ref: "cur-sf", company: "coolco", name: "F", currency: "EURO" }],
-      })]),
+      unknownRef: cli([
+        "apply",
+        fixtureFile("unknown-ref.json", {
+          buyerCompanies: [{ ref: "rollback-co", name: "Rollback Co" }],
+          regions: [{ ref: "rollback-region", company: "rollback-co", name: "North" }],
+          locations: [{ ref: "rollback-loc", company: "rollback-co", region: "no-such-region", name: "Nowhere" }],
+        }),
+      ]),
+      wrongKind: cli([
+        "apply",
+        fixtureFile("wrong-kind.json", {
+          locations: [
+            { ref: "ok-loc", company: "acme", name: "Fine" },
+            { ref: "bad-loc", company: "acme", region: "hvac", name: "Region is a problem type" },
+          ],
+        }),
+      ]),
+      duplicate: cli([
+        "apply",
+        fixtureFile("duplicate.json", {
+          buyerCompanies: [{ ref: "dup", name: "First" }],
+          regions: [{ ref: "dup", company: "acme", name: "Second" }],
+          siteSurveys: [{ ref: "survey-x", company: "acme", name: "S", tasks: [{ ref: "survey-x", title: "t" }] }],
+        }),
+      ]),
+      currency: cli([
+        "apply",
+        fixtureFile("currency.json", {
+          buyerCompanies: [{ ref: "cur-co", name: "Currency Co" }],
+          locations: [{ ref: "cur-loc", company: "cur-co", name: "L", currency: "usd" }],
+          supplierFacilities: [{ ref: "cur-sf", company: "coolco", name: "F", currency: "EURO" }],
+        }),
+      ]),
       insecure: cli(["apply", insecureFile]),
       badJson: cli(["apply", fixtureFile("broken.json", '{"buyerCompanies": [{"ref": "x", "name": "X"}')]),
       usage: cli(["frobnicate"]),
       keyWrongKind: cli(["keys", "issue", "--contact", "bob@coolco.example", "--kind", "buyer"]),
-      badEvent: cli(["webhooks", "add", "--buyer-company", "1", "--url", "https://example.com/h", "--events", "workorder.create,workorder.exploded"]),
+      badEvent: cli([
+        "webhooks",
+        "add",
+        "--buyer-company",
+        "1",
+        "--url",
+        "https://example.com/h",
+        "--events",
+        "workorder.create,workorder.exploded",
+      ]),
     };
   });
 
@@ -204,12 +230,18 @@ describe("invalid input", () => {
 
   it("names an unknown ref with its path", { timeout: 90_000 }, async () => {
     const run = await failed("unknownRef");
-    expect(problemLines(run)).toEqual(["operator: the fixture is invalid:", '  locations[0].region: unknown ref "no-such-region"']);
+    expect(problemLines(run)).toEqual([
+      "operator: the fixture is invalid:",
+      '  locations[0].region: unknown ref "no-such-region"',
+    ]);
   });
 
   it("names a ref of the wrong kind (a problem type given as a region)", { timeout: 90_000 }, async () => {
     const run = await failed("wrongKind");
-    expect(problemLines(run)).toEqual(["operator: the fixture is invalid:", '  locations[1].region: ref "hvac" is a problemType, not a region']);
+    expect(problemLines(run)).toEqual([
+      "operator: the fixture is invalid:",
+      '  locations[1].region: ref "hvac" is a problemType, not a region',
+    ]);
   });
 
   it("lists every duplicate ref, task refs included", { timeout: 90_000 }, async () => {
@@ -281,8 +313,18 @@ describe("invalid input", () => {
     expect(out.webhooks["dev-hook"].secret).toMatch(/^whsec_/);
     expect(out.refs["dev-hook"]).toBe(out.webhooks["dev-hook"].id);
     expect(out.refs.acme).toBe(first.refs.acme);
-    const { rows } = await client.query(`SELECT url, "buyerCompanyId", mode, events FROM "WebhookEndpoint" WHERE id = $1`, [out.webhooks["dev-hook"].id]);
-    expect(rows).toEqual([{ url: "http://hooks.acme.example/dev", buyerCompanyId: first.refs.acme, mode: "production", events: ["workorder.create"] }]);
+    const { rows } = await client.query(
+      `SELECT url, "buyerCompanyId", mode, events FROM "WebhookEndpoint" WHERE id = $1`,
+      [out.webhooks["dev-hook"].id],
+    );
+    expect(rows).toEqual([
+      {
+        url: "http://hooks.acme.example/dev",
+        buyerCompanyId: first.refs.acme,
+        mode: "production",
+        events: ["workorder.create"],
+      },
+    ]);
     expect((await counts()).WebhookEndpoint).toBe(afterApply.WebhookEndpoint + 1);
   });
 });
@@ -295,12 +337,33 @@ describe("operator keys and webhooks", () => {
   const start = (name: string, args: () => string[]) => {
     if (!started.has(name)) {
       const at = Date.now();
-      started.set(name, cli(args()).then((run) => ({ ...run, at })));
+      started.set(
+        name,
+        cli(args()).then((run) => ({ ...run, at })),
+      );
     }
     return started.get(name)!;
   };
-  const issueArgs = () => ["keys", "issue", "--contact", "alice@acme.example", "--kind", "buyer", "--rate-limit", "5/10"];
-  const addArgs = () => ["webhooks", "add", "--buyer-company", String(first.refs.acme), "--url", "https://example.com/h", "--events", "workorder.create"];
+  const issueArgs = () => [
+    "keys",
+    "issue",
+    "--contact",
+    "alice@acme.example",
+    "--kind",
+    "buyer",
+    "--rate-limit",
+    "5/10",
+  ];
+  const addArgs = () => [
+    "webhooks",
+    "add",
+    "--buyer-company",
+    String(first.refs.acme),
+    "--url",
+    "https://example.com/h",
+    "--events",
+    "workorder.create",
+  ];
   const revokeArgs = () => ["keys", "revoke", issued.apiKey];
   const rotateArgs = () => ["webhooks", "rotate", String(added.id)];
 
@@ -316,8 +379,14 @@ describe("operator keys and webhooks", () => {
     const { rows } = await client.query(`SELECT * FROM "ApiKey" WHERE id = $1`, [issued.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      apiKey: issued.apiKey, secretHash: hashSecret(issued.svcKey), kind: "buyer", contactId: first.refs.alice,
-      rateLimitRequests: 5, rateLimitWindowSeconds: 10, revokedAt: null, expiresAt: null,
+      apiKey: issued.apiKey,
+      secretHash: hashSecret(issued.svcKey),
+      kind: "buyer",
+      contactId: first.refs.alice,
+      rateLimitRequests: 5,
+      rateLimitWindowSeconds: 10,
+      revokedAt: null,
+      expiresAt: null,
     });
   });
 
@@ -330,8 +399,13 @@ describe("operator keys and webhooks", () => {
     expect(added.secret).toMatch(/^whsec_/);
     const { rows } = await client.query(`SELECT * FROM "WebhookEndpoint" WHERE id = $1`, [added.id]);
     expect(rows[0]).toMatchObject({
-      url: "https://example.com/h", events: ["workorder.create"], mode: "production", secret: added.secret,
-      buyerCompanyId: first.refs.acme, supplierFacilityId: null, previousSecret: null,
+      url: "https://example.com/h",
+      events: ["workorder.create"],
+      mode: "production",
+      secret: added.secret,
+      buyerCompanyId: first.refs.acme,
+      supplierFacilityId: null,
+      previousSecret: null,
     });
   });
 
@@ -350,11 +424,22 @@ describe("operator keys and webhooks", () => {
     expect(revokedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
-  it("keys list shows every key with its ref, tenant and state, filters, and never a secret", { timeout: 90_000 }, async () => {
+  it("keys list shows every key with its ref, tenant and state, filters, and never a secret", {
+    timeout: 90_000,
+  }, async () => {
     const [all, revoked, alice] = await Promise.all([
       cli(["keys", "list"]),
       cli(["keys", "list", "--status", "revoked"]),
-      cli(["keys", "list", "--contact", "ALICE@acme.example", "--kind", "buyer", "--buyer-company", String(first.refs.acme)]),
+      cli([
+        "keys",
+        "list",
+        "--contact",
+        "ALICE@acme.example",
+        "--kind",
+        "buyer",
+        "--buyer-company",
+        String(first.refs.acme),
+      ]),
     ]);
     for (const run of [all, revoked, alice]) expect([run.code, run.stderr]).toEqual([0, ""]);
     const keys: Record<string, any>[] = JSON.parse(all.stdout);
@@ -362,15 +447,31 @@ describe("operator keys and webhooks", () => {
     expect(keys.map((k) => k.id)).toEqual(rows.map((r) => r.id));
     const acmeKey = FIXTURE.apiKeys.find((k: { ref: string }) => k.ref === "acme-key");
     expect(keys.find((k) => k.ref === "acme-key")).toEqual({
-      id: first.refs["acme-key"], ref: "acme-key", apiKey: first.keys["acme-key"].apiKey, kind: "buyer", status: "active",
-      contact: "alice@acme.example", buyerCompanyId: first.refs.acme, buyerFacilityId: first.refs["acme-hq"], supplierFacilityId: null,
-      rateLimit: acmeKey.rateLimit, createdAt: expect.any(String), expiresAt: null, revokedAt: null,
+      id: first.refs["acme-key"],
+      ref: "acme-key",
+      apiKey: first.keys["acme-key"].apiKey,
+      kind: "buyer",
+      status: "active",
+      contact: "alice@acme.example",
+      buyerCompanyId: first.refs.acme,
+      buyerFacilityId: first.refs["acme-hq"],
+      supplierFacilityId: null,
+      rateLimit: acmeKey.rateLimit,
+      createdAt: expect.any(String),
+      expiresAt: null,
+      revokedAt: null,
     });
-    expect(keys.find((k) => k.id === issued.id)).toMatchObject({ ref: null, status: "revoked", rateLimit: { requests: 5, windowSeconds: 10 } });
+    expect(keys.find((k) => k.id === issued.id)).toMatchObject({
+      ref: null,
+      status: "revoked",
+      rateLimit: { requests: 5, windowSeconds: 10 },
+    });
     expect(JSON.parse(revoked.stdout).map((k: { id: number }) => k.id)).toEqual([issued.id]);
     const alices = JSON.parse(alice.stdout);
     expect(alices.length).toBeGreaterThan(1);
-    expect(alices.every((k: { contact: string; kind: string }) => k.contact === "alice@acme.example" && k.kind === "buyer")).toBe(true);
+    expect(
+      alices.every((k: { contact: string; kind: string }) => k.contact === "alice@acme.example" && k.kind === "buyer"),
+    ).toBe(true);
     for (const svcKey of Object.values(first.keys).map((k) => k.svcKey)) expect(all.stdout).not.toContain(svcKey);
   });
 
@@ -385,7 +486,10 @@ describe("operator keys and webhooks", () => {
     const expires = Date.parse(out.previousSecretExpiresAt);
     expect(expires).toBeGreaterThanOrEqual(before + DAY_MS - 1000);
     expect(expires).toBeLessThanOrEqual(after + DAY_MS + 1000);
-    const { rows } = await client.query(`SELECT secret, "previousSecret", "previousSecretExpiresAt" FROM "WebhookEndpoint" WHERE id = $1`, [added.id]);
+    const { rows } = await client.query(
+      `SELECT secret, "previousSecret", "previousSecretExpiresAt" FROM "WebhookEndpoint" WHERE id = $1`,
+      [added.id],
+    );
     expect(rows[0].secret).toBe(out.secret);
     expect(rows[0].previousSecret).toBe(added.secret);
     expect(rows[0].previousSecretExpiresAt.getTime()).toBe(expires);
@@ -398,8 +502,14 @@ describe("operator keys and webhooks", () => {
     const { rows } = await client.query(`SELECT id FROM "WebhookEndpoint" ORDER BY id`);
     expect(list.map((e) => e.id)).toEqual(rows.map((r) => r.id));
     expect(list.find((e) => e.id === added.id)).toEqual({
-      id: added.id, url: "https://example.com/h", events: ["workorder.create"], mode: "production",
-      buyerCompanyId: first.refs.acme, supplierFacilityId: null, rotating: true, disabledAt: null,
+      id: added.id,
+      url: "https://example.com/h",
+      events: ["workorder.create"],
+      mode: "production",
+      buyerCompanyId: first.refs.acme,
+      supplierFacilityId: null,
+      rotating: true,
+      disabledAt: null,
     });
     expect(list.filter((e) => e.rotating).map((e) => e.id)).toEqual([added.id]);
     expect(run.stdout).not.toContain("whsec_");

@@ -18,11 +18,25 @@ describe("operator --help", () => {
   it("lists every command's usage", () => {
     for (const argv of [["--help"], ["-h"], ["help"]]) expect(parse(argv)).toEqual({ help: OVERVIEW });
     for (const c of COMMANDS) expect(OVERVIEW).toContain(`\n  operator ${c.name} `.trimEnd());
-    expect(COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining([
-      "apply", "keys issue", "keys list", "keys revoke", "webhooks add", "webhooks list", "webhooks rotate", "webhooks test",
-      "webhooks disable", "webhooks enable", "webhooks delete", "webhooks deliveries", "webhooks redeliver",
-      "webhooks redeliver-failures", "events explain",
-    ]));
+    expect(COMMANDS.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        "apply",
+        "keys issue",
+        "keys list",
+        "keys revoke",
+        "webhooks add",
+        "webhooks list",
+        "webhooks rotate",
+        "webhooks test",
+        "webhooks disable",
+        "webhooks enable",
+        "webhooks delete",
+        "webhooks deliveries",
+        "webhooks redeliver",
+        "webhooks redeliver-failures",
+        "events explain",
+      ]),
+    );
   });
 
   it("on every command gives its usage, what it does and each option, before checking anything else", () => {
@@ -33,7 +47,8 @@ describe("operator --help", () => {
         const help = (parsed as { help: string }).help;
         expect(help.startsWith(`usage: operator ${c.name}`), c.name).toBe(true);
         expect(help, c.name).toContain(c.help.split("\n")[0]);
-        for (const option of Object.keys(c.options ?? {})) expect(help, `${c.name} --${option}`).toMatch(new RegExp(`\\n  --${option}\\b.* {2,}\\S`));
+        for (const option of Object.keys(c.options ?? {}))
+          expect(help, `${c.name} --${option}`).toMatch(new RegExp(`\\n  --${option}\\b.* {2,}\\S`));
       }
     }
   });
@@ -50,8 +65,14 @@ describe("operator --help", () => {
 
 describe("arguments", () => {
   it("parses a command's options and positionals", () => {
-    expect(parse(["webhooks", "test", "4", "--event", "workorder.create"])).toMatchObject({ args: ["4"], values: { event: "workorder.create" } });
-    expect(parse(["webhooks", "redeliver-failures", "4", "--since", "2026-01-01T00:00:00Z", "--force"])).toMatchObject({ args: ["4"], values: { force: true } });
+    expect(parse(["webhooks", "test", "4", "--event", "workorder.create"])).toMatchObject({
+      args: ["4"],
+      values: { event: "workorder.create" },
+    });
+    expect(parse(["webhooks", "redeliver-failures", "4", "--since", "2026-01-01T00:00:00Z", "--force"])).toMatchObject({
+      args: ["4"],
+      values: { force: true },
+    });
   });
 
   it("refuses unknown commands and options, and missing or extra arguments, with the command's usage", () => {

@@ -25,8 +25,15 @@ describe("two generator workers", () => {
     const due = new Date("2027-05-03T16:00:00Z");
     await t.db.plannedMaintenanceSchedule.createMany({
       data: Array.from({ length: SCHEDULES }, (_, i) => ({
-        buyerCompanyId: refs.acme, locationId: refs["store-1"], problemTypeId: refs.hvac, supplierFacilityId: refs["coolco-pdx"],
-        assetIds: [refs["rtu-1"]], title: `Bulk PM ${i}`, cadence: "P1M", anchorAt: due, nextRunAt: due,
+        buyerCompanyId: refs.acme,
+        locationId: refs["store-1"],
+        problemTypeId: refs.hvac,
+        supplierFacilityId: refs["coolco-pdx"],
+        assetIds: [refs["rtu-1"]],
+        title: `Bulk PM ${i}`,
+        cadence: "P1M",
+        anchorAt: due,
+        nextRunAt: due,
       })),
     });
     const logger = pino({ level: "silent" });
@@ -39,17 +46,31 @@ describe("two generator workers", () => {
     expect(rounds.reduce((n, r) => n + r.workOrders, 0)).toBe(SCHEDULES);
     expect(rounds.filter((r) => r.workOrders > 0).length).toBeGreaterThanOrEqual(2); // both workers took part
 
-    const [stats] = await t.db.$queryRaw<{ workOrders: number; schedules: number; duplicates: number; events: number; logs: number }[]>`
+    const [stats] = await t.db.$queryRaw<
+      { workOrders: number; schedules: number; duplicates: number; events: number; logs: number }[]
+    >`
       SELECT (SELECT count(*)::int FROM "WorkOrder" WHERE "isPM" AND title LIKE 'Bulk PM %') AS "workOrders",
              (SELECT count(DISTINCT "plannedMaintenanceScheduleId")::int FROM "WorkOrder" WHERE title LIKE 'Bulk PM %') AS schedules,
              (SELECT count(*)::int FROM (SELECT 1 FROM "WorkOrder" WHERE title LIKE 'Bulk PM %' GROUP BY "plannedMaintenanceScheduleId" HAVING count(*) > 1) d) AS duplicates,
              (SELECT count(*)::int FROM "OutboxEvent" e JOIN "WorkOrder" w ON w.id = e."workOrderId" WHERE w.title LIKE 'Bulk PM %') AS events,
              (SELECT count(*)::int FROM "SchedulerRunLog" WHERE status = 'success' AND "lastRunDueAt" = ${due}) AS logs`;
-    expect(stats).toEqual({ workOrders: SCHEDULES, schedules: SCHEDULES, duplicates: 0, events: SCHEDULES, logs: SCHEDULES });
-    expect(await t.db.plannedMaintenanceSchedule.count({ where: { title: { startsWith: "Bulk PM" }, nextRunAt: new Date("2027-06-03T16:00:00Z"), sequence: 1 } })).toBe(SCHEDULES);
+    expect(stats).toEqual({
+      workOrders: SCHEDULES,
+      schedules: SCHEDULES,
+      duplicates: 0,
+      events: SCHEDULES,
+      logs: SCHEDULES,
+    });
+    expect(
+      await t.db.plannedMaintenanceSchedule.count({
+        where: { title: { startsWith: "Bulk PM" }, nextRunAt: new Date("2027-06-03T16:00:00Z"), sequence: 1 },
+      }),
+    ).toBe(SCHEDULES);
 
     // A retried job afterwards finds nothing to do.
     expect(await generateDue({ db: t.db, now, logger })).toMatchObject({ workOrders: 0, schedules: 0 });
-    console.log(`generator concurrency: ${SCHEDULES} work orders by 2 workers in ${seconds.toFixed(1)} s (${Math.round(SCHEDULES / seconds)}/s)`);
+    console.log(
+      `generator concurrency: ${SCHEDULES} work orders by 2 workers in ${seconds.toFixed(1)} s (${Math.round(SCHEDULES / seconds)}/s)`,
+    );
   });
 });

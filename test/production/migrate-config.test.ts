@@ -15,7 +15,8 @@ let dir: string;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "migrate-config-"));
-  for (const entry of ["prisma.config.ts", "prisma", "scripts"]) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ["prisma.config.ts", "prisma", "scripts"])
+    fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   fs.mkdirSync(path.join(dir, "src"));
   fs.copyFileSync(path.join(ROOT, "src/config.ts"), path.join(dir, "src/config.ts"));
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
@@ -27,15 +28,24 @@ function datasource(): Promise<string> {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    execFile(path.join(ROOT, "node_modules/.bin/prisma"), ["migrate", "status"], { cwd: dir, env, timeout: 60_000 }, (_error, stdout, stderr) => {
-      resolve(/Datasource "db": (.*)/.exec(`${stdout}${stderr}`)?.[1] ?? `no datasource line in: ${stdout}${stderr}`);
-    });
+    execFile(
+      path.join(ROOT, "node_modules/.bin/prisma"),
+      ["migrate", "status"],
+      { cwd: dir, env, timeout: 60_000 },
+      (_error, stdout, stderr) => {
+        resolve(/Datasource "db": (.*)/.exec(`${stdout}${stderr}`)?.[1] ?? `no datasource line in: ${stdout}${stderr}`);
+      },
+    );
   });
 }
 
-it("uses the built-in default without DATABASE_URL or .env, then DATABASE_URL from .env", { timeout: 120_000 }, async () => {
+it("uses the built-in default without DATABASE_URL or .env, then DATABASE_URL from .env", {
+  timeout: 120_000,
+}, async () => {
   const fallback = new URL(loadConfig({}).databaseUrl);
-  expect(await datasource()).toBe(`PostgreSQL database "${fallback.pathname.slice(1)}", schema "public" at "${fallback.host}"`);
+  expect(await datasource()).toBe(
+    `PostgreSQL database "${fallback.pathname.slice(1)}", schema "public" at "${fallback.host}"`,
+  );
   fs.writeFileSync(path.join(dir, ".env"), "DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wo_from_dotenv_file\n");
   expect(await datasource()).toBe(`PostgreSQL database "wo_from_dotenv_file", schema "public" at "127.0.0.1:5432"`);
 });

@@ -41,7 +41,12 @@ export async function startSmtp(): Promise<TestSmtp> {
           failures--;
           return callback(Object.assign(new Error("temporary failure, try again later"), { responseCode: 451 }));
         }
-        state.received.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address)));
+        state.received.push(
+          parseMail(
+            Buffer.concat(chunks).toString("utf8"),
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
@@ -62,7 +67,8 @@ export async function startSmtp(): Promise<TestSmtp> {
       for (;;) {
         const hit = state.received.find(match);
         if (hit) return hit;
-        if (Date.now() > until) throw new Error(`no matching mail within ${timeoutMs} ms (got ${state.received.length})`);
+        if (Date.now() > until)
+          throw new Error(`no matching mail within ${timeoutMs} ms (got ${state.received.length})`);
         await new Promise((r) => setTimeout(r, 25));
       }
     },
@@ -83,8 +89,10 @@ export function parseMail(raw: string, rcptTo: string[]): ReceivedMail {
   const encoding = (headers["content-transfer-encoding"] ?? "7bit").toLowerCase();
   if (encoding === "quoted-printable") body = decodeQp(body);
   else if (encoding === "base64") body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
-  const subject = (headers.subject ?? "").replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, kind: string, text: string) =>
-    kind.toLowerCase() === "b" ? Buffer.from(text, "base64").toString("utf8") : decodeQp(text.replace(/_/g, " ")),
+  const subject = (headers.subject ?? "").replace(
+    /=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi,
+    (_m, kind: string, text: string) =>
+      kind.toLowerCase() === "b" ? Buffer.from(text, "base64").toString("utf8") : decodeQp(text.replace(/_/g, " ")),
   );
   return { rcptTo, headers, subject, text: body.replace(/\r\n/g, "\n"), raw };
 }

@@ -22,10 +22,38 @@ export function purchasingFixture() {
   fixture.supplierCompanies.push({ ref: "globex-inhouse", name: "Globex Maintenance", internalTeamOf: "globex" });
   fixture.supplierFacilities.push({ ref: "globex-team", company: "globex-inhouse", name: "Globex Maintenance East" });
   fixture.contacts.push(
-    { ref: "gus", email: "gus@globex.example", nameGiven: "Gus", nameFamily: "Globex", supplierFacility: "globex-team", roles: ["dispatcher"] },
-    { ref: "pam", email: "pam@acme.example", nameGiven: "Pam", nameFamily: "Purchasing", supplierFacility: "inhouse-west", roles: ["purchasing_manager"] },
-    { ref: "tess", email: "tess@acme.example", nameGiven: "Tess", nameFamily: "Tech", supplierFacility: "inhouse-west", roles: ["technician"] },
-    { ref: "vic", email: "vic@acme.example", nameGiven: "Vic", nameFamily: "Viewer", supplierFacility: "inhouse-west", roles: ["viewer"] },
+    {
+      ref: "gus",
+      email: "gus@globex.example",
+      nameGiven: "Gus",
+      nameFamily: "Globex",
+      supplierFacility: "globex-team",
+      roles: ["dispatcher"],
+    },
+    {
+      ref: "pam",
+      email: "pam@acme.example",
+      nameGiven: "Pam",
+      nameFamily: "Purchasing",
+      supplierFacility: "inhouse-west",
+      roles: ["purchasing_manager"],
+    },
+    {
+      ref: "tess",
+      email: "tess@acme.example",
+      nameGiven: "Tess",
+      nameFamily: "Tech",
+      supplierFacility: "inhouse-west",
+      roles: ["technician"],
+    },
+    {
+      ref: "vic",
+      email: "vic@acme.example",
+      nameGiven: "Vic",
+      nameFamily: "Viewer",
+      supplierFacility: "inhouse-west",
+      roles: ["viewer"],
+    },
   );
   fixture.apiKeys.push(
     { ref: FOREIGN, kind: "partner", contact: "gus", rateLimit: limit },
@@ -53,14 +81,20 @@ export async function ok(reply: Promise<Reply> | Reply): Promise<any> {
 }
 
 /** POST under /v1/partners, expecting 200; returns data. */
-export const create = (t: TestApp, path: string, body: unknown, key = TEAM) => ok(t.call(key, "POST", `${PARTNERS}${path}`, body));
+export const create = (t: TestApp, path: string, body: unknown, key = TEAM) =>
+  ok(t.call(key, "POST", `${PARTNERS}${path}`, body));
 
 let serial = 0;
 /** A vendor, a part (unit cost 12.50 unless given) and a stock location of the key's team. */
 export async function catalog(t: TestApp, key = TEAM, part: Record<string, unknown> = {}) {
   serial++;
   const vendor = await create(t, "/purchasing/vendors", { name: `Vendor ${serial}` }, key);
-  const p = await create(t, "/inventory/parts", { number: `P-${serial}`, name: `Part ${serial}`, unitCost: "12.50", defaultVendorId: vendor.id, ...part }, key);
+  const p = await create(
+    t,
+    "/inventory/parts",
+    { number: `P-${serial}`, name: `Part ${serial}`, unitCost: "12.50", defaultVendorId: vendor.id, ...part },
+    key,
+  );
   const location = await create(t, "/inventory/stock_locations", { name: `Van ${serial}` }, key);
   return { vendor, part: p, location };
 }
@@ -68,11 +102,20 @@ export async function catalog(t: TestApp, key = TEAM, part: Record<string, unkno
 /** A work order of Acme assigned to the in-house team's facility (served by TEAM). */
 export async function servedWorkOrder(t: TestApp, supplier = "inhouse-west") {
   const refs = t.fixture.refs;
-  return ok(t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", {
-    title: "Leaking valve", locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-    buyerCompanyId: refs.acme, createdBy: "alice@acme.example", supplierFacilityId: refs[supplier],
-  }));
+  return ok(
+    t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", {
+      title: "Leaking valve",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      buyerFacilityId: refs["acme-hq"],
+      buyerCompanyId: refs.acme,
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs[supplier],
+    }),
+  );
 }
 
 export const onHand = async (t: TestApp, stockLocationId: number, partId: number) =>
-  (await t.db.stockLevel.findUnique({ where: { stockLocationId_partId: { stockLocationId, partId } } }))?.onHand.toFixed(4) ?? null;
+  (
+    await t.db.stockLevel.findUnique({ where: { stockLocationId_partId: { stockLocationId, partId } } })
+  )?.onHand.toFixed(4) ?? null;

@@ -37,7 +37,9 @@ describe("transition tables", () => {
   }
 
   it("refuse an action from a status the table does not list, naming the status", () => {
-    expect(() => REQUEST_STATES.next("approve", "draft")).toThrow(/cannot approve a purchase request in status draft; allowed from submitted/);
+    expect(() => REQUEST_STATES.next("approve", "draft")).toThrow(
+      /cannot approve a purchase request in status draft; allowed from submitted/,
+    );
     expect(() => ORDER_STATES.next("receive", "cancelled", { received: "all" })).toThrow(/in status cancelled/);
     expect(ORDER_STATES.next("receive", "received", { received: "some" })).toBe("partially_received");
     expect(ORDER_STATES.next("receive", "partially_received", { received: "none" })).toBe("ordered");

@@ -14,8 +14,20 @@ const fuzzy = (name: string, typeId: number | string, key = "acme-key") =>
 beforeAll(async () => {
   t = await startTestApp();
   refs = t.fixture.refs;
-  await t.db.contact.create({ data: { email: "viewer@acme.example", nameGiven: "Vera", nameFamily: "Viewer", roles: ["viewer"], buyerFacilityId: refs["acme-hq"] } });
-  const key = await issueKey(t.db, { contactEmail: "viewer@acme.example", kind: "buyer", rateLimit: { requests: 1000, windowSeconds: 20 } });
+  await t.db.contact.create({
+    data: {
+      email: "viewer@acme.example",
+      nameGiven: "Vera",
+      nameFamily: "Viewer",
+      roles: ["viewer"],
+      buyerFacilityId: refs["acme-hq"],
+    },
+  });
+  const key = await issueKey(t.db, {
+    contactEmail: "viewer@acme.example",
+    kind: "buyer",
+    rateLimit: { requests: 1000, windowSeconds: 20 },
+  });
   viewerHeaders = { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey };
 });
 afterAll(() => t?.close());
@@ -23,22 +35,35 @@ afterAll(() => t?.close());
 describe("POST asset model", () => {
   it("creates a model with attachments; buyerCompanyId comes from the key", async () => {
     const body = {
-      modelName: "  Lennox XC25  ", assetTypeId: refs.rtu, buyerCompanyId: refs.globex,
+      modelName: "  Lennox XC25  ",
+      assetTypeId: refs.rtu,
+      buyerCompanyId: refs.globex,
       manuals: [{ name: "IOM", url: "https://docs.example.com/xc25/iom.pdf" }],
       specs: [{ name: "Spec sheet", url: "http://docs.example.com/xc25/spec.pdf", contentType: "application/pdf" }],
     };
     const reply = await t.call("acme-key", "POST", POST, body);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
-      type: "AssetModel", status: "ok",
-      data: { modelName: "Lennox XC25", assetTypeId: refs.rtu, buyerCompanyId: refs.acme, manuals: body.manuals, specs: body.specs },
+      type: "AssetModel",
+      status: "ok",
+      data: {
+        modelName: "Lennox XC25",
+        assetTypeId: refs.rtu,
+        buyerCompanyId: refs.acme,
+        manuals: body.manuals,
+        specs: body.specs,
+      },
     });
     const stored = await t.db.assetModel.findUniqueOrThrow({ where: { id: reply.body.data.id } });
     expect(stored).toMatchObject({ modelName: "Lennox XC25", buyerCompanyId: refs.acme, manuals: body.manuals });
   });
 
   it("defaults manuals and specs to empty lists", async () => {
-    const reply = await t.call("acme-key", "POST", POST, { modelName: "Bare model", assetTypeId: refs.rtu, specs: null });
+    const reply = await t.call("acme-key", "POST", POST, {
+      modelName: "Bare model",
+      assetTypeId: refs.rtu,
+      specs: null,
+    });
     expect(reply.body.data).toMatchObject({ modelName: "Bare model", manuals: [], specs: [] });
   });
 
@@ -46,11 +71,23 @@ describe("POST asset model", () => {
     const before = await t.db.assetModel.count();
     const ok = { modelName: "X", assetTypeId: refs.rtu };
     const bodies: unknown[] = [
-      undefined, {}, { modelName: "X" }, { assetTypeId: refs.rtu }, { ...ok, modelName: "   " }, { ...ok, modelName: 5 },
-      { ...ok, assetTypeId: "abc" }, { ...ok, assetTypeId: 1.5 }, { ...ok, manuals: "x" }, { ...ok, manuals: [{ url: "https://a.example/x" }] },
-      { ...ok, manuals: [{ name: "m" }] }, { ...ok, manuals: [{ name: " ", url: "https://a.example/x" }] },
-      ...["not a url", "ftp://a.example/x.pdf", "javascript:alert(1)", "https://", "/relative/x.pdf", ""].map((url) => ({ ...ok, specs: [{ name: "s", url }] })),
-      [ok], "{oops",
+      undefined,
+      {},
+      { modelName: "X" },
+      { assetTypeId: refs.rtu },
+      { ...ok, modelName: "   " },
+      { ...ok, modelName: 5 },
+      { ...ok, assetTypeId: "abc" },
+      { ...ok, assetTypeId: 1.5 },
+      { ...ok, manuals: "x" },
+      { ...ok, manuals: [{ url: "https://a.example/x" }] },
+      { ...ok, manuals: [{ name: "m" }] },
+      { ...ok, manuals: [{ name: " ", url: "https://a.example/x" }] },
+      ...["not a url", "ftp://a.example/x.pdf", "javascript:alert(1)", "https://", "/relative/x.pdf", ""].map(
+        (url) => ({ ...ok, specs: [{ name: "s", url }] }),
+      ),
+      [ok],
+      "{oops",
     ];
     for (const body of bodies) {
       const reply = await t.call("acme-key", "POST", POST, body);
@@ -62,7 +99,11 @@ describe("POST asset model", () => {
 
   it("needs an asset type of the key's company and asset write permission", async () => {
     const before = await t.db.assetModel.count();
-    for (const [key, typeId] of [["acme-key", refs["g-rtu"]], ["acme-key", 987654], ["globex-key", refs.rtu]] as const) {
+    for (const [key, typeId] of [
+      ["acme-key", refs["g-rtu"]],
+      ["acme-key", 987654],
+      ["globex-key", refs.rtu],
+    ] as const) {
       const reply = await t.call(key, "POST", POST, { modelName: "Sneaky", assetTypeId: typeId });
       expect(reply.status, `${key} ${typeId}`).toBe(400);
       expect(reply.body.message).toContain(String(typeId));
@@ -71,11 +112,20 @@ describe("POST asset model", () => {
     expect(denied.status).toBe(400);
     expect(await t.db.assetModel.count()).toBe(before);
     // The same key reads fine: the 400 above is the permission, not the key.
-    expect((await t.call(null, "GET", `/v1/buyer/asset/asset_types/${refs.rtu}`, undefined, viewerHeaders)).status).toBe(200);
+    expect(
+      (await t.call(null, "GET", `/v1/buyer/asset/asset_types/${refs.rtu}`, undefined, viewerHeaders)).status,
+    ).toBe(200);
   });
 
   it("is not on the supplier interface", async () => {
-    expect((await t.call("inhouse-key", "POST", "/v1/supplier/asset/asset_models", { modelName: "X", assetTypeId: refs.rtu })).status).toBe(404);
+    expect(
+      (
+        await t.call("inhouse-key", "POST", "/v1/supplier/asset/asset_models", {
+          modelName: "X",
+          assetTypeId: refs.rtu,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -98,8 +148,14 @@ describe("fuzzy model match", () => {
   it("returns the closest model of the asset type; URL-encoded spaces work", async () => {
     const reply = await fuzzy("Carrier 48TC", refs.rtu);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ type: "AssetModel", status: "ok", data: { id: ids.carrier, modelName: "Carrier 48TC-D08", assetTypeId: refs.rtu, buyerCompanyId: refs.acme } });
-    expect((await t.call("acme-key", "GET", `/v1/buyer/asset/asset_models/fuzzy/trane%20voyager/${refs.rtu}`)).body.data.id).toBe(ids.trane);
+    expect(reply.body).toMatchObject({
+      type: "AssetModel",
+      status: "ok",
+      data: { id: ids.carrier, modelName: "Carrier 48TC-D08", assetTypeId: refs.rtu, buyerCompanyId: refs.acme },
+    });
+    expect(
+      (await t.call("acme-key", "GET", `/v1/buyer/asset/asset_models/fuzzy/trane%20voyager/${refs.rtu}`)).body.data.id,
+    ).toBe(ids.trane);
   });
 
   it("404s below the threshold: '48TC' scores 0.29 against 'Carrier 48TC-D08', 'Carrier' 0.47", async () => {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
-const latest = (target: string, base: string, key = "acme-key") => t.call(key, "GET", `/v1/buyer/currency_exchange/latest/${target}/${base}`);
+const latest = (target: string, base: string, key = "acme-key") =>
+  t.call(key, "GET", `/v1/buyer/currency_exchange/latest/${target}/${base}`);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -27,14 +28,18 @@ describe("latest exchange rate", () => {
     const reply = await latest("CAD", "USD");
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      type: "CurrencyExchangeRate", status: "ok",
+      type: "CurrencyExchangeRate",
+      status: "ok",
       data: { baseCurrency: "USD", targetCurrency: "CAD", rate: "1.3650", effectiveAt: "2026-11-01T00:00:00.000Z" },
     });
   });
 
   it("picks the most recent rate by effective time", async () => {
     expect((await latest("USD", "EUR")).body.data).toEqual({
-      baseCurrency: "EUR", targetCurrency: "USD", rate: "1.08123456", effectiveAt: "2026-11-20T00:00:00.000Z",
+      baseCurrency: "EUR",
+      targetCurrency: "USD",
+      rate: "1.08123456",
+      effectiveAt: "2026-11-20T00:00:00.000Z",
     });
   });
 
@@ -45,11 +50,19 @@ describe("latest exchange rate", () => {
   });
 
   it("accepts lower-case codes and answers with upper-case ones", async () => {
-    expect((await latest("cad", "uSd")).body.data).toMatchObject({ baseCurrency: "USD", targetCurrency: "CAD", rate: "1.3650" });
+    expect((await latest("cad", "uSd")).body.data).toMatchObject({
+      baseCurrency: "USD",
+      targetCurrency: "CAD",
+      rate: "1.3650",
+    });
   });
 
   it("gives 404 for a pair with no stored rate, including the reverse of a stored one", async () => {
-    for (const [target, base] of [["USD", "CAD"], ["XYZ", "USD"], ["EUR", "EUR"]]) {
+    for (const [target, base] of [
+      ["USD", "CAD"],
+      ["XYZ", "USD"],
+      ["EUR", "EUR"],
+    ]) {
       const reply = await latest(target, base);
       expect(reply.status, `${base}->${target}`).toBe(404);
       expect(reply.body.type).toBe("NotFoundException");
@@ -57,7 +70,14 @@ describe("latest exchange rate", () => {
   });
 
   it("rejects anything but three letters with 400", async () => {
-    for (const [target, base] of [["CA", "USD"], ["CAD", "USDX"], ["C4D", "USD"], ["CAD", "U%24D"], ["CAD", "%20US"], ["123", "USD"]]) {
+    for (const [target, base] of [
+      ["CA", "USD"],
+      ["CAD", "USDX"],
+      ["C4D", "USD"],
+      ["CAD", "U%24D"],
+      ["CAD", "%20US"],
+      ["123", "USD"],
+    ]) {
       const reply = await latest(target, base);
       expect(reply.status, `${target}/${base}`).toBe(400);
       expect(reply.body.type).toBe("invalidInputDataException");

@@ -21,14 +21,25 @@ let workOrderId: number;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  t = await startTestApp({ configure: (c) => { c.webhookAllowInsecureUrls = true; } });
+  t = await startTestApp({
+    configure: (c) => {
+      c.webhookAllowInsecureUrls = true;
+    },
+  });
   await t.db.webhookEndpoint.updateMany({ data: { url: `${receiver.base}/hook` } });
   workOrderId = (await acmeWorkOrder(t)).id;
   const target = new URL(t.databaseUrl);
   proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
   // The service under test: API and worker, its database reached through the proxy only.
   app = await startApp(
-    { ...t.config, databaseUrl: proxy.url(t.databaseUrl), port: 0, roles: { api: true, worker: true }, relayIntervalMs: 20, webhookAllowInsecureUrls: true },
+    {
+      ...t.config,
+      databaseUrl: proxy.url(t.databaseUrl),
+      port: 0,
+      roles: { api: true, worker: true },
+      relayIntervalMs: 20,
+      webhookAllowInsecureUrls: true,
+    },
     { logger: pino({ level: process.env.TEST_LOG ?? "silent" }) },
   );
   base = `http://127.0.0.1:${app.port}`;
@@ -42,7 +53,11 @@ afterAll(async () => {
 
 const get = (path: string) => fetch(`${base}${path}`, { headers: t.headers("acme-key") });
 const post = (path: string, body: unknown) =>
-  fetch(`${base}${path}`, { method: "POST", headers: { ...t.headers("acme-key"), "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { ...t.headers("acme-key"), "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 async function statusOf(response: Promise<Response>) {
   const r = await response;
@@ -50,7 +65,12 @@ async function statusOf(response: Promise<Response>) {
 }
 
 async function eventDelivered(text: string) {
-  await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context(t, workOrderId, { supplierFacilityId: null }), { ...confirmed(), changedBy: text }));
+  await t.db.$transaction((tx) =>
+    writeEvent(tx, "workorder.status_update", context(t, workOrderId, { supplierFacilityId: null }), {
+      ...confirmed(),
+      changedBy: text,
+    }),
+  );
   await waitFor(() => receiver.receipts.some((r) => r.json.data.changedBy === text), 15_000, `the delivery of ${text}`);
 }
 
@@ -62,7 +82,12 @@ describe("PostgreSQL unreachable", () => {
     proxy.down();
     const read = await statusOf(get("/v1/buyer/location/locations"));
     expect(read.status).toBe(503);
-    expect(read.body).toEqual({ message: expect.stringContaining("database"), type: "ServiceUnavailableException", status: "error", traceId: expect.any(String) });
+    expect(read.body).toEqual({
+      message: expect.stringContaining("database"),
+      type: "ServiceUnavailableException",
+      status: "error",
+      traceId: expect.any(String),
+    });
     expect(read.headers.get("retry-after")).toBe("5");
     expect((await statusOf(post("/v1/buyer/asset/asset_types", { name: "During the outage" }))).status).toBe(503);
     const graphql = await statusOf(post("/graphql", { query: "{ me { email } }" }));
@@ -71,14 +96,23 @@ describe("PostgreSQL unreachable", () => {
     expect(ready).toMatchObject({ status: 503, body: { database: "down", redis: "ok" } });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     // An event committed meanwhile (by an instance that can reach the database) waits for the worker.
-    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context(t, workOrderId, { supplierFacilityId: null }), { ...confirmed(), changedBy: "during the outage" }));
+    await t.db.$transaction((tx) =>
+      writeEvent(tx, "workorder.status_update", context(t, workOrderId, { supplierFacilityId: null }), {
+        ...confirmed(),
+        changedBy: "during the outage",
+      }),
+    );
     await sleep(500);
     expect(receiver.receipts.some((r) => r.json.data.changedBy === "during the outage")).toBe(false);
 
     proxy.up();
     await waitFor(async () => (await get("/v1/buyer/location/locations")).status === 200, 15_000, "the API to recover");
     expect((await statusOf(fetch(`${base}/readyz`))).body).toEqual({ database: "ok", redis: "ok" });
-    await waitFor(() => receiver.receipts.some((r) => r.json.data.changedBy === "during the outage"), 15_000, "the worker to resume");
+    await waitFor(
+      () => receiver.receipts.some((r) => r.json.data.changedBy === "during the outage"),
+      15_000,
+      "the worker to resume",
+    );
     expect((await post("/v1/buyer/asset/asset_types", { name: "After the outage" })).status).toBe(200);
   });
 });
@@ -90,7 +124,14 @@ describe("connections ended by PostgreSQL (pg_terminate_backend)", () => {
     try {
       for (let round = 0; round < 3; round++) {
         // Busy and idle connections alike, the API's and the worker's.
-        const busy = Promise.all(Array.from({ length: 5 }, () => get("/v1/buyer/location/locations").then((r) => r.status, () => 0)));
+        const busy = Promise.all(
+          Array.from({ length: 5 }, () =>
+            get("/v1/buyer/location/locations").then(
+              (r) => r.status,
+              () => 0,
+            ),
+          ),
+        );
         const { rows } = await admin.query<{ n: number }>(
           `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
         );
@@ -100,7 +141,11 @@ describe("connections ended by PostgreSQL (pg_terminate_backend)", () => {
         // A connection still being opened when its backend was told to end fails at its first query: a
         // few more 503s are possible, never a 500, and the pool soon holds only live connections again.
         const statuses: number[] = [];
-        await waitFor(async () => statuses.push((await get("/v1/buyer/location/locations")).status) && statuses.at(-1) === 200, 5_000, "a 200");
+        await waitFor(
+          async () => statuses.push((await get("/v1/buyer/location/locations")).status) && statuses.at(-1) === 200,
+          5_000,
+          "a 200",
+        );
         expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
         await eventDelivered(`after termination ${round}`);
       }

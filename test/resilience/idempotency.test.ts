@@ -22,11 +22,23 @@ const typesNamed = (name: string) => t.db.assetType.count({ where: { name } });
 describe("Idempotency-Key", () => {
   it("answers a repeated request with the stored first answer, without doing the work again", async () => {
     const key = freshKey();
-    const first = await t.call("acme-key", "POST", TYPES, { name: "Idempotent chiller", usesRefrigerant: true }, withKey(key));
+    const first = await t.call(
+      "acme-key",
+      "POST",
+      TYPES,
+      { name: "Idempotent chiller", usesRefrigerant: true },
+      withKey(key),
+    );
     expect(first.status).toBe(200);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     // The same body written another way is the same request.
-    const again = await t.call("acme-key", "POST", TYPES, `{ "usesRefrigerant": true,  "name": "Idempotent chiller" }`, withKey(key));
+    const again = await t.call(
+      "acme-key",
+      "POST",
+      TYPES,
+      `{ "usesRefrigerant": true,  "name": "Idempotent chiller" }`,
+      withKey(key),
+    );
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -41,11 +53,24 @@ describe("Idempotency-Key", () => {
     expect((await t.call("acme-key", "POST", TYPES, { name: "Keyed A" }, withKey(key))).status).toBe(200);
     const other = await t.call("acme-key", "POST", TYPES, { name: "Keyed B" }, withKey(key));
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ message: expect.stringContaining("Idempotency-Key"), type: "UnprocessableEntityException", status: "error", traceId: expect.any(String) });
-    const otherPath = await t.call("acme-key", "PATCH", `/v1/buyer/location/locations/${refs["store-1"]}`, { locationTypeDetails: { sqft: 1 } }, withKey(key));
+    expect(other.body).toEqual({
+      message: expect.stringContaining("Idempotency-Key"),
+      type: "UnprocessableEntityException",
+      status: "error",
+      traceId: expect.any(String),
+    });
+    const otherPath = await t.call(
+      "acme-key",
+      "PATCH",
+      `/v1/buyer/location/locations/${refs["store-1"]}`,
+      { locationTypeDetails: { sqft: 1 } },
+      withKey(key),
+    );
     expect(otherPath.status).toBe(422);
     expect(await typesNamed("Keyed B")).toBe(0);
-    expect((await t.db.location.findUniqueOrThrow({ where: { id: refs["store-1"] } })).locationTypeDetails).not.toMatchObject({ sqft: 1 });
+    expect(
+      (await t.db.location.findUniqueOrThrow({ where: { id: refs["store-1"] } })).locationTypeDetails,
+    ).not.toMatchObject({ sqft: 1 });
   });
 
   it("keeps keys per API key", async () => {
@@ -61,10 +86,19 @@ describe("Idempotency-Key", () => {
   it("does the work once for concurrent duplicates: the others wait and get the same answer", async () => {
     const key = freshKey();
     const body = {
-      title: "Concurrent retries", locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-      buyerCompanyId: refs.acme, createdBy: "alice@acme.example", supplierFacilityId: refs["coolco-pdx"],
+      title: "Concurrent retries",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      buyerFacilityId: refs["acme-hq"],
+      buyerCompanyId: refs.acme,
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
     };
-    const replies = await Promise.all(Array.from({ length: 8 }, () => t.call("acme-key-default-limit", "POST", "/v1/buyer/work_order/work_orders", body, withKey(key))));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.call("acme-key-default-limit", "POST", "/v1/buyer/work_order/work_orders", body, withKey(key)),
+      ),
+    );
     const ok = replies.filter((r) => r.status === 200);
     expect(ok.length + replies.filter((r) => r.status === 429).length).toBe(8); // the default limit may refuse some
     expect(new Set(ok.map((r) => r.body.data.id)).size).toBe(1);
@@ -88,7 +122,10 @@ describe("Idempotency-Key", () => {
   it("forgets an answer after 24 hours", async () => {
     const key = freshKey();
     await t.call("acme-key", "POST", TYPES, { name: "Day old" }, withKey(key));
-    await t.db.idempotencyKey.updateMany({ where: { key }, data: { createdAt: new Date(Date.now() - 24 * 3_600_000 - 1_000) } });
+    await t.db.idempotencyKey.updateMany({
+      where: { key },
+      data: { createdAt: new Date(Date.now() - 24 * 3_600_000 - 1_000) },
+    });
     const later = await t.call("acme-key", "POST", TYPES, { name: "Day old" }, withKey(key));
     expect(later.status).toBe(200);
     expect(later.headers.get("idempotent-replayed")).toBeNull();
@@ -106,7 +143,12 @@ describe("Idempotency-Key", () => {
 
   it("commits the answer with the work: when storing the answer fails, the work is rolled back too", async () => {
     const viewerKey = await t.db.apiKey.findFirstOrThrow();
-    const request = { apiKeyId: viewerKey.id, key: freshKey(), fingerprint: requestFingerprint("POST", "/x", {}), now: new Date() };
+    const request = {
+      apiKeyId: viewerKey.id,
+      key: freshKey(),
+      fingerprint: requestFingerprint("POST", "/x", {}),
+      now: new Date(),
+    };
     // PostgreSQL text cannot hold NUL: the answer's UPDATE fails after the work ran in the transaction.
     const attempt = once(t.db, request, async (db) => {
       await db.assetType.create({ data: { buyerCompanyId: refs.acme, name: "Rolled back with its answer" } });
@@ -121,9 +163,18 @@ describe("Idempotency-Key", () => {
 describe("the OpenAPI document", () => {
   it("declares the Idempotency-Key header on every write and on no read", async () => {
     const doc = (await t.call(null, "GET", "/v1/buyer/openapi.json")).body;
-    expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false });
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+    });
     let writes = 0;
-    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, unknown> }>>)) {
+    for (const [path, operations] of Object.entries(
+      doc.paths as Record<
+        string,
+        Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, unknown> }>
+      >,
+    )) {
       for (const [method, operation] of Object.entries(operations)) {
         const declared = (operation.parameters ?? []).some((p) => p.$ref === "#/components/parameters/IdempotencyKey");
         expect(declared, `${method} ${path}`).toBe(method !== "get");

@@ -11,12 +11,14 @@ import { ROOT } from "../support/operator-cli.ts";
 
 let dir: string;
 let hba: string;
-const ORIGINAL = "# TYPE  DATABASE  USER  ADDRESS  METHOD\nlocal   all   postgres   peer\nhost    all   all   127.0.0.1/32   scram-sha-256\n";
+const ORIGINAL =
+  "# TYPE  DATABASE  USER  ADDRESS  METHOD\nlocal   all   postgres   peer\nhost    all   all   127.0.0.1/32   scram-sha-256\n";
 
 const STUBS: Record<string, string> = {
   pg_isready: "exit 0",
   "redis-cli": "echo PONG",
-  pg_lsclusters: 'echo "15 main 5999 online postgres /var/lib/postgresql/15/main /var/log/postgresql/postgresql-15-main.log"',
+  pg_lsclusters:
+    'echo "15 main 5999 online postgres /var/lib/postgresql/15/main /var/log/postgresql/postgresql-15-main.log"',
   pg_ctlcluster: 'echo "STUB pg_ctlcluster $*" >&2',
   // Logs in once the trust lines are there, as the reloaded server would.
   psql: `if grep -q "^host    all    wo_tester    127.0.0.1/32    trust" "$STUB_HBA"; then echo 1; exit 0; fi
@@ -28,7 +30,8 @@ exit 2`,
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ensure-services-"));
   fs.mkdirSync(path.join(dir, "bin"));
-  for (const [name, body] of Object.entries(STUBS)) fs.writeFileSync(path.join(dir, "bin", name), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+  for (const [name, body] of Object.entries(STUBS))
+    fs.writeFileSync(path.join(dir, "bin", name), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
   fs.mkdirSync(path.join(dir, "etc/15/main"), { recursive: true });
   hba = path.join(dir, "etc/15/main/pg_hba.conf");
 });
@@ -40,13 +43,24 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function ensureServices(env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile("bash", [path.join(ROOT, "scripts/ensure-services.sh")], {
-      env: {
-        ...process.env, PATH: `${path.join(dir, "bin")}:${process.env.PATH}`, PG_CONFIG_DIR: path.join(dir, "etc"), STUB_HBA: hba,
-        DATABASE_URL: "postgresql://wo_tester@127.0.0.1:5999/wo_service", REDIS_URL: "redis://127.0.0.1:6399", SETUP_PG_TRUST: "", ...env,
+    execFile(
+      "bash",
+      [path.join(ROOT, "scripts/ensure-services.sh")],
+      {
+        env: {
+          ...process.env,
+          PATH: `${path.join(dir, "bin")}:${process.env.PATH}`,
+          PG_CONFIG_DIR: path.join(dir, "etc"),
+          STUB_HBA: hba,
+          DATABASE_URL: "postgresql://wo_tester@127.0.0.1:5999/wo_service",
+          REDIS_URL: "redis://127.0.0.1:6399",
+          SETUP_PG_TRUST: "",
+          ...env,
+        },
+        timeout: 30_000,
       },
-      timeout: 30_000,
-    }, (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }));
+      (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }),
+    );
   });
 }
 
@@ -64,7 +78,8 @@ it("says what it will change, then adds trust for DATABASE_URL's user from local
   expect(fs.readFileSync(`${hba}.before-wo-service`, "utf8")).toBe(ORIGINAL);
   expect(fs.readFileSync(hba, "utf8")).toBe(
     "# wo-service scripts/ensure-services.sh: password-less TCP logins as wo_tester from this machine (local development)\n" +
-      "host    all    wo_tester    127.0.0.1/32    trust\nhost    all    wo_tester    ::1/128         trust\n\n" + ORIGINAL,
+      "host    all    wo_tester    127.0.0.1/32    trust\nhost    all    wo_tester    ::1/128         trust\n\n" +
+      ORIGINAL,
   );
 
   // Once the login works the script changes nothing and says nothing.

@@ -23,7 +23,10 @@ describe("permission declarations", () => {
   it("are required: a schema with an undeclared mutation is refused", () => {
     const schema = new GraphQLSchema({
       query: new GraphQLObjectType({ name: "Query", fields: { ping: { type: GraphQLString } } }),
-      mutation: new GraphQLObjectType({ name: "Mutation", fields: { forgotten: { type: GraphQLString, resolve: () => "x" } } }),
+      mutation: new GraphQLObjectType({
+        name: "Mutation",
+        fields: { forgotten: { type: GraphQLString, resolve: () => "x" } },
+      }),
     });
     expect(() => applyPermissions(schema)).toThrow(/Mutation\.forgotten declares no permission/);
   });

@@ -36,7 +36,10 @@ describe("import rules", () => {
   afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
   const write = (file: string, imports: string[]) => {
     fs.mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
-    fs.writeFileSync(path.join(tree, file), `${imports.map((i) => `import "${i}";`).join("\n")}\nexport const x = 1;\n`);
+    fs.writeFileSync(
+      path.join(tree, file),
+      `${imports.map((i) => `import "${i}";`).join("\n")}\nexport const x = 1;\n`,
+    );
   };
 
   it("catch each kind of wrong import", async () => {

@@ -16,8 +16,20 @@ export const BASE_FIXTURE = JSON.parse(fs.readFileSync(new URL("../fixtures/base
 /** The base fixture plus Rita, an Acme contact whose role only reads, with the key "acme-readonly-key". */
 export function withReadOnlyKey() {
   const fixture = structuredClone(BASE_FIXTURE);
-  fixture.contacts.push({ ref: "rita", email: "rita@acme.example", nameGiven: "Rita", nameFamily: "Reader", buyerFacility: "acme-hq", roles: ["viewer"] });
-  fixture.apiKeys.push({ ref: "acme-readonly-key", kind: "buyer", contact: "rita", rateLimit: { requests: 1000, windowSeconds: 20 } });
+  fixture.contacts.push({
+    ref: "rita",
+    email: "rita@acme.example",
+    nameGiven: "Rita",
+    nameFamily: "Reader",
+    buyerFacility: "acme-hq",
+    roles: ["viewer"],
+  });
+  fixture.apiKeys.push({
+    ref: "acme-readonly-key",
+    kind: "buyer",
+    contact: "rita",
+    rateLimit: { requests: 1000, windowSeconds: 20 },
+  });
   return fixture;
 }
 
@@ -32,7 +44,13 @@ export interface TestApp {
   logs: Record<string, unknown>[];
   /** Headers of a fixture key by ref. */
   headers(keyRef: string): Record<string, string>;
-  call(keyRef: string | null, method: string, path: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<Reply>;
+  call(
+    keyRef: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders?: Record<string, string>,
+  ): Promise<Reply>;
   graphql(keyRef: string | null, query: string, variables?: Record<string, unknown>): Promise<Reply>;
   /** Another API instance on the same database and Redis (for shared-state tests). */
   secondInstance(): Promise<{ url: string; app: App; close: () => Promise<void> }>;
@@ -61,7 +79,9 @@ function captureLogger(lines: Record<string, unknown>[]) {
   return pino({ level: "info" }, stream);
 }
 
-export async function startTestApp(options: { fixture?: unknown; configure?: (c: Config) => void } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { fixture?: unknown; configure?: (c: Config) => void } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     ...process.env,
@@ -73,7 +93,9 @@ export async function startTestApp(options: { fixture?: unknown; configure?: (c:
   });
   options.configure?.(config);
   const db = createDb(database.url, { max: 5 });
-  const fixture = await applyFixture(db, options.fixture ?? BASE_FIXTURE, { allowInsecureWebhooks: config.webhookAllowInsecureUrls });
+  const fixture = await applyFixture(db, options.fixture ?? BASE_FIXTURE, {
+    allowInsecureWebhooks: config.webhookAllowInsecureUrls,
+  });
   const logs: Record<string, unknown>[] = [];
   const app = await startApp(config, { db, logger: captureLogger(logs) });
   const url = `http://127.0.0.1:${app.port}`;
@@ -86,10 +108,21 @@ export async function startTestApp(options: { fixture?: unknown; configure?: (c:
     return { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey };
   };
 
-  const call = async (keyRef: string | null, method: string, path: string, body?: unknown, extra: Record<string, string> = {}, base = url) => {
+  const call = async (
+    keyRef: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+    base = url,
+  ) => {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(keyRef ? headers(keyRef) : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}), ...extra },
+      headers: {
+        ...(keyRef ? headers(keyRef) : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...extra,
+      },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -103,7 +136,14 @@ export async function startTestApp(options: { fixture?: unknown; configure?: (c:
   };
 
   return {
-    url, db, databaseUrl: database.url, config, fixture, app, logs, headers,
+    url,
+    db,
+    databaseUrl: database.url,
+    config,
+    fixture,
+    app,
+    logs,
+    headers,
     call: (keyRef, method, path, body, extra) => call(keyRef, method, path, body, extra),
     graphql: (keyRef, query, variables) => call(keyRef, "POST", "/graphql", { query, variables }),
     async secondInstance() {

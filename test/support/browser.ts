@@ -11,8 +11,14 @@ export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 export const NO_CHROMIUM_MESSAGE = `skipped: ${CHROMIUM} is missing (bash scripts/ensure-browser.sh, or apt-get install chromium)`;
 
 const FLAGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

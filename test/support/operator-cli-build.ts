@@ -15,9 +15,18 @@ const keepImportMeta: esbuild.Plugin = {
   name: "keep-import-meta",
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
-      const own: Record<string, string> = { url: pathToFileURL(file).href, dirname: path.dirname(file), filename: file };
+      const own: Record<string, string> = {
+        url: pathToFileURL(file).href,
+        dirname: path.dirname(file),
+        filename: file,
+      };
       const source = await fs.promises.readFile(file, "utf8");
-      return { contents: source.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: string) => JSON.stringify(own[key])), loader: "ts" };
+      return {
+        contents: source.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: string) =>
+          JSON.stringify(own[key]),
+        ),
+        loader: "ts",
+      };
     });
   },
 };

@@ -18,7 +18,10 @@ const SECONDS_HEADERS = new Set(["ratelimit-reset", "retry-after"]);
 
 const seconds = (value: string) => (/^\d+$/.test(value) ? "<seconds>" : `not a number of seconds: ${value}`);
 
-export function rawRequest(url: string, options: { method: string; headers: Record<string, string>; body?: string }): Promise<Answer> {
+export function rawRequest(
+  url: string,
+  options: { method: string; headers: Record<string, string>; body?: string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: options.method, headers: options.headers }, (response) => {
       const chunks: Buffer[] = [];
@@ -31,7 +34,9 @@ export function rawRequest(url: string, options: { method: string; headers: Reco
           if (name === "date") continue;
           pairs.push([raw[i], SECONDS_HEADERS.has(name) ? seconds(raw[i + 1]) : raw[i + 1]]);
         }
-        const text = Buffer.concat(chunks).toString("utf8").replace(/retry after \d+ s/g, (m) => m.replace(/\d+/, seconds));
+        const text = Buffer.concat(chunks)
+          .toString("utf8")
+          .replace(/retry after \d+ s/g, (m) => m.replace(/\d+/, seconds));
         resolve({ status: response.statusCode!, headers: pairs, body: text });
       });
     });
@@ -59,18 +64,39 @@ export async function logLine(app: TestApp, traceId: string) {
  * exactly when the case says the direct path answers) or an answer other than the case expects.
  */
 export async function comparePair(c: {
-  name: string; traceId: string; direct: TestApp; reference: TestApp; send: (app: TestApp) => Promise<Answer>;
-  flag: string; expectDirect: boolean; status: number; about: RegExp; mismatches: string[];
+  name: string;
+  traceId: string;
+  direct: TestApp;
+  reference: TestApp;
+  send: (app: TestApp) => Promise<Answer>;
+  flag: string;
+  expectDirect: boolean;
+  status: number;
+  about: RegExp;
+  mismatches: string[];
 }): Promise<void> {
   const viaDirect = await c.send(c.direct);
   const viaReference = await c.send(c.reference);
   const logged = { direct: await logLine(c.direct, c.traceId), reference: await logLine(c.reference, c.traceId) };
   const { [c.flag]: flagged, ...directLogged } = logged.direct;
-  const check = (what: string, ok: boolean, detail: unknown) => ok || c.mismatches.push(`${c.name}: ${what} ${JSON.stringify(detail)}`);
+  const check = (what: string, ok: boolean, detail: unknown) =>
+    ok || c.mismatches.push(`${c.name}: ${what} ${JSON.stringify(detail)}`);
   check("status", viaDirect.status === viaReference.status, [viaDirect.status, viaReference.status]);
-  check("headers", JSON.stringify(viaDirect.headers) === JSON.stringify(viaReference.headers), { direct: viaDirect.headers, reference: viaReference.headers });
-  check("body", viaDirect.body === viaReference.body, { direct: viaDirect.body.slice(0, 600), reference: viaReference.body.slice(0, 600) });
+  check("headers", JSON.stringify(viaDirect.headers) === JSON.stringify(viaReference.headers), {
+    direct: viaDirect.headers,
+    reference: viaReference.headers,
+  });
+  check("body", viaDirect.body === viaReference.body, {
+    direct: viaDirect.body.slice(0, 600),
+    reference: viaReference.body.slice(0, 600),
+  });
   check("log line", JSON.stringify(directLogged) === JSON.stringify(logged.reference), logged);
-  check("path", (flagged === true) === c.expectDirect && !(c.flag in logged.reference), { [c.flag]: flagged, expected: c.expectDirect });
-  check("answer", viaReference.status === c.status && c.about.test(viaReference.body), { status: viaReference.status, body: viaReference.body.slice(0, 300) });
+  check("path", (flagged === true) === c.expectDirect && !(c.flag in logged.reference), {
+    [c.flag]: flagged,
+    expected: c.expectDirect,
+  });
+  check("answer", viaReference.status === c.status && c.about.test(viaReference.body), {
+    status: viaReference.status,
+    body: viaReference.body.slice(0, 300),
+  });
 }

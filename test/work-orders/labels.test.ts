@@ -10,7 +10,9 @@ const wo: Record<string, number> = {};
 const label: Record<string, number> = {};
 const path = (id: number | string) => `/v1/buyer/work_order/work_orders/${id}/labels`;
 const linked = async (workOrderId: number) =>
-  (await t.db.workOrderLabelLink.findMany({ where: { workOrderId }, orderBy: { labelId: "asc" } })).map((l) => l.labelId);
+  (await t.db.workOrderLabelLink.findMany({ where: { workOrderId }, orderBy: { labelId: "asc" } })).map(
+    (l) => l.labelId,
+  );
 
 async function expectRefused(body: unknown, id = wo.acme, key = "acme-key", message?: string) {
   const before = await t.db.workOrderLabelLink.findMany({ orderBy: [{ workOrderId: "asc" }, { labelId: "asc" }] });
@@ -18,7 +20,9 @@ async function expectRefused(body: unknown, id = wo.acme, key = "acme-key", mess
   expect(reply.status, JSON.stringify(body)).toBe(400);
   expect(reply.body.type).toBe("invalidInputDataException");
   if (message) expect(reply.body.message).toContain(message);
-  expect(await t.db.workOrderLabelLink.findMany({ orderBy: [{ workOrderId: "asc" }, { labelId: "asc" }] })).toEqual(before);
+  expect(await t.db.workOrderLabelLink.findMany({ orderBy: [{ workOrderId: "asc" }, { labelId: "asc" }] })).toEqual(
+    before,
+  );
   return reply;
 }
 
@@ -26,18 +30,43 @@ beforeAll(async () => {
   t = await startTestApp({ fixture: withReadOnlyKey() }); // plus a read-only Acme key
   refs = t.fixture.refs;
   label.urgent = refs.urgent;
-  const make = async (ref: string, data: { buyerCompanyId: number; kind: "asset" | "work_order"; name: string; deletedAt?: Date }) =>
-    (label[ref] = (await t.db.label.create({ data })).id);
+  const make = async (
+    ref: string,
+    data: { buyerCompanyId: number; kind: "asset" | "work_order"; name: string; deletedAt?: Date },
+  ) => (label[ref] = (await t.db.label.create({ data })).id);
   await make("warranty", { buyerCompanyId: refs.acme, kind: "work_order", name: "Warranty" });
   await make("retired", { buyerCompanyId: refs.acme, kind: "work_order", name: "Retired", deletedAt: new Date() });
   await make("globex", { buyerCompanyId: refs.globex, kind: "work_order", name: "Globex label" });
   label.assetCritical = refs.critical;
-  const base = { locationId: refs["store-1"], problemTypeId: refs.hvac, createdBy: "alice@acme.example", status: "Unassigned" as const, statusChangedAt: new Date() };
-  wo.acme = (await t.db.workOrder.create({ data: { ...base, buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], title: "Label me" } })).id;
-  wo.other = (await t.db.workOrder.create({ data: { ...base, buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], title: "Keep mine" } })).id;
-  wo.globex = (await t.db.workOrder.create({
-    data: { ...base, buyerCompanyId: refs.globex, buyerFacilityId: refs["globex-hq"], locationId: refs["g-store"], problemTypeId: refs.hvac, title: "Globex" },
-  })).id;
+  const base = {
+    locationId: refs["store-1"],
+    problemTypeId: refs.hvac,
+    createdBy: "alice@acme.example",
+    status: "Unassigned" as const,
+    statusChangedAt: new Date(),
+  };
+  wo.acme = (
+    await t.db.workOrder.create({
+      data: { ...base, buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], title: "Label me" },
+    })
+  ).id;
+  wo.other = (
+    await t.db.workOrder.create({
+      data: { ...base, buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], title: "Keep mine" },
+    })
+  ).id;
+  wo.globex = (
+    await t.db.workOrder.create({
+      data: {
+        ...base,
+        buyerCompanyId: refs.globex,
+        buyerFacilityId: refs["globex-hq"],
+        locationId: refs["g-store"],
+        problemTypeId: refs.hvac,
+        title: "Globex",
+      },
+    })
+  ).id;
   await t.db.workOrderLabelLink.create({ data: { workOrderId: wo.other, labelId: label.urgent } });
 });
 afterAll(() => t?.close());
@@ -47,8 +76,15 @@ describe("PUT work order labels", () => {
     const reply = await t.call("acme-key", "PUT", path(wo.acme), { ids: [label.warranty, label.urgent, label.urgent] });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body).toMatchObject({ type: "Label", status: "ok", count: 2 });
-    expect(reply.body.data.map((l: { id: number }) => l.id)).toEqual([label.urgent, label.warranty].sort((a, b) => a - b));
-    expect(reply.body.data.find((l: { id: number }) => l.id === label.urgent)).toEqual({ id: label.urgent, name: "Urgent", color: "#f57c00", buyerCompanyId: refs.acme });
+    expect(reply.body.data.map((l: { id: number }) => l.id)).toEqual(
+      [label.urgent, label.warranty].sort((a, b) => a - b),
+    );
+    expect(reply.body.data.find((l: { id: number }) => l.id === label.urgent)).toEqual({
+      id: label.urgent,
+      name: "Urgent",
+      color: "#f57c00",
+      buyerCompanyId: refs.acme,
+    });
     expect(await linked(wo.acme)).toEqual([label.urgent, label.warranty].sort((a, b) => a - b));
     const narrowed = await t.call("acme-key", "PUT", path(wo.acme), { ids: [label.warranty] });
     expect(narrowed.body.data.map((l: { id: number }) => l.id)).toEqual([label.warranty]);
@@ -65,7 +101,16 @@ describe("PUT work order labels", () => {
 
   it("needs ids as an array of whole numbers", async () => {
     await t.call("acme-key", "PUT", path(wo.acme), { ids: [label.urgent] });
-    for (const body of [{}, { ids: null }, { ids: label.urgent }, { ids: String(label.urgent) }, { ids: [1.5] }, { ids: [String(label.urgent)] }, { ids: [null] }, { ids: [true] }]) {
+    for (const body of [
+      {},
+      { ids: null },
+      { ids: label.urgent },
+      { ids: String(label.urgent) },
+      { ids: [1.5] },
+      { ids: [String(label.urgent)] },
+      { ids: [null] },
+      { ids: [true] },
+    ]) {
       await expectRefused(body);
     }
     expect(await linked(wo.acme)).toEqual([label.urgent]);
@@ -94,6 +139,12 @@ describe("PUT work order labels", () => {
   });
 
   it("is a buyer route only", async () => {
-    expect((await t.call("inhouse-key", "PUT", `/v1/supplier/work_order/work_orders/${wo.acme}/labels`, { ids: [label.urgent] })).status).toBe(404);
+    expect(
+      (
+        await t.call("inhouse-key", "PUT", `/v1/supplier/work_order/work_orders/${wo.acme}/labels`, {
+          ids: [label.urgent],
+        })
+      ).status,
+    ).toBe(404);
   });
 });

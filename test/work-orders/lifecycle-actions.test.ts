@@ -17,17 +17,25 @@ afterAll(() => t?.close());
 
 async function create(extra: Record<string, unknown> = {}): Promise<{ id: number; status: string }> {
   const reply = await t.call("acme-key", "POST", WO, {
-    title: "Cooler warm", locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-    buyerCompanyId: refs.acme, createdBy: "alice@acme.example", ...extra,
+    title: "Cooler warm",
+    locationId: refs["store-1"],
+    problemTypeId: refs.hvac,
+    buyerFacilityId: refs["acme-hq"],
+    buyerCompanyId: refs.acme,
+    createdBy: "alice@acme.example",
+    ...extra,
   });
   expect(reply.status).toBe(200);
   return reply.body.data;
 }
 const withCoolco = () => create({ supplierFacilityId: refs["coolco-pdx"] });
 
-const buyer = (action: string, body: Record<string, unknown>, key = "acme-key") => t.call(key, "PATCH", `${WO}/${action}`, body);
-const supplier = (action: string, body: Record<string, unknown>, key = "coolco-key") => t.call(key, "PATCH", `${SUPPLIER_WO}/${action}`, body);
-const patch = (id: number | string, body: Record<string, unknown>, key = "acme-key") => t.call(key, "PATCH", `${WO}/${id}`, body);
+const buyer = (action: string, body: Record<string, unknown>, key = "acme-key") =>
+  t.call(key, "PATCH", `${WO}/${action}`, body);
+const supplier = (action: string, body: Record<string, unknown>, key = "coolco-key") =>
+  t.call(key, "PATCH", `${SUPPLIER_WO}/${action}`, body);
+const patch = (id: number | string, body: Record<string, unknown>, key = "acme-key") =>
+  t.call(key, "PATCH", `${WO}/${id}`, body);
 
 /** Everything an action may write, for "nothing written" checks. */
 const written = async (workOrderId: number) => ({
@@ -46,7 +54,10 @@ async function advance(id: number, steps: [string, Record<string, unknown>?][]) 
     expect(reply.status, `${action}: ${reply.body.message}`).toBe(200);
   }
 }
-const TO_ON_SITE: [string, Record<string, unknown>?][] = [["confirm"], ["check_in", { technicianEmail: "tina@coolco.example" }]];
+const TO_ON_SITE: [string, Record<string, unknown>?][] = [
+  ["confirm"],
+  ["check_in", { technicianEmail: "tina@coolco.example" }],
+];
 
 describe("route table", () => {
   it("serves PATCH /work_orders/approve as the action, not as work order id 'approve'", async () => {
@@ -58,7 +69,10 @@ describe("route table", () => {
 
   it("leaves PATCH /work_orders/append_notes to the notes endpoint", async () => {
     const wo = await create();
-    const reply = await t.call("acme-key", "PATCH", `${WO}/append_notes`, { id: wo.id, note: { text: "hello", noteAddedBy: "alice@acme.example" } });
+    const reply = await t.call("acme-key", "PATCH", `${WO}/append_notes`, {
+      id: wo.id,
+      note: { text: "hello", noteAddedBy: "alice@acme.example" },
+    });
     expect(reply.body.type, reply.body.message).toBe("WorkOrderNote");
   });
 });
@@ -66,18 +80,28 @@ describe("route table", () => {
 describe("PATCH /work_orders/{id} (reassignment)", () => {
   it("reassigns: PendingConfirmationByServiceProvider, new supplier and contact, one status_update naming the previous supplier", async () => {
     const wo = await withCoolco();
-    const reply = await patch(wo.id, { supplierFacilityId: refs["inhouse-west"], supplierPrimaryContactEmail: "Ivy@acme.example", title: "ignored" });
+    const reply = await patch(wo.id, {
+      supplierFacilityId: refs["inhouse-west"],
+      supplierPrimaryContactEmail: "Ivy@acme.example",
+      title: "ignored",
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({
-      status: "PendingConfirmationByServiceProvider", supplierFacilityId: refs["inhouse-west"], supplierPrimaryContactEmail: "ivy@acme.example", title: "Cooler warm",
+      status: "PendingConfirmationByServiceProvider",
+      supplierFacilityId: refs["inhouse-west"],
+      supplierPrimaryContactEmail: "ivy@acme.example",
+      title: "Cooler warm",
     });
     expect(Date.parse(reply.body.data.assignedAt)).toBe(Date.parse(reply.body.data.statusChangedAt));
     expect(reply.body.data.statusChanges.map((c: { action: string }) => c.action)).toEqual(["create", "reassign"]);
     const events = await eventsOf(wo.id);
     expect(events.map((e) => e.eventType)).toEqual(["workorder.create", "workorder.status_update"]);
     expect(events[1].payload).toMatchObject({
-      action: "reassign", oldStatus: "PendingConfirmationByServiceProvider", newStatus: "PendingConfirmationByServiceProvider",
-      previousSupplierFacilityId: refs["coolco-pdx"], supplierFacilityId: refs["inhouse-west"],
+      action: "reassign",
+      oldStatus: "PendingConfirmationByServiceProvider",
+      newStatus: "PendingConfirmationByServiceProvider",
+      previousSupplierFacilityId: refs["coolco-pdx"],
+      supplierFacilityId: refs["inhouse-west"],
     });
     // The old supplier loses the work order, the new one sees it.
     expect((await t.call("coolco-key", "GET", `${SUPPLIER_WO}/${wo.id}`)).status).toBe(400);
@@ -87,18 +111,31 @@ describe("PATCH /work_orders/{id} (reassignment)", () => {
   it("assigns an Unassigned work order", async () => {
     const wo = await create();
     const reply = await patch(wo.id, { supplierFacilityId: refs["coolco-pdx"] });
-    expect(reply.body.data).toMatchObject({ status: "PendingConfirmationByServiceProvider", supplierFacilityId: refs["coolco-pdx"] });
-    expect((await eventsOf(wo.id))[1].payload).toMatchObject({ oldStatus: "Unassigned", previousSupplierFacilityId: null });
+    expect(reply.body.data).toMatchObject({
+      status: "PendingConfirmationByServiceProvider",
+      supplierFacilityId: refs["coolco-pdx"],
+    });
+    expect((await eventsOf(wo.id))[1].payload).toMatchObject({
+      oldStatus: "Unassigned",
+      previousSupplierFacilityId: null,
+    });
   });
 
   it("is a no-op for the same supplier and for supplierPrimaryContactEmail alone", async () => {
     const wo = await withCoolco();
     const before = await written(wo.id);
-    const same = await patch(wo.id, { supplierFacilityId: refs["coolco-pdx"], supplierPrimaryContactEmail: "x@coolco.example" });
+    const same = await patch(wo.id, {
+      supplierFacilityId: refs["coolco-pdx"],
+      supplierPrimaryContactEmail: "x@coolco.example",
+    });
     const alone = await patch(wo.id, { supplierPrimaryContactEmail: "x@coolco.example" });
     for (const reply of [same, alone]) {
       expect(reply.status).toBe(200);
-      expect(reply.body.data).toMatchObject({ id: wo.id, supplierPrimaryContactEmail: null, status: "PendingConfirmationByServiceProvider" });
+      expect(reply.body.data).toMatchObject({
+        id: wo.id,
+        supplierPrimaryContactEmail: null,
+        status: "PendingConfirmationByServiceProvider",
+      });
     }
     expect(await written(wo.id)).toEqual(before);
   });
@@ -149,28 +186,49 @@ describe("buyer status actions", () => {
     expect(wo.status).toBe("PendingApproval");
     expect((await t.call("coolco-key", "GET", `${SUPPLIER_WO}/${wo.id}`)).status).toBe(400);
     expect((await supplier("confirm", { id: wo.id })).status).toBe(400);
-    const approved = await buyer("approve", { id: wo.id, note: { text: "approved, go", noteAddedBy: "alice@acme.example" } });
+    const approved = await buyer("approve", {
+      id: wo.id,
+      note: { text: "approved, go", noteAddedBy: "alice@acme.example" },
+    });
     expect(approved.status).toBe(200);
-    expect(approved.body.data).toMatchObject({ status: "PendingConfirmationByServiceProvider", approvedBy: "alice@acme.example" });
+    expect(approved.body.data).toMatchObject({
+      status: "PendingConfirmationByServiceProvider",
+      approvedBy: "alice@acme.example",
+    });
     expect(approved.body.data.approvedAt).toBe(approved.body.data.statusChangedAt);
     const seen = await t.call("coolco-key", "GET", `${SUPPLIER_WO}/${wo.id}`);
     expect(seen.status).toBe(200);
-    expect(seen.body.data).toMatchObject({ status: "PendingConfirmationByServiceProvider", approvedBy: null, approvedAt: null });
+    expect(seen.body.data).toMatchObject({
+      status: "PendingConfirmationByServiceProvider",
+      approvedBy: null,
+      approvedAt: null,
+    });
     // The note is on the root thread, with its own event after the status change.
     const notes = await t.db.workOrderNote.findMany({ where: { workOrderId: wo.id } });
     expect(notes).toMatchObject([{ thread: "root", text: "approved, go", noteAddedBy: "alice@acme.example" }]);
-    expect((await eventsOf(wo.id)).map((e) => e.eventType)).toEqual(["workorder.create", "workorder.status_update", "workorder.new_note"]);
+    expect((await eventsOf(wo.id)).map((e) => e.eventType)).toEqual([
+      "workorder.create",
+      "workorder.status_update",
+      "workorder.new_note",
+    ]);
   });
 
   it("approves a supplier-initiated work order to ConfirmedByServiceProvider", async () => {
-    const opened = await t.call("coolco-key", "POST", SUPPLIER_WO, { title: "Leak", locationId: refs["store-1"], problemTypeId: refs.plumbing });
+    const opened = await t.call("coolco-key", "POST", SUPPLIER_WO, {
+      title: "Leak",
+      locationId: refs["store-1"],
+      problemTypeId: refs.plumbing,
+    });
     const reply = await buyer("approve", { id: opened.body.data.id });
     expect(reply.body.data.status).toBe("ConfirmedByServiceProvider");
   });
 
   it("cancels with a reason note when no technician is on site", async () => {
     const wo = await withCoolco();
-    const reply = await buyer("cancel", { id: wo.id, note: { text: "store closed", noteAddedBy: "alice@acme.example" } });
+    const reply = await buyer("cancel", {
+      id: wo.id,
+      note: { text: "store closed", noteAddedBy: "alice@acme.example" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data.status).toBe("CancelledWithReason");
     expect(await t.db.workOrderNote.count({ where: { workOrderId: wo.id, text: "store closed" } })).toBe(1);
@@ -180,7 +238,14 @@ describe("buyer status actions", () => {
     const wo = await withCoolco();
     const cases: [() => Promise<{ status: number; body: any }>, string][] = [
       [() => buyer("approve", { id: wo.id }), "approve"],
-      [() => buyer("work_reviewed_and_completed", { id: wo.id, note: { text: "done?", noteAddedBy: "alice@acme.example" } }), "work_reviewed_and_completed"],
+      [
+        () =>
+          buyer("work_reviewed_and_completed", {
+            id: wo.id,
+            note: { text: "done?", noteAddedBy: "alice@acme.example" },
+          }),
+        "work_reviewed_and_completed",
+      ],
       [() => buyer("work_unsatisfactory", { id: wo.id }), "work_unsatisfactory"],
       [() => supplier("en_route", { id: wo.id }), "en_route"],
       [() => supplier("schedule", { id: wo.id, scheduledAt: "2026-12-01T09:00:00Z" }), "schedule"],
@@ -192,7 +257,9 @@ describe("buyer status actions", () => {
       const reply = await call();
       expect(reply.status, action).toBe(400);
       expect(reply.body.type).toBe("invalidInputDataException");
-      expect(reply.body.message, action).toContain(`cannot ${action} a work order in status PendingConfirmationByServiceProvider`);
+      expect(reply.body.message, action).toContain(
+        `cannot ${action} a work order in status PendingConfirmationByServiceProvider`,
+      );
     }
     expect(await written(wo.id)).toEqual(before);
   });
@@ -232,7 +299,10 @@ describe("cancellation lock", () => {
     const wo = await withCoolco();
     await advance(wo.id, TO_ON_SITE);
     const before = await written(wo.id);
-    const reply = await buyer("cancel", { id: wo.id, note: { text: "cancel please", noteAddedBy: "alice@acme.example" } });
+    const reply = await buyer("cancel", {
+      id: wo.id,
+      note: { text: "cancel please", noteAddedBy: "alice@acme.example" },
+    });
     expect(reply.status).toBe(409);
     expect(reply.body).toMatchObject({ type: "ConflictException", status: "error" });
     expect(reply.body.message).toContain("tina@coolco.example");
@@ -245,8 +315,15 @@ describe("cancellation lock", () => {
     const parent = await create();
     const child = await t.db.workOrder.create({
       data: {
-        buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], locationId: refs["store-1"], problemTypeId: refs.hvac, title: "Sub-contracted",
-        status: "TechWorkingOnSite", createdBy: "bob@coolco.example", statusChangedAt: new Date(), parentWorkOrderId: parent.id,
+        buyerCompanyId: refs.acme,
+        buyerFacilityId: refs["acme-hq"],
+        locationId: refs["store-1"],
+        problemTypeId: refs.hvac,
+        title: "Sub-contracted",
+        status: "TechWorkingOnSite",
+        createdBy: "bob@coolco.example",
+        statusChangedAt: new Date(),
+        parentWorkOrderId: parent.id,
       },
     });
     const call = await t.db.serviceCall.create({ data: { workOrderId: child.id, checkInAt: new Date() } });
@@ -279,16 +356,25 @@ describe("supplier actions", () => {
       ["en_route", {}, "TechEnRoute"],
       ["arrive", {}, "TechWaitingOnSite"],
       ["check_in", { note: { text: "compressor iced over", noteAddedBy: "tina@coolco.example" } }, "TechWorkingOnSite"],
-      ["check_out", { outcome: "completed", note: { text: "defrosted and recharged", noteAddedBy: "tina@coolco.example" } }, "WaitingForReview"],
+      [
+        "check_out",
+        { outcome: "completed", note: { text: "defrosted and recharged", noteAddedBy: "tina@coolco.example" } },
+        "WaitingForReview",
+      ],
     ];
     for (const [action, extra, status] of steps) {
       const reply = await supplier(action, { id: wo.id, ...extra });
       expect(reply.status, `${action}: ${reply.body.message}`).toBe(200);
       expect(reply.body.data.status).toBe(status);
     }
-    const done = await buyer("work_reviewed_and_completed", { id: wo.id, note: { text: "thanks", noteAddedBy: "alice@acme.example" } });
+    const done = await buyer("work_reviewed_and_completed", {
+      id: wo.id,
+      note: { text: "thanks", noteAddedBy: "alice@acme.example" },
+    });
     expect(done.body.data.status).toBe("WorkReviewedAndCompleted");
-    const history = done.body.data.statusChanges.map((c: { from: string; to: string; action: string; actorKind: string }) => [c.action, c.from, c.to, c.actorKind]);
+    const history = done.body.data.statusChanges.map(
+      (c: { from: string; to: string; action: string; actorKind: string }) => [c.action, c.from, c.to, c.actorKind],
+    );
     expect(history).toEqual([
       ["create", null, "PendingConfirmationByServiceProvider", "buyer"],
       ["confirm", "PendingConfirmationByServiceProvider", "ConfirmedByServiceProvider", "supplier"],
@@ -302,18 +388,28 @@ describe("supplier actions", () => {
     ]);
     expect(done.body.data.serviceCalls).toHaveLength(1);
     expect(done.body.data.serviceCalls[0]).toMatchObject({
-      technicianEmail: "tina@coolco.example", scheduledAt: "2026-12-01T08:00:00.000Z", checkInNote: "compressor iced over",
-      checkOutNote: "defrosted and recharged", outcome: "completed", reason: null,
+      technicianEmail: "tina@coolco.example",
+      scheduledAt: "2026-12-01T08:00:00.000Z",
+      checkInNote: "compressor iced over",
+      checkOutNote: "defrosted and recharged",
+      outcome: "completed",
+      reason: null,
     });
     expect(done.body.data.serviceCalls[0].checkOutAt).not.toBeNull();
     // One event per status change, one create, one note (service call notes are not thread notes).
     const events = await eventsOf(wo.id);
     expect(events.map((e) => e.eventType)).toEqual([
-      "workorder.create", ...Array(8).fill("workorder.status_update"), "workorder.new_note",
+      "workorder.create",
+      ...Array(8).fill("workorder.status_update"),
+      "workorder.new_note",
     ]);
-    expect(events.slice(1, 9).map((e) => (e.payload as { action: string }).action)).toEqual(history.slice(1).map((h: string[]) => h[0]));
+    expect(events.slice(1, 9).map((e) => (e.payload as { action: string }).action)).toEqual(
+      history.slice(1).map((h: string[]) => h[0]),
+    );
     expect(await t.db.workOrderNote.count({ where: { workOrderId: wo.id } })).toBe(1);
-    const hits = await t.db.$queryRaw<{ id: number }[]>`SELECT id FROM "WorkOrder" WHERE "searchVector" @@ to_tsquery('english', 'iced & recharged')`;
+    const hits = await t.db.$queryRaw<
+      { id: number }[]
+    >`SELECT id FROM "WorkOrder" WHERE "searchVector" @@ to_tsquery('english', 'iced & recharged')`;
     expect(hits.map((h) => h.id)).toEqual([wo.id]);
   });
 
@@ -327,23 +423,36 @@ describe("supplier actions", () => {
     const incomplete = await supplier("check_out", { id: wo.id, outcome: "incomplete", reason: "part on order" });
     expect(incomplete.body.data.status).toBe("WorkIncompleteWithReason");
     expect(incomplete.body.data.serviceCalls[0]).toMatchObject({ outcome: "incomplete", reason: "part on order" });
-    await advance(wo.id, [["schedule", { scheduledAt: "2026-12-03T09:00:00Z" }], ["reschedule", { scheduledAt: "2026-12-04T09:00:00Z" }]]);
+    await advance(wo.id, [
+      ["schedule", { scheduledAt: "2026-12-03T09:00:00Z" }],
+      ["reschedule", { scheduledAt: "2026-12-04T09:00:00Z" }],
+    ]);
     const eventsBefore = (await eventsOf(wo.id)).length;
     const again = await supplier("reschedule", { id: wo.id, scheduledAt: "2026-12-05T09:00:00Z" });
     expect(again.body.data.status).toBe("TechRescheduled");
     // Same status: a statusChanges entry, but no status_update event.
-    expect(again.body.data.statusChanges.at(-1)).toMatchObject({ action: "reschedule", from: "TechRescheduled", to: "TechRescheduled" });
+    expect(again.body.data.statusChanges.at(-1)).toMatchObject({
+      action: "reschedule",
+      from: "TechRescheduled",
+      to: "TechRescheduled",
+    });
     expect((await eventsOf(wo.id)).length).toBe(eventsBefore);
     // The next visit is a new service call carrying the schedule; it has no technician yet.
     expect(again.body.data.serviceCalls).toHaveLength(2);
-    expect(again.body.data.serviceCalls[1]).toMatchObject({ scheduledAt: "2026-12-05T09:00:00.000Z", technicianEmail: null });
+    expect(again.body.data.serviceCalls[1]).toMatchObject({
+      scheduledAt: "2026-12-05T09:00:00.000Z",
+      technicianEmail: null,
+    });
     const noTech = await supplier("check_in", { id: wo.id });
     expect(noTech.status).toBe(400);
     expect(noTech.body.message).toMatch(/technicianEmail/);
     await advance(wo.id, [["check_in", { technicianEmail: "tom@coolco.example" }]]);
     const calls = await t.db.serviceCall.findMany({ where: { workOrderId: wo.id }, orderBy: { id: "asc" } });
     expect(calls).toHaveLength(2);
-    expect(calls[1]).toMatchObject({ technicianEmail: "tom@coolco.example", scheduledAt: new Date("2026-12-05T09:00:00Z") });
+    expect(calls[1]).toMatchObject({
+      technicianEmail: "tom@coolco.example",
+      scheduledAt: new Date("2026-12-05T09:00:00Z"),
+    });
     expect(calls[1].checkInAt).not.toBeNull();
   });
 
@@ -357,7 +466,15 @@ describe("supplier actions", () => {
     const assigned = await written(wo.id);
     expect((await supplier("schedule", { id: wo.id })).status).toBe(400);
     expect((await supplier("schedule", { id: wo.id, scheduledAt: "tomorrow" })).status).toBe(400);
-    expect((await supplier("schedule", { id: wo.id, note: { text: " ", noteAddedBy: "x@y.example" }, scheduledAt: "2026-12-01T09:00:00Z" })).status).toBe(400);
+    expect(
+      (
+        await supplier("schedule", {
+          id: wo.id,
+          note: { text: " ", noteAddedBy: "x@y.example" },
+          scheduledAt: "2026-12-01T09:00:00Z",
+        })
+      ).status,
+    ).toBe(400);
     expect(await written(wo.id)).toEqual(assigned);
     expect(before.changes).toBe(assigned.changes - 1);
   });
@@ -375,9 +492,16 @@ describe("supplier actions", () => {
   it("gives the internal team full records and the third party masked ones on action replies", async () => {
     const mine = await create({ supplierFacilityId: refs["inhouse-west"] });
     const theirs = await withCoolco();
-    await t.db.workOrder.updateMany({ where: { id: { in: [mine.id, theirs.id] } }, data: { glCode: "GL-7", internalNotes: "watch cost" } });
+    await t.db.workOrder.updateMany({
+      where: { id: { in: [mine.id, theirs.id] } },
+      data: { glCode: "GL-7", internalNotes: "watch cost" },
+    });
     const full = await supplier("confirm", { id: mine.id }, "inhouse-key");
-    expect(full.body.data).toMatchObject({ status: "ConfirmedByServiceProvider", glCode: "GL-7", internalNotes: "watch cost" });
+    expect(full.body.data).toMatchObject({
+      status: "ConfirmedByServiceProvider",
+      glCode: "GL-7",
+      internalNotes: "watch cost",
+    });
     const masked = await supplier("confirm", { id: theirs.id });
     expect(masked.body.data).toMatchObject({ status: "ConfirmedByServiceProvider", glCode: null, internalNotes: null });
   });
@@ -397,15 +521,24 @@ describe("supplier actions", () => {
 describe("decline", () => {
   it("without auto-pick: PendingApproval with the supplier cleared, and the supplier loses sight of it", async () => {
     const wo = await withCoolco();
-    const reply = await supplier("decline", { id: wo.id, note: { text: "too far", noteAddedBy: "bob@coolco.example" } });
+    const reply = await supplier("decline", {
+      id: wo.id,
+      note: { text: "too far", noteAddedBy: "bob@coolco.example" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ status: "PendingApproval", supplierFacilityId: null, assignedAt: null });
     expect((await t.call("coolco-key", "GET", `${SUPPLIER_WO}/${wo.id}`)).status).toBe(400);
     const events = await eventsOf(wo.id);
-    expect(events.map((e) => e.eventType)).toEqual(["workorder.create", "workorder.status_update", "workorder.new_note"]);
+    expect(events.map((e) => e.eventType)).toEqual([
+      "workorder.create",
+      "workorder.status_update",
+      "workorder.new_note",
+    ]);
     expect(events[1].payload).not.toHaveProperty("previousSupplierFacilityId");
     // The dispatch pattern: the buyer assigns the next candidate.
-    expect((await patch(wo.id, { supplierFacilityId: refs["inhouse-west"] })).body.data.status).toBe("PendingConfirmationByServiceProvider");
+    expect((await patch(wo.id, { supplierFacilityId: refs["inhouse-west"] })).body.data.status).toBe(
+      "PendingConfirmationByServiceProvider",
+    );
   });
 
   it("with auto-pick: the next supplier by rank, skipping every earlier decliner, then PendingApproval when none is left", async () => {
@@ -414,11 +547,17 @@ describe("decline", () => {
       // Ranks for store-1/hvac: coolco-pdx 1, inhouse-west 2.
       const wo = await create({ supplierFacilityId: refs["inhouse-west"] });
       const first = await supplier("decline", { id: wo.id }, "inhouse-key");
-      expect(first.body.data).toMatchObject({ status: "PendingConfirmationByServiceProvider", supplierFacilityId: refs["coolco-pdx"] });
+      expect(first.body.data).toMatchObject({
+        status: "PendingConfirmationByServiceProvider",
+        supplierFacilityId: refs["coolco-pdx"],
+      });
       const picked = (await eventsOf(wo.id)).at(-1)!;
       expect(picked.payload).toMatchObject({
-        action: "decline", oldStatus: "PendingConfirmationByServiceProvider", newStatus: "PendingConfirmationByServiceProvider",
-        previousSupplierFacilityId: refs["inhouse-west"], supplierFacilityId: refs["coolco-pdx"],
+        action: "decline",
+        oldStatus: "PendingConfirmationByServiceProvider",
+        newStatus: "PendingConfirmationByServiceProvider",
+        previousSupplierFacilityId: refs["inhouse-west"],
+        supplierFacilityId: refs["coolco-pdx"],
       });
       // coolco declines too: inhouse-west (rank 2) declined before, so nobody is left.
       const second = await supplier("decline", { id: wo.id });
@@ -429,12 +568,18 @@ describe("decline", () => {
       expect((await supplier("decline", { id: earlier.id }, "inhouse-key")).body.data.status).toBe("PendingApproval");
       await patch(earlier.id, { supplierFacilityId: refs["coolco-pdx"] });
       await t.db.buyerCompany.update({ where: { id: refs.acme }, data: { declineAutoPick: true } });
-      expect((await supplier("decline", { id: earlier.id })).body.data).toMatchObject({ status: "PendingApproval", supplierFacilityId: null });
+      expect((await supplier("decline", { id: earlier.id })).body.data).toMatchObject({
+        status: "PendingApproval",
+        supplierFacilityId: null,
+      });
       // A ranked supplier whose relationship is deleted is never picked.
       const other = await create({ supplierFacilityId: refs["inhouse-west"] });
       await t.db.buyerSupplierRelationship.update({ where: { id: refs["rel-1"] }, data: { deletedAt: new Date() } });
       try {
-        expect((await supplier("decline", { id: other.id }, "inhouse-key")).body.data).toMatchObject({ status: "PendingApproval", supplierFacilityId: null });
+        expect((await supplier("decline", { id: other.id }, "inhouse-key")).body.data).toMatchObject({
+          status: "PendingApproval",
+          supplierFacilityId: null,
+        });
       } finally {
         await t.db.buyerSupplierRelationship.update({ where: { id: refs["rel-1"] }, data: { deletedAt: null } });
       }

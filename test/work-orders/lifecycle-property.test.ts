@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import {
-  initialStatus, STATUSES, TRANSITIONS, transitionFor, TransitionRefused, type ActorKind, type Status, type TransitionFacts,
+  initialStatus,
+  STATUSES,
+  TRANSITIONS,
+  transitionFor,
+  TransitionRefused,
+  type ActorKind,
+  type Status,
+  type TransitionFacts,
 } from "../../src/schema/work-orders/rules/state-machine.ts";
 
 /** mulberry32: a small seeded PRNG, so a failure replays exactly. */
@@ -36,7 +43,8 @@ const inTable = (from: Status, action: string, actor: ActorKind, to: Status) =>
 
 describe("the transition table (pure)", () => {
   it("names only known statuses", () => {
-    for (const row of TRANSITIONS) for (const s of [...row.from, ...row.to]) expect(STATUSES, `${row.action}: ${s}`).toContain(s);
+    for (const row of TRANSITIONS)
+      for (const s of [...row.from, ...row.to]) expect(STATUSES, `${row.action}: ${s}`).toContain(s);
   });
 
   it("keeps 200 random sequences of 15 steps inside the table, and reaches every stored status", () => {
@@ -48,11 +56,19 @@ describe("the transition table (pure)", () => {
       reached.add(status);
       for (let step = 0; step < 15; step++) {
         // Now and then an action no row has for this actor (unknown, or the other side's).
-        const odd = random() < 0.05 ? pickFrom(random, [{ action: "teleport", actor: "buyer" as const }, { action: "confirm", actor: "buyer" as const }]) : null;
+        const odd =
+          random() < 0.05
+            ? pickFrom(random, [
+                { action: "teleport", actor: "buyer" as const },
+                { action: "confirm", actor: "buyer" as const },
+              ])
+            : null;
         const { action, actor: who } = odd ?? randomRow(random, status, ["buyer", "supplier", "system"]);
         const facts: TransitionFacts = {
-          hasSupplier: random() < 0.7, supplierInitiated: random() < 0.2,
-          outcome: random() < 0.5 ? "completed" : "incomplete", nextSupplierFound: random() < 0.5,
+          hasSupplier: random() < 0.7,
+          supplierInitiated: random() < 0.2,
+          outcome: random() < 0.5 ? "completed" : "incomplete",
+          nextSupplierFound: random() < 0.5,
         };
         const row = TRANSITIONS.find((r) => r.action === action && r.actor === who);
         let next: Status;
@@ -95,13 +111,19 @@ describe("random action sequences through the HTTP API", () => {
       reason: "part on order",
       ...(random() < 0.3 ? { note: { text: "random note", noteAddedBy: "qa@acme.example" } } : {}),
     };
-    if (row.action === "reassign") return { ...row, body: { supplierFacilityId: pickFrom(random, [refs["coolco-pdx"], refs["inhouse-west"]]) } };
+    if (row.action === "reassign")
+      return { ...row, body: { supplierFacilityId: pickFrom(random, [refs["coolco-pdx"], refs["inhouse-west"]]) } };
     return { action: row.action, actor: row.actor, body };
   };
 
   const send = (wo: { id: number; supplierFacilityId: number | null }, step: Step) => {
-    if (step.action === "reassign") return t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${wo.id}`, step.body);
-    if (step.actor === "buyer") return t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${step.action}`, { id: wo.id, ...step.body });
+    if (step.action === "reassign")
+      return t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${wo.id}`, step.body);
+    if (step.actor === "buyer")
+      return t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${step.action}`, {
+        id: wo.id,
+        ...step.body,
+      });
     const key = wo.supplierFacilityId === refs["inhouse-west"] ? "inhouse-key" : "coolco-key";
     return t.call(key, "PATCH", `/v1/supplier/work_order/work_orders/${step.action}`, { id: wo.id, ...step.body });
   };
@@ -112,8 +134,13 @@ describe("random action sequences through the HTTP API", () => {
     const reached = new Set<Status>();
     for (let sequence = 0; sequence < 20; sequence++) {
       const created = await t.call("acme-key", "POST", "/v1/buyer/work_order/work_orders", {
-        title: `Random ${sequence}`, locationId: refs["store-1"], problemTypeId: refs.hvac, buyerFacilityId: refs["acme-hq"],
-        buyerCompanyId: refs.acme, createdBy: "alice@acme.example", needApproval: random() < 0.3,
+        title: `Random ${sequence}`,
+        locationId: refs["store-1"],
+        problemTypeId: refs.hvac,
+        buyerFacilityId: refs["acme-hq"],
+        buyerCompanyId: refs.acme,
+        createdBy: "alice@acme.example",
+        needApproval: random() < 0.3,
         ...(random() < 0.8 ? { supplierFacilityId: refs["coolco-pdx"] } : {}),
       });
       expect(created.status).toBe(200);
@@ -122,11 +149,17 @@ describe("random action sequences through the HTTP API", () => {
         const wo = await t.db.workOrder.findUniqueOrThrow({ where: { id } });
         const step = randomStep(random, wo.status);
         const where = `sequence ${sequence} step ${stepNo}: ${wo.status} -${step.action}/${step.actor}->`;
-        const allowed = TRANSITIONS.some((r) => r.action === step.action && r.actor === step.actor && r.from.includes(wo.status));
+        const allowed = TRANSITIONS.some(
+          (r) => r.action === step.action && r.actor === step.actor && r.from.includes(wo.status),
+        );
         const noOp = step.action === "reassign" && step.body.supplierFacilityId === wo.supplierFacilityId;
         // A supplier acts only on work orders assigned to it and past the buyer's approval.
-        const supplierBlind = step.actor === "supplier" && (wo.supplierFacilityId === null || wo.status === "PendingApproval");
-        const locked = step.action === "cancel" && (await t.db.serviceCall.count({ where: { workOrderId: id, checkInAt: { not: null }, checkOutAt: null } })) > 0;
+        const supplierBlind =
+          step.actor === "supplier" && (wo.supplierFacilityId === null || wo.status === "PendingApproval");
+        const locked =
+          step.action === "cancel" &&
+          (await t.db.serviceCall.count({ where: { workOrderId: id, checkInAt: { not: null }, checkOutAt: null } })) >
+            0;
         const changesBefore = await t.db.workOrderStatusChange.count({ where: { workOrderId: id } });
         const reply = await send(wo, step);
         const after = await t.db.workOrderStatusChange.findMany({ where: { workOrderId: id }, orderBy: { id: "asc" } });
@@ -152,13 +185,22 @@ describe("random action sequences through the HTTP API", () => {
       expect(history[0]).toMatchObject({ action: "create", from: null });
       for (const [i, change] of history.slice(1).entries()) {
         expect(change.from).toBe(history[i].to);
-        expect(inTable(change.from!, change.action, change.actorKind as ActorKind, change.to), `${change.from} -${change.action}-> ${change.to}`).toBe(true);
+        expect(
+          inTable(change.from!, change.action, change.actorKind as ActorKind, change.to),
+          `${change.from} -${change.action}-> ${change.to}`,
+        ).toBe(true);
       }
     }
     // The sequences went somewhere: most steps accepted, refusals exercised, the far end of the table reached.
     expect(outcomes[200]).toBeGreaterThan(100);
     expect(outcomes[400]).toBeGreaterThan(10);
-    for (const status of ["TechWorkingOnSite", "WaitingForReview", "WorkReviewedAndCompleted", "WorkUnsatisfactory", "CancelledWithReason"] as const) {
+    for (const status of [
+      "TechWorkingOnSite",
+      "WaitingForReview",
+      "WorkReviewedAndCompleted",
+      "WorkUnsatisfactory",
+      "CancelledWithReason",
+    ] as const) {
       expect(reached).toContain(status);
     }
   }, 120_000); // 200 requests: slower than the default timeout on a busy machine

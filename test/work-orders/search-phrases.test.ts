@@ -24,8 +24,14 @@ async function create(title: string): Promise<number> {
   const problemType = await t.db.problemType.findFirstOrThrow({ where: { buyerCompanyId: refs.acme } });
   const { id } = await t.db.workOrder.create({
     data: {
-      buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], createdBy: "alice@acme.example", title,
-      locationId: refs["store-1"], problemTypeId: problemType.id, status: "Unassigned", statusChangedAt: new Date(),
+      buyerCompanyId: refs.acme,
+      buyerFacilityId: refs["acme-hq"],
+      createdBy: "alice@acme.example",
+      title,
+      locationId: refs["store-1"],
+      problemTypeId: problemType.id,
+      status: "Unassigned",
+      statusChangedAt: new Date(),
     },
   });
   await refreshSearchVector(t.db, id);
@@ -39,25 +45,39 @@ async function indexAll(): Promise<void> {
 
 /** The bitmap path asked directly (decodeLimit 0: any phrase that needs confirming asks for its triple). */
 async function bitmaps(search: string) {
-  const found = await bitmapSearch({ db: t.db, viewer } as Context, bitmapQueryOf(viewer, { search, limit: 25 })!, { decodeLimit: 0 });
+  const found = await bitmapSearch({ db: t.db, viewer } as Context, bitmapQueryOf(viewer, { search, limit: 25 })!, {
+    decodeLimit: 0,
+  });
   return { ids: [...found!.ids].sort((a, b) => a - b), count: found!.count };
 }
 
 /** What the titles say: the work orders whose title holds `words` in a row (case aside). */
 function expected(words: string) {
-  const ids = [...titles].filter(([, title]) => title.toLowerCase().includes(words)).map(([id]) => id).sort((a, b) => a - b);
+  const ids = [...titles]
+    .filter(([, title]) => title.toLowerCase().includes(words))
+    .map(([id]) => id)
+    .sort((a, b) => a - b);
   return { ids, count: ids.length };
 }
 
 /** The list over HTTP on the GIN path, for the same search. */
 async function ginList(search: string) {
-  const reply = await t.call("acme-key", "GET", `${LIST}?${new URLSearchParams({ search: `"${search}"`, limit: "25" })}`);
+  const reply = await t.call(
+    "acme-key",
+    "GET",
+    `${LIST}?${new URLSearchParams({ search: `"${search}"`, limit: "25" })}`,
+  );
   expect(reply.status).toBe(200);
-  return { ids: reply.body.data.map((w: { id: number }) => w.id).sort((a: number, b: number) => a - b), count: reply.body.count };
+  return {
+    ids: reply.body.data.map((w: { id: number }) => w.id).sort((a: number, b: number) => a - b),
+    count: reply.body.count,
+  };
 }
 
 const triples = () =>
-  t.db.$queryRaw<{ term: string; docs: number }[]>`SELECT term, docs FROM "WorkOrderSearchTerm" WHERE term LIKE 't%' ORDER BY term`;
+  t.db.$queryRaw<
+    { term: string; docs: number }[]
+  >`SELECT term, docs FROM "WorkOrderSearchTerm" WHERE term LIKE 't%' ORDER BY term`;
 const requests = () => t.db.$queryRaw<{ term: string }[]>`SELECT term FROM "WorkOrderSearchPhrase" ORDER BY term`;
 
 beforeAll(async () => {
@@ -83,7 +103,10 @@ describe("phrases of three words", () => {
 
     await indexAll();
     expect(await requests()).toEqual([]);
-    expect(await triples()).toEqual([{ term: "t11door gasket torn", docs: 9 }, { term: "t12walk-in walk freezer", docs: 3 }]);
+    expect(await triples()).toEqual([
+      { term: "t11door gasket torn", docs: 9 },
+      { term: "t12walk-in walk freezer", docs: 3 },
+    ]);
     for (const phrase of ["door gasket torn", "walk-in freezer"]) {
       expect(await bitmaps(`"${phrase}"`)).toEqual(expected(phrase));
       expect(await ginList(phrase)).toEqual(expected(phrase));
@@ -96,7 +119,10 @@ describe("phrases of three words", () => {
     const [first] = [...titles].find(([, title]) => title === "door gasket torn again")!;
     const [candidate] = [...titles].find(([, title]) => title === "door gasket and a gasket torn")!;
     const fresh = await create("torn door gasket torn");
-    for (const [id, title] of [[first, "door gasket replaced"], [candidate, "door gasket torn after all"]] as const) {
+    for (const [id, title] of [
+      [first, "door gasket replaced"],
+      [candidate, "door gasket torn after all"],
+    ] as const) {
       await t.db.workOrder.update({ where: { id }, data: { title } });
       await refreshSearchVector(t.db, id);
       titles.set(id, title);
@@ -106,7 +132,8 @@ describe("phrases of three words", () => {
     titles.delete(gone);
 
     // Pending: read from the live rows.
-    for (const phrase of ["door gasket torn", "walk-in freezer"]) expect(await bitmaps(`"${phrase}"`)).toEqual(expected(phrase));
+    for (const phrase of ["door gasket torn", "walk-in freezer"])
+      expect(await bitmaps(`"${phrase}"`)).toEqual(expected(phrase));
     expect(expected("door gasket torn").ids).toContain(fresh);
 
     await indexAll();
@@ -124,7 +151,10 @@ describe("phrases of three words", () => {
     await t.db.$executeRaw`SELECT work_order_search_rebuild(${MIN_DOCS})`;
     expect(await requests()).toEqual([{ term: "t11door gasket torn" }, { term: "t12walk-in walk freezer" }]);
     await indexAll();
-    expect((await triples()).map((r) => r.docs)).toEqual([expected("door gasket torn").count, expected("walk-in freezer").count]);
+    expect((await triples()).map((r) => r.docs)).toEqual([
+      expected("door gasket torn").count,
+      expected("walk-in freezer").count,
+    ]);
     expect(await bitmaps('"door gasket torn"')).toEqual(expected("door gasket torn"));
   });
 });

@@ -40,14 +40,75 @@ const SEED = process.env.FAST_CHECK_SEED ? Number(process.env.FAST_CHECK_SEED) :
 // Words with and without stems of their own, shared prefixes (escal…, leak…, cool…), stop words,
 // short words, hyphenated words.
 const VOCAB = [
-  "escalation", "escalator", "escalated", "escalate", "leak", "leaking", "leakage", "leaks", "cooler", "cooling", "cool", "cooled",
-  "compressor", "compressed", "evaporator", "heater", "heating", "noisy", "noise", "broken", "breaking", "repair", "repaired",
-  "replaced", "replacement", "flickering", "flicker", "lights", "light", "water", "door", "doors", "handle", "generator",
-  "general", "generous", "happy", "cities", "ice", "machine", "machines", "fan", "fans", "ac", "uv", "hvac",
-  "walk-in", "roll-up", "make-up", "not", "the", "is", "with", "in", "of", "no", "which", "after", "running", "runs",
+  "escalation",
+  "escalator",
+  "escalated",
+  "escalate",
+  "leak",
+  "leaking",
+  "leakage",
+  "leaks",
+  "cooler",
+  "cooling",
+  "cool",
+  "cooled",
+  "compressor",
+  "compressed",
+  "evaporator",
+  "heater",
+  "heating",
+  "noisy",
+  "noise",
+  "broken",
+  "breaking",
+  "repair",
+  "repaired",
+  "replaced",
+  "replacement",
+  "flickering",
+  "flicker",
+  "lights",
+  "light",
+  "water",
+  "door",
+  "doors",
+  "handle",
+  "generator",
+  "general",
+  "generous",
+  "happy",
+  "cities",
+  "ice",
+  "machine",
+  "machines",
+  "fan",
+  "fans",
+  "ac",
+  "uv",
+  "hvac",
+  "walk-in",
+  "roll-up",
+  "make-up",
+  "not",
+  "the",
+  "is",
+  "with",
+  "in",
+  "of",
+  "no",
+  "which",
+  "after",
+  "running",
+  "runs",
 ];
 const STOPS = ["not", "the", "is", "with", "in", "of", "no", "which", "after"];
-const STATUS_POOL = ["Unassigned", "PendingApproval", "TechScheduled", "WorkReviewedAndCompleted", "CancelledWithReason"] as const;
+const STATUS_POOL = [
+  "Unassigned",
+  "PendingApproval",
+  "TechScheduled",
+  "WorkReviewedAndCompleted",
+  "CancelledWithReason",
+] as const;
 const PRIORITIES = [null, 4, 24, 48, 168];
 
 let t: TestApp;
@@ -79,8 +140,14 @@ interface Row {
   callNote: string | null;
   scheduledAt: Date | null;
 }
-interface Word { raw: string; lexemes: string[] }
-interface Indexed { words: Word[]; positions: Map<string, number[]> }
+interface Word {
+  raw: string;
+  lexemes: string[];
+}
+interface Indexed {
+  words: Word[];
+  positions: Map<string, number[]>;
+}
 
 const rows = new Map<number, Row>();
 const indexed = new Map<number, Indexed>();
@@ -109,11 +176,17 @@ async function index(row: Row): Promise<void> {
   const configs = sections.map(([, config]) => config);
   const tokens = await t.db.$queryRawUnsafe<{ i: number; token: string; lexemes: string[] | null }[]>(
     `SELECT x.i::int AS i, d.token, d.lexemes FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(t, c, i),
-            ts_debug(x.c::regconfig, x.t) WITH ORDINALITY AS d WHERE d.alias <> 'blank' ORDER BY x.i, d.ordinality`, texts, configs);
+            ts_debug(x.c::regconfig, x.t) WITH ORDINALITY AS d WHERE d.alias <> 'blank' ORDER BY x.i, d.ordinality`,
+    texts,
+    configs,
+  );
   const words: Word[] = tokens.map(({ token, lexemes }) => ({ raw: token.toLowerCase(), lexemes: lexemes ?? [] }));
   const lexemes = await t.db.$queryRawUnsafe<{ i: number; lexeme: string; positions: number[] }[]>(
     `SELECT x.i::int AS i, v.lexeme, v.positions FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(t, c, i),
-            unnest(to_tsvector(x.c::regconfig, x.t)) AS v ORDER BY x.i`, texts, configs);
+            unnest(to_tsvector(x.c::regconfig, x.t)) AS v ORDER BY x.i`,
+    texts,
+    configs,
+  );
   const positions = new Map<string, number[]>();
   let offset = 0;
   for (let i = 1; i <= sections.length; i++) {
@@ -130,7 +203,10 @@ async function index(row: Row): Promise<void> {
 const stems = new Map<string, string | null>();
 async function stemOf(word: string): Promise<string | null> {
   if (!stems.has(word)) {
-    const [{ stem }] = await t.db.$queryRawUnsafe<{ stem: string | null }[]>(`SELECT (ts_lexize('english_stem', $1))[1] AS stem`, word);
+    const [{ stem }] = await t.db.$queryRawUnsafe<{ stem: string | null }[]>(
+      `SELECT (ts_lexize('english_stem', $1))[1] AS stem`,
+      word,
+    );
     stems.set(word, stem);
   }
   return stems.get(word)!;
@@ -151,15 +227,21 @@ async function matcher(part: Part): Promise<Matcher> {
     const stem = await stemOf(typed);
     if (stem === null) return "empty"; // a stop word: not indexed, drops out
     const starts = (s: string) => (typed.length > 2 ? s.startsWith(typed) : s === typed);
-    return (doc) => doc.words.some((w) => w.lexemes.length > 0 &&
-      ((stem !== typed && w.lexemes.includes(stem)) || starts(w.raw) || w.lexemes.some(starts)));
+    return (doc) =>
+      doc.words.some(
+        (w) =>
+          w.lexemes.length > 0 &&
+          ((stem !== typed && w.lexemes.includes(stem)) || starts(w.raw) || w.lexemes.some(starts)),
+      );
   }
   const stemmed = await Promise.all(part.words.map((w) => stemOf(w.toLowerCase())));
   const english = stemmed.flatMap((s, i) => (s === null ? [] : [{ lexeme: s, at: i }]));
   const simple = part.words.map((w, i) => ({ lexeme: w.toLowerCase(), at: i }));
   const phraseAt = (doc: Indexed, terms: { lexeme: string; at: number }[]) =>
-    terms.length > 0 && (doc.positions.get(terms[0].lexeme) ?? []).some((p) =>
-      terms.every(({ lexeme, at }) => (doc.positions.get(lexeme) ?? []).includes(p + at - terms[0].at)));
+    terms.length > 0 &&
+    (doc.positions.get(terms[0].lexeme) ?? []).some((p) =>
+      terms.every(({ lexeme, at }) => (doc.positions.get(lexeme) ?? []).includes(p + at - terms[0].at)),
+    );
   return (doc) => phraseAt(doc, english) || phraseAt(doc, simple);
 }
 
@@ -182,26 +264,36 @@ function searchText(parts: Part[]): string {
 
 async function reference(q: Query): Promise<Row[]> {
   // Blanks are not words: a phrase of nothing ("") is no condition.
-  const parts = q.parts.map((p) => (p.kind === "phrase" ? { ...p, words: p.words.filter(Boolean) } : p))
+  const parts = q.parts
+    .map((p) => (p.kind === "phrase" ? { ...p, words: p.words.filter(Boolean) } : p))
     .filter((p) => p.kind !== "phrase" || p.words.length > 0);
   const matchers = await Promise.all(parts.map(matcher));
   const live = matchers.filter((m): m is Exclude<Matcher, "empty"> => m !== "empty");
   const nothing = parts.length > 0 && live.length === 0; // only stop words: an empty query matches nothing
-  const found = [...rows.values()].filter((row) => row.company === q.company && !nothing
-    && (!q.status || q.status.includes(row.status))
-    && (q.locationId === undefined || row.locationId === q.locationId)
-    && (q.problemTypeId === undefined || row.problemTypeId === q.problemTypeId)
-    && (q.isPM === undefined || row.isPM === q.isPM)
-    && live.every((m) => m(indexed.get(row.id)!, row)));
+  const found = [...rows.values()].filter(
+    (row) =>
+      row.company === q.company &&
+      !nothing &&
+      (!q.status || q.status.includes(row.status)) &&
+      (q.locationId === undefined || row.locationId === q.locationId) &&
+      (q.problemTypeId === undefined || row.problemTypeId === q.problemTypeId) &&
+      (q.isPM === undefined || row.isPM === q.isPM) &&
+      live.every((m) => m(indexed.get(row.id)!, row)),
+  );
   const dir = q.order === "desc" ? -1 : 1;
   const byId = (a: Row, b: Row) => (a.id - b.id) * dir;
-  const nullsLast = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : (a - b) * dir);
+  const nullsLast = (a: number | null, b: number | null) =>
+    a === b ? 0 : a === null ? 1 : b === null ? -1 : (a - b) * dir;
   const compare: (a: Row, b: Row) => number =
-    q.sortBy === "createdAt" ? (a, b) => (a.createdAt.getTime() - b.createdAt.getTime()) * dir || byId(a, b)
-    : q.sortBy === "locationName" ? (a, b) => locationNames.get(a.locationId)!.localeCompare(locationNames.get(b.locationId)!) * dir || byId(a, b)
-    : q.sortBy === "woPriority" ? (a, b) => nullsLast(a.woPriority, b.woPriority) || byId(a, b)
-    : q.sortBy === "lastServiceCallServiceScheduledAt" ? (a, b) => nullsLast(a.scheduledAt?.getTime() ?? null, b.scheduledAt?.getTime() ?? null) || byId(a, b)
-    : (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
+    q.sortBy === "createdAt"
+      ? (a, b) => (a.createdAt.getTime() - b.createdAt.getTime()) * dir || byId(a, b)
+      : q.sortBy === "locationName"
+        ? (a, b) => locationNames.get(a.locationId)!.localeCompare(locationNames.get(b.locationId)!) * dir || byId(a, b)
+        : q.sortBy === "woPriority"
+          ? (a, b) => nullsLast(a.woPriority, b.woPriority) || byId(a, b)
+          : q.sortBy === "lastServiceCallServiceScheduledAt"
+            ? (a, b) => nullsLast(a.scheduledAt?.getTime() ?? null, b.scheduledAt?.getTime() ?? null) || byId(a, b)
+            : (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
   return found.sort(compare);
 }
 
@@ -232,14 +324,25 @@ async function indexAll(): Promise<void> {
 async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
   const viewer = { kind: "buyer", buyerCompanyId: t.fixture.refs[q.company] } as Viewer;
   const args = {
-    search: searchText(q.parts), filter: q.status ? { status: q.status.join(",") } : undefined,
-    sort_by: q.sortBy, order: q.order, offset: q.offset, limit: q.limit,
+    search: searchText(q.parts),
+    filter: q.status ? { status: q.status.join(",") } : undefined,
+    sort_by: q.sortBy,
+    order: q.order,
+    offset: q.offset,
+    limit: q.limit,
   };
-  const fast = q.locationId === undefined && q.problemTypeId === undefined && q.isPM === undefined ? bitmapQueryOf(viewer, args) : undefined;
+  const fast =
+    q.locationId === undefined && q.problemTypeId === undefined && q.isPM === undefined
+      ? bitmapQueryOf(viewer, args)
+      : undefined;
   if (!fast) return;
   seen.eligible++;
   const take = Math.min(q.limit, 25);
-  const answer = { qs: queryString(q), ids: expected.slice(q.offset, q.offset + take).map((r) => r.id), count: expected.length };
+  const answer = {
+    qs: queryString(q),
+    ids: expected.slice(q.offset, q.offset + take).map((r) => r.id),
+    count: expected.length,
+  };
   // As configured (few matches: decoded), then with every page walked where the sort allows it.
   for (const decodeLimit of [undefined, 0]) {
     const found = await bitmapSearch({ db: t.db, viewer } as Context, fast, { decodeLimit });
@@ -259,13 +362,18 @@ async function check(q: Query): Promise<void> {
   expect(page.status, `${qs}: ${JSON.stringify(page.body)}`).toBe(200);
   await checkBitmaps(q, expected);
   const take = Math.min(q.limit, 25);
-  expect({ qs, ids: page.body.data.map((w: { id: number }) => w.id), count: page.body.count })
-    .toEqual({ qs, ids: expected.slice(q.offset, q.offset + take).map((r) => r.id), count: expected.length });
+  expect({ qs, ids: page.body.data.map((w: { id: number }) => w.id), count: page.body.count }).toEqual({
+    qs,
+    ids: expected.slice(q.offset, q.offset + take).map((r) => r.id),
+    count: expected.length,
+  });
   const counted = await t.call(key, "GET", `${COUNT}?${qs}`);
   expect({ qs, count: counted.body.data?.count }).toEqual({ qs, count: expected.length });
   if (q.offset % 3 === 0) {
     const grouped = await t.call(key, "GET", `${COUNT}?${qs}&group_by=status`);
-    const groups = STATUSES.map((s) => ({ value: s, count: expected.filter((r) => r.status === s).length })).filter((g) => g.count > 0);
+    const groups = STATUSES.map((s) => ({ value: s, count: expected.filter((r) => r.status === s).length })).filter(
+      (g) => g.count > 0,
+    );
     expect({ qs, groups: grouped.body.data }).toEqual({ qs, groups });
   }
 }
@@ -285,31 +393,49 @@ async function createRow(random: () => number, company: "acme" | "globex", n: nu
   };
   const refs = t.fixture.refs;
   const data = {
-    buyerCompanyId: refs[company], buyerFacilityId: refs[company === "acme" ? "acme-hq" : "globex-hq"],
+    buyerCompanyId: refs[company],
+    buyerFacilityId: refs[company === "acme" ? "acme-hq" : "globex-hq"],
     createdBy: company === "acme" ? "alice@acme.example" : "gina@globex.example",
-    title: words(1, 5), description: random() < 0.8 ? words(0, 8) : null,
-    locationId: pick(locations[company]), problemTypeId: pick(problems[company]), status: pick(STATUS_POOL),
-    woPriority: pick(PRIORITIES), isPM: random() < 0.2,
+    title: words(1, 5),
+    description: random() < 0.8 ? words(0, 8) : null,
+    locationId: pick(locations[company]),
+    problemTypeId: pick(problems[company]),
+    status: pick(STATUS_POOL),
+    woPriority: pick(PRIORITIES),
+    isPM: random() < 0.2,
     poNumber: random() < 0.4 ? `PO-${100_000 + Math.floor(random() * 900_000)}` : null,
     // Ties on createdAt on purpose (ids break them).
-    createdAt: day(Math.floor(n / 2)), statusChangedAt: day(n),
+    createdAt: day(Math.floor(n / 2)),
+    statusChangedAt: day(n),
   };
   const created = await t.db.workOrder.create({ data: { ...data, status: data.status as never } });
   const row: Row = { ...data, id: created.id, company, note: null, callNote: null, scheduledAt: null };
   if (random() < 0.3) {
     row.note = words(1, 6);
-    await t.db.workOrderNote.create({ data: { workOrderId: row.id, thread: "root", text: row.note, noteAddedBy: data.createdBy, noteAddedAt: day(n) } });
+    await t.db.workOrderNote.create({
+      data: { workOrderId: row.id, thread: "root", text: row.note, noteAddedBy: data.createdBy, noteAddedAt: day(n) },
+    });
   }
   if (random() < 0.3) {
     const checkIn = words(0, 3) || null;
     const checkOut = words(0, 3) || null;
     row.callNote = [checkIn, checkOut].filter((s) => s !== null).join(" ");
     row.scheduledAt = random() < 0.5 ? day(1_000 + Math.floor(random() * 50)) : day(2_000 - n);
-    await t.db.serviceCall.create({ data: { workOrderId: row.id, scheduledAt: row.scheduledAt, checkInNote: checkIn, checkOutNote: checkOut } });
+    await t.db.serviceCall.create({
+      data: { workOrderId: row.id, scheduledAt: row.scheduledAt, checkInNote: checkIn, checkOutNote: checkOut },
+    });
   }
   // A contractor note is not searched.
   if (random() < 0.1) {
-    await t.db.workOrderNote.create({ data: { workOrderId: row.id, thread: "contractor", text: "zebraword", noteAddedBy: data.createdBy, noteAddedAt: day(n) } });
+    await t.db.workOrderNote.create({
+      data: {
+        workOrderId: row.id,
+        thread: "contractor",
+        text: "zebraword",
+        noteAddedBy: data.createdBy,
+        noteAddedAt: day(n),
+      },
+    });
   }
   await refreshSearchVector(t.db, row.id);
   rows.set(row.id, row);
@@ -325,38 +451,79 @@ function queryArb(): fc.Arbitrary<Query> {
   const all = () => [...rows.values()];
   const vocabWord = fc.constantFrom(...VOCAB, ...STOPS, "zebraword", "nothinghere");
   // Words of the corpus (so that searches find something), whole or cut to a prefix.
-  const corpusWord = fc.constantFrom(...new Set(all().flatMap((r) => [r.title, r.description ?? "", r.note ?? "", r.callNote ?? ""].join(" ").split(" ").filter(Boolean))));
+  const corpusWord = fc.constantFrom(
+    ...new Set(
+      all().flatMap((r) =>
+        [r.title, r.description ?? "", r.note ?? "", r.callNote ?? ""].join(" ").split(" ").filter(Boolean),
+      ),
+    ),
+  );
   const prefix = (w: string, n: number) => w.slice(0, n).replace(/-$/, "");
   const word: fc.Arbitrary<Part> = fc.oneof(
     { weight: 2, arbitrary: vocabWord.map((text) => ({ kind: "word" as const, text })) },
-    { weight: 2, arbitrary: fc.tuple(vocabWord, fc.integer({ min: 1, max: 12 })).map(([w, n]) => ({ kind: "word" as const, text: prefix(w, n) })) },
-    { weight: 4, arbitrary: fc.tuple(corpusWord, fc.integer({ min: 1, max: 12 })).map(([w, n]) => ({ kind: "word" as const, text: prefix(w, n) })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(vocabWord, fc.integer({ min: 1, max: 12 }))
+        .map(([w, n]) => ({ kind: "word" as const, text: prefix(w, n) })),
+    },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(corpusWord, fc.integer({ min: 1, max: 12 }))
+        .map(([w, n]) => ({ kind: "word" as const, text: prefix(w, n) })),
+    },
     { weight: 1, arbitrary: vocabWord.map((w) => ({ kind: "word" as const, text: w.toUpperCase() })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...all()), fc.integer({ min: 1, max: 6 })).map(([r, n]) => ({ kind: "word" as const, text: String(r.id).slice(0, n) })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...all().filter((r) => r.poNumber)), fc.integer({ min: 6, max: 9 }))
-      .map(([r, n]) => ({ kind: "po" as const, text: r.poNumber!.slice(0, n) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...all()), fc.integer({ min: 1, max: 6 }))
+        .map(([r, n]) => ({ kind: "word" as const, text: String(r.id).slice(0, n) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...all().filter((r) => r.poNumber)), fc.integer({ min: 6, max: 9 }))
+        .map(([r, n]) => ({ kind: "po" as const, text: r.poNumber!.slice(0, n) })),
+    },
   );
   // Phrases: a run of words of one field of a work order, or random words.
-  const fromRow = fc.tuple(fc.constantFrom(...all()), fc.nat(), fc.integer({ min: 1, max: 3 }), fc.nat(2)).map(([r, start, len, f]) => {
-    const text = [r.title, r.description ?? r.title, r.note ?? r.title][f].split(" ").filter((w) => !w.includes("-"));
-    const from = text.length ? start % text.length : 0;
-    return text.slice(from, from + len);
-  }).filter((ws) => ws.length > 0);
-  const phrase: fc.Arbitrary<Part> = fc.oneof(fromRow, fc.array(fc.constantFrom(...VOCAB.filter((w) => !w.includes("-"))), { minLength: 1, maxLength: 3 }))
+  const fromRow = fc
+    .tuple(fc.constantFrom(...all()), fc.nat(), fc.integer({ min: 1, max: 3 }), fc.nat(2))
+    .map(([r, start, len, f]) => {
+      const text = [r.title, r.description ?? r.title, r.note ?? r.title][f].split(" ").filter((w) => !w.includes("-"));
+      const from = text.length ? start % text.length : 0;
+      return text.slice(from, from + len);
+    })
+    .filter((ws) => ws.length > 0);
+  const phrase: fc.Arbitrary<Part> = fc
+    .oneof(fromRow, fc.array(fc.constantFrom(...VOCAB.filter((w) => !w.includes("-"))), { minLength: 1, maxLength: 3 }))
     .map((words) => ({ kind: "phrase" as const, words }));
-  return fc.record({
-    company: fc.constantFrom<"acme" | "globex">("acme", "acme", "acme", "globex"),
-    parts: fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: phrase }), { maxLength: 3 }),
-    // Each filter in about one query of four.
-    status: sometimes(fc.subarray([...STATUS_POOL], { minLength: 1, maxLength: 3 })),
-    locationId: sometimes(fc.constantFrom(...locations.acme, ...locations.globex)),
-    problemTypeId: sometimes(fc.constantFrom(...problems.acme, ...problems.globex)),
-    isPM: sometimes(fc.boolean()),
-    sortBy: fc.option(fc.constantFrom("createdAt", "locationName", "woPriority", "lastServiceCallServiceScheduledAt", "bogus") as fc.Arbitrary<Query["sortBy"] & string>, { nil: undefined }),
-    order: fc.option(fc.constantFrom<"asc" | "desc">("asc", "desc"), { nil: undefined }),
-    offset: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
-    limit: fc.integer({ min: 1, max: 30 }),
-  }, { requiredKeys: ["company", "parts", "offset", "limit"] });
+  return fc.record(
+    {
+      company: fc.constantFrom<"acme" | "globex">("acme", "acme", "acme", "globex"),
+      parts: fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: phrase }), { maxLength: 3 }),
+      // Each filter in about one query of four.
+      status: sometimes(fc.subarray([...STATUS_POOL], { minLength: 1, maxLength: 3 })),
+      locationId: sometimes(fc.constantFrom(...locations.acme, ...locations.globex)),
+      problemTypeId: sometimes(fc.constantFrom(...problems.acme, ...problems.globex)),
+      isPM: sometimes(fc.boolean()),
+      sortBy: fc.option(
+        fc.constantFrom(
+          "createdAt",
+          "locationName",
+          "woPriority",
+          "lastServiceCallServiceScheduledAt",
+          "bogus",
+        ) as fc.Arbitrary<Query["sortBy"] & string>,
+        { nil: undefined },
+      ),
+      order: fc.option(fc.constantFrom<"asc" | "desc">("asc", "desc"), { nil: undefined }),
+      offset: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
+      limit: fc.integer({ min: 1, max: 30 }),
+    },
+    { requiredKeys: ["company", "parts", "offset", "limit"] },
+  );
 }
 
 const property = () => fc.asyncProperty(queryArb(), check);
@@ -368,8 +535,14 @@ beforeAll(async () => {
   // fixture keys' window (1,000 per 20 s): the limit is not what this test is about.
   await t.db.apiKey.updateMany({ data: { rateLimitRequests: 1_000_000 } });
   const refs = t.fixture.refs;
-  const names = { acme: ["Harbor depot", "Maple plaza", "Cedar mall leaking roof", "Escalator hall"], globex: ["Granite works", "Cooler yard"] };
-  const template = { acme: await t.db.location.findUniqueOrThrow({ where: { id: refs["store-1"] } }), globex: await t.db.location.findUniqueOrThrow({ where: { id: refs["g-store"] } }) };
+  const names = {
+    acme: ["Harbor depot", "Maple plaza", "Cedar mall leaking roof", "Escalator hall"],
+    globex: ["Granite works", "Cooler yard"],
+  };
+  const template = {
+    acme: await t.db.location.findUniqueOrThrow({ where: { id: refs["store-1"] } }),
+    globex: await t.db.location.findUniqueOrThrow({ where: { id: refs["g-store"] } }),
+  };
   for (const company of ["acme", "globex"] as const) {
     for (const name of names[company]) {
       const { regionId, locationTypeId, buyerCompanyId } = template[company];
@@ -377,7 +550,9 @@ beforeAll(async () => {
       locations[company].push(location.id);
       locationNames.set(location.id, name);
     }
-    for (const name of company === "acme" ? ["Refrigeration warm", "Plumbing leak", "Doors damage"] : ["Refrigeration", "Electrical outage"]) {
+    for (const name of company === "acme"
+      ? ["Refrigeration warm", "Plumbing leak", "Doors damage"]
+      : ["Refrigeration", "Electrical outage"]) {
       const problem = await t.db.problemType.create({ data: { buyerCompanyId: refs[company], name } });
       problems[company].push(problem.id);
       problemNames.set(problem.id, name);
@@ -392,7 +567,9 @@ describe("work order list and count_by against a reference", () => {
   it("agree on a random corpus, before and after the search index is built", async () => {
     await fc.assert(property(), params());
     await indexAll();
-    const [{ bitmaps }] = await t.db.$queryRaw<{ bitmaps: number }[]>`SELECT count(*)::int AS bitmaps FROM "WorkOrderSearchBitmap"`;
+    const [{ bitmaps }] = await t.db.$queryRaw<
+      { bitmaps: number }[]
+    >`SELECT count(*)::int AS bitmaps FROM "WorkOrderSearchBitmap"`;
     expect(bitmaps).toBeGreaterThan(50);
     Object.assign(seen, { eligible: 0, bitmaps: 0 });
     await fc.assert(property(), params());
@@ -428,11 +605,17 @@ describe("work order list and count_by against a reference", () => {
         indexed.delete(id);
       } else if (r < 0.4) {
         row.status = STATUS_POOL[Math.floor(random() * STATUS_POOL.length)];
-        await t.db.workOrder.update({ where: { id }, data: { status: row.status as never, statusChangedAt: new Date() } });
+        await t.db.workOrder.update({
+          where: { id },
+          data: { status: row.status as never, statusChangedAt: new Date() },
+        });
       } else if (r < 0.5 && row.company === "acme" && row.note === null) {
         // Through the API, which refreshes the vector in the same transaction.
         const text = `escalation ${VOCAB[Math.floor(random() * VOCAB.length)]} requested`;
-        const reply = await t.call("acme-key", "PATCH", `${LIST}/append_notes`, { id, note: { text, noteAddedBy: "alice@acme.example" } });
+        const reply = await t.call("acme-key", "PATCH", `${LIST}/append_notes`, {
+          id,
+          note: { text, noteAddedBy: "alice@acme.example" },
+        });
         expect(reply.status, JSON.stringify(reply.body)).toBe(200);
         row.note = text;
         await index(row);
@@ -446,7 +629,9 @@ describe("work order list and count_by against a reference", () => {
         await t.db.workOrder.update({ where: { id }, data: { woPriority: row.woPriority } });
       }
     }
-    const [{ pending }] = await t.db.$queryRaw<{ pending: number }[]>`SELECT count(*)::int AS pending FROM "WorkOrderSearchPending"`;
+    const [{ pending }] = await t.db.$queryRaw<
+      { pending: number }[]
+    >`SELECT count(*)::int AS pending FROM "WorkOrderSearchPending"`;
     expect(pending).toBeGreaterThan(20);
     await fc.assert(property(), params());
     await indexAll();

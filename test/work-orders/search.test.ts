@@ -28,49 +28,107 @@ beforeAll(async () => {
   t = await startTestApp();
   refs = t.fixture.refs;
   const acme = { buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], createdBy: "alice@acme.example" };
-  const rows: Record<string, Omit<Prisma.WorkOrderUncheckedCreateInput, "buyerCompanyId" | "buyerFacilityId" | "createdBy">> = {
+  const rows: Record<
+    string,
+    Omit<Prisma.WorkOrderUncheckedCreateInput, "buyerCompanyId" | "buyerFacilityId" | "createdBy">
+  > = {
     cooler: {
-      title: "Walk-in cooler leaking water", description: "Water pooling under the evaporator", locationId: refs["store-1"],
-      problemTypeId: refs.hvac, status: "Unassigned", poNumber: "PO-77123", assetId: refs["rtu-1"], woPriority: 24,
-      createdAt: day(1), statusChangedAt: day(1), nte: "500.00",
+      title: "Walk-in cooler leaking water",
+      description: "Water pooling under the evaporator",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      status: "Unassigned",
+      poNumber: "PO-77123",
+      assetId: refs["rtu-1"],
+      woPriority: 24,
+      createdAt: day(1),
+      statusChangedAt: day(1),
+      nte: "500.00",
     },
     door: {
-      title: "Broken door handle", description: "Front entrance handle is loose", locationId: refs["store-2"],
-      problemTypeId: refs.plumbing, status: "PendingConfirmationByServiceProvider", supplierFacilityId: refs["coolco-pdx"],
-      subAssetIds: [refs["rtu-1"]], woPriority: 4, createdAt: day(2), statusChangedAt: day(10), assignedAt: day(10), nte: "250.00",
+      title: "Broken door handle",
+      description: "Front entrance handle is loose",
+      locationId: refs["store-2"],
+      problemTypeId: refs.plumbing,
+      status: "PendingConfirmationByServiceProvider",
+      supplierFacilityId: refs["coolco-pdx"],
+      subAssetIds: [refs["rtu-1"]],
+      woPriority: 4,
+      createdAt: day(2),
+      statusChangedAt: day(10),
+      assignedAt: day(10),
+      nte: "250.00",
     },
     faucet: {
-      title: "Dripping faucet in restroom", locationId: refs["store-1"], problemTypeId: refs.hvac, status: "TechScheduled",
-      supplierFacilityId: refs["inhouse-west"], createdAt: day(3), statusChangedAt: day(20), assignedAt: day(15),
+      title: "Dripping faucet in restroom",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      status: "TechScheduled",
+      supplierFacilityId: refs["inhouse-west"],
+      createdAt: day(3),
+      statusChangedAt: day(20),
+      assignedAt: day(15),
     },
     freezer: {
-      title: "Freezer alarm sounding", locationId: refs["store-2"], problemTypeId: refs.hvac, status: "PendingApproval",
-      supplierFacilityId: refs["coolco-pdx"], woPriority: 48, createdAt: day(4), statusChangedAt: day(4), assignedAt: day(4),
+      title: "Freezer alarm sounding",
+      locationId: refs["store-2"],
+      problemTypeId: refs.hvac,
+      status: "PendingApproval",
+      supplierFacilityId: refs["coolco-pdx"],
+      woPriority: 48,
+      createdAt: day(4),
+      statusChangedAt: day(4),
+      assignedAt: day(4),
     },
     lights: {
-      title: "Lights flickering", locationId: refs["store-1"], problemTypeId: refs.hvac, status: "WorkReviewedAndCompleted",
-      supplierFacilityId: refs["inhouse-west"], isPM: true, plannedMaintenanceScheduleId: refs["pm-1"], createdAt: day(5),
-      statusChangedAt: day(30), assignedAt: day(25),
+      title: "Lights flickering",
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      status: "WorkReviewedAndCompleted",
+      supplierFacilityId: refs["inhouse-west"],
+      isPM: true,
+      plannedMaintenanceScheduleId: refs["pm-1"],
+      createdAt: day(5),
+      statusChangedAt: day(30),
+      assignedAt: day(25),
     },
   };
-  for (const [ref, data] of Object.entries(rows)) wo[ref] = (await t.db.workOrder.create({ data: { ...acme, ...data } })).id;
-  wo.globex = (await t.db.workOrder.create({
-    data: {
-      buyerCompanyId: refs.globex, buyerFacilityId: refs["globex-hq"], createdBy: "gina@globex.example", title: "Walk-in cooler leaking",
-      locationId: refs["g-store"], problemTypeId: (await t.db.problemType.create({ data: { buyerCompanyId: refs.globex, name: "Refrigeration" } })).id,
-      status: "Unassigned", statusChangedAt: day(6), createdAt: day(6),
-    },
-  })).id;
+  for (const [ref, data] of Object.entries(rows))
+    wo[ref] = (await t.db.workOrder.create({ data: { ...acme, ...data } })).id;
+  wo.globex = (
+    await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.globex,
+        buyerFacilityId: refs["globex-hq"],
+        createdBy: "gina@globex.example",
+        title: "Walk-in cooler leaking",
+        locationId: refs["g-store"],
+        problemTypeId: (
+          await t.db.problemType.create({ data: { buyerCompanyId: refs.globex, name: "Refrigeration" } })
+        ).id,
+        status: "Unassigned",
+        statusChangedAt: day(6),
+        createdAt: day(6),
+      },
+    })
+  ).id;
   // The lights are on CoolCo's visibility list (not assigned to it).
   await t.db.workOrderVisibility.create({ data: { workOrderId: wo.lights, supplierFacilityId: refs["coolco-pdx"] } });
   const note = (workOrderId: number, thread: "root" | "contractor" | "internal", text: string) =>
-    t.db.workOrderNote.create({ data: { workOrderId, thread, text, noteAddedBy: "alice@acme.example", noteAddedAt: day(7) } });
+    t.db.workOrderNote.create({
+      data: { workOrderId, thread, text, noteAddedBy: "alice@acme.example", noteAddedAt: day(7) },
+    });
   await note(wo.faucet, "root", "Technician found a corroded valve");
   await note(wo.faucet, "contractor", "contractorsecret wording");
   await note(wo.faucet, "internal", "internalsecret wording");
   await t.db.serviceCall.createMany({
     data: [
-      { workOrderId: wo.faucet, scheduledAt: day(21), checkInNote: "Replaced the cartridge", checkOutNote: "Gizmotron recalibrated" },
+      {
+        workOrderId: wo.faucet,
+        scheduledAt: day(21),
+        checkInNote: "Replaced the cartridge",
+        checkOutNote: "Gizmotron recalibrated",
+      },
       { workOrderId: wo.lights, scheduledAt: day(26) },
       { workOrderId: wo.lights, scheduledAt: day(22) },
       { workOrderId: wo.door, scheduledAt: day(23) },
@@ -99,8 +157,15 @@ describe("search", () => {
     // "leakage" shares the letters of leak's stem but is not a form of "leaking".
     const leakage = await t.db.workOrder.create({
       data: {
-        buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], createdBy: "alice@acme.example", title: "Slow leakage behind the ice bin",
-        locationId: refs["store-2"], problemTypeId: refs.hvac, status: "Unassigned", createdAt: day(8), statusChangedAt: day(8),
+        buyerCompanyId: refs.acme,
+        buyerFacilityId: refs["acme-hq"],
+        createdBy: "alice@acme.example",
+        title: "Slow leakage behind the ice bin",
+        locationId: refs["store-2"],
+        problemTypeId: refs.hvac,
+        status: "Unassigned",
+        createdAt: day(8),
+        statusChangedAt: day(8),
       },
     });
     try {
@@ -117,14 +182,35 @@ describe("search", () => {
     // "escalation" is indexed as the stem escal; escalat and escala are prefixes of the word, not of the stem.
     const escalation = await t.db.workOrder.create({
       data: {
-        buyerCompanyId: refs.acme, buyerFacilityId: refs["acme-hq"], createdBy: "alice@acme.example", title: "Escalation requested by the district manager",
-        description: "Which store, nobody knows", locationId: refs["store-2"], problemTypeId: refs.hvac, status: "Unassigned", createdAt: day(8), statusChangedAt: day(8),
+        buyerCompanyId: refs.acme,
+        buyerFacilityId: refs["acme-hq"],
+        createdBy: "alice@acme.example",
+        title: "Escalation requested by the district manager",
+        description: "Which store, nobody knows",
+        locationId: refs["store-2"],
+        problemTypeId: refs.hvac,
+        status: "Unassigned",
+        createdAt: day(8),
+        statusChangedAt: day(8),
       },
     });
     try {
       await refreshSearchVector(t.db, escalation.id);
       // escalator and escalating share the stem escal; nobod is a prefix of nobody's stem nobodi.
-      for (const text of ["esc", "escal", "escala", "escalat", "escalati", "ESCALATION", "escalations", "escalating", "escalator", "escalat district", "nobod", '"escalation requested"']) {
+      for (const text of [
+        "esc",
+        "escal",
+        "escala",
+        "escalat",
+        "escalati",
+        "ESCALATION",
+        "escalations",
+        "escalating",
+        "escalator",
+        "escalat district",
+        "nobod",
+        '"escalation requested"',
+      ]) {
         expect(await search(text), text).toEqual([escalation.id]);
       }
       // Phrases are whole words, a prefix must be one, two letters match exactly, stop words are not indexed.
@@ -201,10 +287,44 @@ describe("search", () => {
   it("answers any search text without an error (nothing to search for does not narrow)", async () => {
     const all = (await t.call("acme-key", "GET", `${LIST}?limit=25`)).body.count;
     const weird = [
-      "'", '"', "\\", "&|!():*<>", "a & b", "foo:*", "!!!", "(", "'; DROP TABLE \"WorkOrder\"; --",
-      "🙂", "...", " ", '"unterminated', '""', '"" leak', "ÄÖÜ straße", "a:*b", "-", "--", "@", "1e5", "NaN", "null",
-      "<->", "leak <-> water", "!leak", "leak | zebra", "x".repeat(400), "%", "%25", "_", "leak\twater\n",
-      "*:", "'leak':*", "leak:A", "a:*B & c", ")))(((", "leak & !water",
+      "'",
+      '"',
+      "\\",
+      "&|!():*<>",
+      "a & b",
+      "foo:*",
+      "!!!",
+      "(",
+      '\'; DROP TABLE "WorkOrder"; --',
+      "🙂",
+      "...",
+      " ",
+      '"unterminated',
+      '""',
+      '"" leak',
+      "ÄÖÜ straße",
+      "a:*b",
+      "-",
+      "--",
+      "@",
+      "1e5",
+      "NaN",
+      "null",
+      "<->",
+      "leak <-> water",
+      "!leak",
+      "leak | zebra",
+      "x".repeat(400),
+      "%",
+      "%25",
+      "_",
+      "leak\twater\n",
+      "*:",
+      "'leak':*",
+      "leak:A",
+      "a:*B & c",
+      ")))(((",
+      "leak & !water",
     ];
     // Also bytes that are not UTF-8 (a lone surrogate, 0xFF) and a bare "%".
     for (const query of [...weird.map(encodeURIComponent), "%ED%A0%80", "%FF", "%", "%E2%80%AEleak"]) {
@@ -232,15 +352,26 @@ describe("search", () => {
   });
 
   it("works over GraphQL", async () => {
-    const reply = await t.graphql("acme-key", `{ workOrders(search: "vancouver", sort_by: "createdAt") { count data { id title } } }`);
-    expect(reply.body.data.workOrders).toEqual({ count: 2, data: [{ id: wo.door, title: "Broken door handle" }, { id: wo.freezer, title: "Freezer alarm sounding" }] });
+    const reply = await t.graphql(
+      "acme-key",
+      `{ workOrders(search: "vancouver", sort_by: "createdAt") { count data { id title } } }`,
+    );
+    expect(reply.body.data.workOrders).toEqual({
+      count: 2,
+      data: [
+        { id: wo.door, title: "Broken door handle" },
+        { id: wo.freezer, title: "Freezer alarm sounding" },
+      ],
+    });
   });
 });
 
 describe("filters", () => {
   it("narrow by status (comma = any of) and reject an unknown status", async () => {
     expect(sorted(await list("acme-key", "status=Unassigned,TechScheduled"))).toEqual(sorted([wo.cooler, wo.faucet]));
-    expect(sorted(await list("acme-key", "status=Unassigned&status=PendingApproval"))).toEqual(sorted([wo.cooler, wo.freezer]));
+    expect(sorted(await list("acme-key", "status=Unassigned&status=PendingApproval"))).toEqual(
+      sorted([wo.cooler, wo.freezer]),
+    );
     const bad = await t.call("acme-key", "GET", `${LIST}?status=Done`);
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("Done");
@@ -256,21 +387,36 @@ describe("filters", () => {
   it("narrow by the indexed columns", async () => {
     expect(sorted(await list("acme-key", `locationId=${refs["store-2"]}`))).toEqual(sorted([wo.door, wo.freezer]));
     expect(await list("acme-key", `problemTypeId=${refs.plumbing}`)).toEqual([wo.door]);
-    expect(sorted(await list("acme-key", `supplierFacilityId=${refs["inhouse-west"]}`))).toEqual(sorted([wo.faucet, wo.lights]));
+    expect(sorted(await list("acme-key", `supplierFacilityId=${refs["inhouse-west"]}`))).toEqual(
+      sorted([wo.faucet, wo.lights]),
+    );
     expect(await list("acme-key", `plannedMaintenanceScheduleId=${refs["pm-1"]}`)).toEqual([wo.lights]);
     expect(await list("acme-key", "isPM=true")).toEqual([wo.lights]);
-    expect(await list("acme-key", "isPM=false&locationId=" + refs["store-1"] + "&sort_by=createdAt")).toEqual([wo.cooler, wo.faucet]);
-    expect(sorted(await list("acme-key", `id=${wo.cooler},${wo.door},${wo.globex}`))).toEqual(sorted([wo.cooler, wo.door]));
+    expect(await list("acme-key", "isPM=false&locationId=" + refs["store-1"] + "&sort_by=createdAt")).toEqual([
+      wo.cooler,
+      wo.faucet,
+    ]);
+    expect(sorted(await list("acme-key", `id=${wo.cooler},${wo.door},${wo.globex}`))).toEqual(
+      sorted([wo.cooler, wo.door]),
+    );
   });
 
   it("narrow by statusChangedAt windows, as Start/End or as <from>,<to>", async () => {
     const iso = (d: number) => day(d).toISOString();
-    expect(sorted(await list("acme-key", `statusChangedAtStart=${iso(10)}&statusChangedAtEnd=${iso(20)}`))).toEqual(sorted([wo.door, wo.faucet]));
-    expect(sorted(await list("acme-key", `statusChangedAt=${iso(10)},${iso(20)}`))).toEqual(sorted([wo.door, wo.faucet]));
+    expect(sorted(await list("acme-key", `statusChangedAtStart=${iso(10)}&statusChangedAtEnd=${iso(20)}`))).toEqual(
+      sorted([wo.door, wo.faucet]),
+    );
+    expect(sorted(await list("acme-key", `statusChangedAt=${iso(10)},${iso(20)}`))).toEqual(
+      sorted([wo.door, wo.faucet]),
+    );
     expect(sorted(await list("acme-key", `statusChangedAt=${iso(11)},`))).toEqual(sorted([wo.faucet, wo.lights]));
     expect(sorted(await list("acme-key", `statusChangedAt=,${iso(4)}`))).toEqual(sorted([wo.cooler, wo.freezer]));
     expect(await list("acme-key", `assignedAtStart=2026-01-20`)).toEqual([wo.lights]);
-    for (const bad of ["statusChangedAtStart=yesterday", "statusChangedAt=a,b", `statusChangedAt=${iso(1)},${iso(2)},${iso(3)}`]) {
+    for (const bad of [
+      "statusChangedAtStart=yesterday",
+      "statusChangedAt=a,b",
+      `statusChangedAt=${iso(1)},${iso(2)},${iso(3)}`,
+    ]) {
       expect((await t.call("acme-key", "GET", `${LIST}?${bad}`)).status, bad).toBe(400);
     }
   });
@@ -278,7 +424,12 @@ describe("filters", () => {
   it("accept updatedAtStartDate, updatedAtEndDate, buyerFacilityId and walkthroughId without narrowing", async () => {
     const all = await list("acme-key", "limit=25");
     expect(all).toHaveLength(5);
-    expect(await list("acme-key", "limit=25&updatedAtStartDate=2999-01-01&updatedAtEndDate=1999-01-01&buyerFacilityId=424242&walkthroughId=7")).toEqual(all);
+    expect(
+      await list(
+        "acme-key",
+        "limit=25&updatedAtStartDate=2999-01-01&updatedAtEndDate=1999-01-01&buyerFacilityId=424242&walkthroughId=7",
+      ),
+    ).toEqual(all);
   });
 
   it("reject unknown filters and bad values, listing the filterable fields", async () => {
@@ -294,7 +445,9 @@ describe("filters", () => {
   it("cannot widen the tenant scope", async () => {
     expect(await list("globex-key", `id=${wo.cooler}`)).toEqual([]);
     expect(await list("globex-key", `buyerFacilityId=${refs["acme-hq"]}&limit=25`)).toEqual([wo.globex]);
-    expect((await t.call("globex-key", "GET", `${COUNT}?locationId=${refs["store-1"]}`)).body.data).toEqual({ count: 0 });
+    expect((await t.call("globex-key", "GET", `${COUNT}?locationId=${refs["store-1"]}`)).body.data).toEqual({
+      count: 0,
+    });
   });
 });
 
@@ -311,19 +464,55 @@ describe("sorting", () => {
 
   it("sorts by location name", async () => {
     // Store 1 Portland: cooler, faucet, lights; Store 2 Vancouver: door, freezer (ties by id).
-    expect(await list("acme-key", "sort_by=locationName")).toEqual([wo.cooler, wo.faucet, wo.lights, wo.door, wo.freezer]);
-    expect(await list("acme-key", "sort_by=locationName&order=desc")).toEqual([wo.freezer, wo.door, wo.lights, wo.faucet, wo.cooler]);
+    expect(await list("acme-key", "sort_by=locationName")).toEqual([
+      wo.cooler,
+      wo.faucet,
+      wo.lights,
+      wo.door,
+      wo.freezer,
+    ]);
+    expect(await list("acme-key", "sort_by=locationName&order=desc")).toEqual([
+      wo.freezer,
+      wo.door,
+      wo.lights,
+      wo.faucet,
+      wo.cooler,
+    ]);
   });
 
   it("sorts by woPriority (expected resolution hours), nulls last either way", async () => {
-    expect(await list("acme-key", "sort_by=woPriority")).toEqual([wo.door, wo.cooler, wo.freezer, wo.faucet, wo.lights]);
-    expect(await list("acme-key", "sort_by=woPriority&order=desc")).toEqual([wo.freezer, wo.cooler, wo.door, wo.lights, wo.faucet]);
+    expect(await list("acme-key", "sort_by=woPriority")).toEqual([
+      wo.door,
+      wo.cooler,
+      wo.freezer,
+      wo.faucet,
+      wo.lights,
+    ]);
+    expect(await list("acme-key", "sort_by=woPriority&order=desc")).toEqual([
+      wo.freezer,
+      wo.cooler,
+      wo.door,
+      wo.lights,
+      wo.faucet,
+    ]);
   });
 
   it("sorts by the latest service call's scheduledAt, nulls last", async () => {
     // faucet 21, door 23, lights max(22, 26) = 26; cooler and freezer have none.
-    expect(await list("acme-key", "sort_by=lastServiceCallServiceScheduledAt")).toEqual([wo.faucet, wo.door, wo.lights, wo.cooler, wo.freezer]);
-    expect(await list("acme-key", "sort_by=lastServiceCallServiceScheduledAt&order=desc")).toEqual([wo.lights, wo.door, wo.faucet, wo.freezer, wo.cooler]);
+    expect(await list("acme-key", "sort_by=lastServiceCallServiceScheduledAt")).toEqual([
+      wo.faucet,
+      wo.door,
+      wo.lights,
+      wo.cooler,
+      wo.freezer,
+    ]);
+    expect(await list("acme-key", "sort_by=lastServiceCallServiceScheduledAt&order=desc")).toEqual([
+      wo.lights,
+      wo.door,
+      wo.faucet,
+      wo.freezer,
+      wo.cooler,
+    ]);
   });
 });
 
@@ -351,7 +540,15 @@ describe("paging, the window and counts", () => {
   });
 
   it("count_by answers {count} and agrees with the list for the same filters and search", async () => {
-    for (const query of ["", "search=leak", "search=store", "status=Unassigned,PendingApproval", `assetId=${refs["rtu-1"]}`, "search=vancouver&isPM=false", "search=zebra"]) {
+    for (const query of [
+      "",
+      "search=leak",
+      "search=store",
+      "status=Unassigned,PendingApproval",
+      `assetId=${refs["rtu-1"]}`,
+      "search=vancouver&isPM=false",
+      "search=zebra",
+    ]) {
       const listed = await t.call("acme-key", "GET", `${LIST}?${query}&limit=1`);
       const counted = await t.call("acme-key", "GET", `${COUNT}?${query}`);
       expect(counted.body, query).toEqual({ type: "count", data: { count: listed.body.count }, status: "ok" });
@@ -363,11 +560,18 @@ describe("paging, the window and counts", () => {
   it("count_by groups by a field, ordered by value", async () => {
     const reply = await t.call("acme-key", "GET", `${COUNT}?group_by=locationId&search=store`);
     expect(reply.body).toEqual({
-      type: "count", status: "ok",
-      data: [{ value: refs["store-1"], count: 3 }, { value: refs["store-2"], count: 2 }],
+      type: "count",
+      status: "ok",
+      data: [
+        { value: refs["store-1"], count: 3 },
+        { value: refs["store-2"], count: 2 },
+      ],
     });
     const statuses = await t.call("acme-key", "GET", `${COUNT}?group_by=status&status=Unassigned,PendingApproval`);
-    expect(statuses.body.data).toEqual([{ value: "Unassigned", count: 1 }, { value: "PendingApproval", count: 1 }]);
+    expect(statuses.body.data).toEqual([
+      { value: "Unassigned", count: 1 },
+      { value: "PendingApproval", count: 1 },
+    ]);
     expect((await t.call("acme-key", "GET", `${COUNT}?group_by=title`)).status).toBe(400);
   });
 });
@@ -392,12 +596,17 @@ describe("supplier list", () => {
 
   it("filters by statusChangedAt and assignedAt windows", async () => {
     expect(await list("inhouse-key", "statusChangedAtStart=2026-01-25T00:00:00Z", SUPPLIER_LIST)).toEqual([wo.lights]);
-    expect(await list("inhouse-key", "assignedAt=2026-01-01T00:00:00Z,2026-01-20T00:00:00Z", SUPPLIER_LIST)).toEqual([wo.faucet]);
+    expect(await list("inhouse-key", "assignedAt=2026-01-01T00:00:00Z,2026-01-20T00:00:00Z", SUPPLIER_LIST)).toEqual([
+      wo.faucet,
+    ]);
     expect(await list("coolco-key", "assignedAtEnd=2026-01-12T00:00:00Z", SUPPLIER_LIST)).toEqual([wo.door]);
   });
 
   it("an unrelated supplier sees nothing; there is no supplier count_by", async () => {
-    expect((await t.call("unrelated-supplier-key", "GET", `${SUPPLIER_LIST}?search=leak`)).body).toMatchObject({ data: [], count: 0 });
+    expect((await t.call("unrelated-supplier-key", "GET", `${SUPPLIER_LIST}?search=leak`)).body).toMatchObject({
+      data: [],
+      count: 0,
+    });
     const counted = await t.call("coolco-key", "GET", "/v1/supplier/work_order/work_orders/count_by");
     expect(counted.status).not.toBe(200);
     expect(counted.body.type).not.toBe("count");

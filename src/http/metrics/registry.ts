@@ -11,7 +11,8 @@ import type { DeliveryMetrics } from "../../schema/webhooks/public.ts";
 import type { MailMetrics } from "../../schema/mail/public.ts";
 
 /** 2xx, 3xx, 4xx, 5xx, or `error` when no answer came (timeout, refused connection, refused URL). */
-const statusClass = (statusCode: number | null) => (statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`);
+const statusClass = (statusCode: number | null) =>
+  statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`;
 
 export class Metrics implements DeliveryMetrics, MailMetrics {
   readonly registry = new client.Registry();
@@ -72,7 +73,8 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
 
   webhookAttempt(report: Parameters<DeliveryMetrics["webhookAttempt"]>[0]): void {
     this.deliveries.inc({ outcome: report.outcome });
-    if (report.post) this.deliveryDuration.observe({ status_class: statusClass(report.post.statusCode) }, report.post.seconds);
+    if (report.post)
+      this.deliveryDuration.observe({ status_class: statusClass(report.post.statusCode) }, report.post.seconds);
     if (report.sinceEventSeconds !== undefined) this.deliveryLag.observe(report.sinceEventSeconds);
   }
 

@@ -17,7 +17,8 @@ export async function serveMetrics(metrics: Metrics, port: number, logger: Logge
       }
       return;
     }
-    if (req.method === "GET" && path === "/healthz") return void res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+    if (req.method === "GET" && path === "/healthz")
+      return void res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
     res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
   });
   server.keepAliveTimeout = 5_000;
@@ -32,9 +33,10 @@ export async function serveMetrics(metrics: Metrics, port: number, logger: Logge
   logger.info({ port: bound }, "metrics listening");
   return {
     port: bound,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

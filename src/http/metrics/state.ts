@@ -96,7 +96,10 @@ export function registerStateGauges(registry: client.Registry, source: StateSour
         const { rows } = await within(sqlPool(source.db).query<DbState>(STATE_SQL, [now]), timeoutMs, "PostgreSQL");
         return { state: rows[0], now };
       } catch (err) {
-        source.logger.warn({ err: (err as Error).message }, "metrics: reading the queue state failed; its gauges are left out of this scrape");
+        source.logger.warn(
+          { err: (err as Error).message },
+          "metrics: reading the queue state failed; its gauges are left out of this scrape",
+        );
         return null;
       }
     })().finally(() => setImmediate(() => (reading = undefined)));
@@ -104,9 +107,17 @@ export function registerStateGauges(registry: client.Registry, source: StateSour
   };
 
   /** A gauge set from the database state at each scrape (reset first: absent when the read failed). */
-  const dbGauge = (name: string, help: string, labelNames: string[], set: (g: client.Gauge, s: DbState, now: Date) => void) =>
+  const dbGauge = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    set: (g: client.Gauge, s: DbState, now: Date) => void,
+  ) =>
     new client.Gauge({
-      name, help, labelNames, registers: [registry],
+      name,
+      help,
+      labelNames,
+      registers: [registry],
       async collect() {
         this.reset();
         const read = await dbState();
@@ -114,23 +125,55 @@ export function registerStateGauges(registry: client.Registry, source: StateSour
       },
     });
 
-  dbGauge("outbox_oldest_unrelayed_age_seconds", "Age in seconds of the oldest outbox event the relay has not turned into deliveries yet (0: none waiting)", [],
-    (g, s, now) => g.set(seconds(s.outbox_oldest, now)));
-  dbGauge("search_index_pending_work_orders", "Work orders changed since the search indexer last saw them (searches read them from their rows, exactly but slower)", [],
-    (g, s) => g.set(Number(s.search_pending)));
-  dbGauge("search_index_oldest_pending_age_seconds", "Age in seconds of the oldest change the search indexer has not applied (0: none)", [],
-    (g, s, now) => g.set(seconds(s.search_oldest, now)));
+  dbGauge(
+    "outbox_oldest_unrelayed_age_seconds",
+    "Age in seconds of the oldest outbox event the relay has not turned into deliveries yet (0: none waiting)",
+    [],
+    (g, s, now) => g.set(seconds(s.outbox_oldest, now)),
+  );
+  dbGauge(
+    "search_index_pending_work_orders",
+    "Work orders changed since the search indexer last saw them (searches read them from their rows, exactly but slower)",
+    [],
+    (g, s) => g.set(Number(s.search_pending)),
+  );
+  dbGauge(
+    "search_index_oldest_pending_age_seconds",
+    "Age in seconds of the oldest change the search indexer has not applied (0: none)",
+    [],
+    (g, s, now) => g.set(seconds(s.search_oldest, now)),
+  );
   dbGauge("outbox_unrelayed_events", "Outbox events not relayed yet", [], (g, s) => g.set(Number(s.outbox_unrelayed)));
-  dbGauge("webhook_deliveries_pending", "Pending webhook deliveries by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)", ["state"],
-    (g, s) => setPending(g, s.webhook_due, s.webhook_in_flight, s.webhook_retry_wait));
-  dbGauge("webhook_delivery_oldest_due_age_seconds", "How long the longest-due pending webhook delivery has been due (0: none overdue); grows while workers fall behind or are down", [],
-    (g, s, now) => g.set(s.webhook_oldest_due && s.webhook_oldest_due <= now ? seconds(s.webhook_oldest_due, now) : 0));
-  dbGauge("mail_outbox_pending", "Pending mail by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)", ["state"],
-    (g, s) => setPending(g, s.mail_due, s.mail_in_flight, s.mail_retry_wait));
-  dbGauge("mail_oldest_due_age_seconds", "How long the longest-due pending mail has been due (0: none overdue)", [],
-    (g, s, now) => g.set(s.mail_oldest_due && s.mail_oldest_due <= now ? seconds(s.mail_oldest_due, now) : 0));
-  dbGauge("pm_schedules_due", "Active planned maintenance schedules of built-in companies whose next run is due and not generated yet", [],
-    (g, s) => g.set(Number(s.pm_due)));
+  dbGauge(
+    "webhook_deliveries_pending",
+    "Pending webhook deliveries by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)",
+    ["state"],
+    (g, s) => setPending(g, s.webhook_due, s.webhook_in_flight, s.webhook_retry_wait),
+  );
+  dbGauge(
+    "webhook_delivery_oldest_due_age_seconds",
+    "How long the longest-due pending webhook delivery has been due (0: none overdue); grows while workers fall behind or are down",
+    [],
+    (g, s, now) => g.set(s.webhook_oldest_due && s.webhook_oldest_due <= now ? seconds(s.webhook_oldest_due, now) : 0),
+  );
+  dbGauge(
+    "mail_outbox_pending",
+    "Pending mail by state: due (waiting for a worker), in_flight (held by a worker's lease), retry_wait (failed, next attempt later)",
+    ["state"],
+    (g, s) => setPending(g, s.mail_due, s.mail_in_flight, s.mail_retry_wait),
+  );
+  dbGauge(
+    "mail_oldest_due_age_seconds",
+    "How long the longest-due pending mail has been due (0: none overdue)",
+    [],
+    (g, s, now) => g.set(s.mail_oldest_due && s.mail_oldest_due <= now ? seconds(s.mail_oldest_due, now) : 0),
+  );
+  dbGauge(
+    "pm_schedules_due",
+    "Active planned maintenance schedules of built-in companies whose next run is due and not generated yet",
+    [],
+    (g, s) => g.set(Number(s.pm_due)),
+  );
 
   // The generator's BullMQ queue (its trigger jobs; the schedules themselves are in PostgreSQL).
   let queue: Queue | undefined;
@@ -147,7 +190,10 @@ export function registerStateGauges(registry: client.Registry, source: StateSour
         const counts = await within(queue.getJobCounts(...PM_JOB_STATES), timeoutMs, "Redis");
         for (const state of PM_JOB_STATES) this.set({ state }, counts[state] ?? 0);
       } catch (err) {
-        source.logger.warn({ err: (err as Error).message }, "metrics: reading the planned maintenance queue failed; its gauge is left out of this scrape");
+        source.logger.warn(
+          { err: (err as Error).message },
+          "metrics: reading the planned maintenance queue failed; its gauge is left out of this scrape",
+        );
         // A queue whose connection setup failed stays failed: make a new one next time.
         const failed = queue;
         queue = undefined;

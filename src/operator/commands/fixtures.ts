@@ -12,7 +12,8 @@ export const fixtureCommands: Command[] = [
 Prints {refs, keys, webhooks}: the database id of every ref, each key's apiKey and svcKey (the svcKey
 only when the key is created), each webhook endpoint's id and signing secret.
 Example: examples/operator-fixture.json. Format: docs/operator.md.`,
-    writes: (result: { refs: Record<string, number> }) => Object.entries(result.refs).map(([ref, id]) => `${ref}:${id}`),
+    writes: (result: { refs: Record<string, number> }) =>
+      Object.entries(result.refs).map(([ref, id]) => `${ref}:${id}`),
     async run({ args: [file], config, db }) {
       const text = fs.readFileSync(file, "utf8");
       let input: unknown;

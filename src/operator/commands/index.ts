@@ -8,10 +8,17 @@ import { fixtureCommands } from "./fixtures.ts";
 import { keyCommands } from "./keys.ts";
 import { webhookCommands } from "./webhooks.ts";
 
-export const COMMANDS: Command[] = [...fixtureCommands, ...keyCommands, ...webhookCommands, ...eventCommands, ...auditCommands];
+export const COMMANDS: Command[] = [
+  ...fixtureCommands,
+  ...keyCommands,
+  ...webhookCommands,
+  ...eventCommands,
+  ...auditCommands,
+];
 
 const usageLine = (c: Command) => `operator ${c.name} ${c.usage}`.trimEnd();
-export const usage = (commands: Command[] = COMMANDS) => `usage:\n${commands.map((c) => `  ${usageLine(c)}`).join("\n")}`;
+export const usage = (commands: Command[] = COMMANDS) =>
+  `usage:\n${commands.map((c) => `  ${usageLine(c)}`).join("\n")}`;
 
 export const OVERVIEW = `${usage()}
 
@@ -22,7 +29,10 @@ then the built-in defaults (as .env.example lists them). Guide: docs/operator.md
 /docs/operator).`;
 
 export function commandHelp(c: Command): string {
-  const options = Object.entries(c.options ?? {}).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ""}`, o.help]);
+  const options = Object.entries(c.options ?? {}).map(([name, o]) => [
+    `--${name}${o.value ? ` ${o.value}` : ""}`,
+    o.help,
+  ]);
   options.push(["-h, --help", "this help"]);
   const width = Math.max(...options.map(([flag]) => flag.length)) + 2;
   return `usage: ${usageLine(c)}\n\n${c.help}\n\noptions:\n${options.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`).join("\n")}`;
@@ -52,14 +62,21 @@ export function parse(argv: string[]): Parsed {
   const rest = argv.slice(command.name.split(" ").length);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { ...command.options, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+    });
   } catch (error) {
     throw new UsageError((error as Error).message, commandUsage(command));
   }
   if (parsed.values.help) return { help: commandHelp(command) };
   const expected = command.args ?? [];
   const given = parsed.positionals;
-  if (given.length < expected.length) throw new UsageError(`missing <${expected[given.length]}>`, commandUsage(command));
-  if (given.length > expected.length) throw new UsageError(`unexpected argument ${given[expected.length]}`, commandUsage(command));
+  if (given.length < expected.length)
+    throw new UsageError(`missing <${expected[given.length]}>`, commandUsage(command));
+  if (given.length > expected.length)
+    throw new UsageError(`unexpected argument ${given[expected.length]}`, commandUsage(command));
   return { command, args: given, values: parsed.values };
 }

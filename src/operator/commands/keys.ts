@@ -8,7 +8,8 @@ const STATUSES: KeyStatus[] = ["active", "revoked", "expired"];
 export const keyCommands: Command[] = [
   {
     name: "keys issue",
-    usage: "--contact <email> --kind buyer|supplier|partner [--expires-at <ISO time>] [--rate-limit <requests>/<seconds>]",
+    usage:
+      "--contact <email> --kind buyer|supplier|partner [--expires-at <ISO time>] [--rate-limit <requests>/<seconds>]",
     help: `Issues an API key (X-API-KEY + SVC-KEY pair) for an existing contact.
 Prints {id, apiKey, svcKey}. The svcKey is shown only here: store it.
 A buyer key needs a contact at a buyer facility; supplier and partner keys a contact at a supplier facility.`,
@@ -16,13 +17,18 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
       contact: { type: "string", value: "<email>", help: "the key's contact (by email, any case); required" },
       kind: { type: "string", value: "buyer|supplier|partner", help: "the interface the key may call; required" },
       "expires-at": { type: "string", value: "<ISO time>", help: "the key stops authenticating at this time" },
-      "rate-limit": { type: "string", value: "<requests>/<seconds>", help: "instead of the default 10 requests per 20 s window" },
+      "rate-limit": {
+        type: "string",
+        value: "<requests>/<seconds>",
+        help: "instead of the default 10 requests per 20 s window",
+      },
     },
     writes: (result: { id: number }) => [result.id],
     async run({ values, db }) {
       const contact = str(values, "contact");
       const kind = str(values, "kind");
-      if (!contact || !KINDS.includes(kind as (typeof KINDS)[number])) throw new UsageError("--contact and --kind are required");
+      if (!contact || !KINDS.includes(kind as (typeof KINDS)[number]))
+        throw new UsageError("--contact and --kind are required");
       const rateLimit = str(values, "rate-limit");
       const limit = rateLimit?.match(/^([1-9]\d*)\/([1-9]\d*)$/);
       if (rateLimit && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>, both positive");
@@ -30,30 +36,41 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
       const expiresAt = expires ? new Date(expires) : undefined;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 time");
       return issueKey(db(), {
-        contactEmail: contact, kind: kind as (typeof KINDS)[number], expiresAt,
+        contactEmail: contact,
+        kind: kind as (typeof KINDS)[number],
+        expiresAt,
         rateLimit: limit ? { requests: Number(limit[1]), windowSeconds: Number(limit[2]) } : undefined,
       });
     },
   },
   {
     name: "keys list",
-    usage: "[--contact <email>] [--kind buyer|supplier|partner] [--buyer-company <id>] [--supplier-facility <id>] [--status active|revoked|expired]",
+    usage:
+      "[--contact <email>] [--kind buyer|supplier|partner] [--buyer-company <id>] [--supplier-facility <id>] [--status active|revoked|expired]",
     help: `Lists API keys, oldest first: id, fixture ref, apiKey (the public half, for keys revoke), kind,
 status, contact, tenant ids, rate-limit override, created/expires/revoked times. Secrets are never shown.`,
     options: {
       contact: { type: "string", value: "<email>", help: "only this contact's keys" },
       kind: { type: "string", value: "buyer|supplier|partner", help: "only keys of this kind" },
-      "buyer-company": { type: "string", value: "<id>", help: "only keys of contacts at this buyer company's facilities" },
+      "buyer-company": {
+        type: "string",
+        value: "<id>",
+        help: "only keys of contacts at this buyer company's facilities",
+      },
       "supplier-facility": { type: "string", value: "<id>", help: "only keys of contacts at this supplier facility" },
       status: { type: "string", value: "active|revoked|expired", help: "only keys in this state" },
     },
     async run({ values, db }) {
       const kind = str(values, "kind");
-      if (kind !== undefined && !KINDS.includes(kind as (typeof KINDS)[number])) throw new UsageError("--kind is buyer, supplier or partner");
+      if (kind !== undefined && !KINDS.includes(kind as (typeof KINDS)[number]))
+        throw new UsageError("--kind is buyer, supplier or partner");
       const status = str(values, "status");
-      if (status !== undefined && !STATUSES.includes(status as KeyStatus)) throw new UsageError("--status is active, revoked or expired");
+      if (status !== undefined && !STATUSES.includes(status as KeyStatus))
+        throw new UsageError("--status is active, revoked or expired");
       return listKeys(db(), {
-        contactEmail: str(values, "contact"), kind: kind as (typeof KINDS)[number] | undefined, status: status as KeyStatus | undefined,
+        contactEmail: str(values, "contact"),
+        kind: kind as (typeof KINDS)[number] | undefined,
+        status: status as KeyStatus | undefined,
         buyerCompanyId: int(str(values, "buyer-company"), "--buyer-company"),
         supplierFacilityId: int(str(values, "supplier-facility"), "--supplier-facility"),
       });

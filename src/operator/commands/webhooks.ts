@@ -2,8 +2,18 @@
 // log with its replays (docs/events.md).
 import { inTransaction, joinable } from "../../schema/core/transaction.ts";
 import {
-  addEndpoint, deleteEndpoint, DELIVERY_STATUSES, disableEndpoint, enableEndpoint, endpointDeliveries, listEndpoints, redeliver,
-  redeliverEndpointFailures, rotateEndpointSecret, sendTestEvent, type DeliveryStatus,
+  addEndpoint,
+  deleteEndpoint,
+  DELIVERY_STATUSES,
+  disableEndpoint,
+  enableEndpoint,
+  endpointDeliveries,
+  listEndpoints,
+  redeliver,
+  redeliverEndpointFailures,
+  rotateEndpointSecret,
+  sendTestEvent,
+  type DeliveryStatus,
 } from "../../schema/webhooks/public.ts";
 import { CommandFailed, OWNER_OPTIONS, UsageError, int, owner, str, time, type Command } from "../command.ts";
 
@@ -12,13 +22,22 @@ const endpointId = (args: string[]) => int(args[0], "endpointId")!;
 export const webhookCommands: Command[] = [
   {
     name: "webhooks add",
-    usage: "(--buyer-company <id> | --supplier-facility <id>) --url <https url> --events <e1,e2> [--mode test|production]",
+    usage:
+      "(--buyer-company <id> | --supplier-facility <id>) --url <https url> --events <e1,e2> [--mode test|production]",
     help: `Registers a webhook endpoint for one buyer company or one supplier facility. Prints {id, secret}:
 the signing secret (whsec_…), shown again only by apply for fixture endpoints.`,
     options: {
       ...OWNER_OPTIONS,
-      url: { type: "string", value: "<https url>", help: "where deliveries are POSTed (http and private addresses only with WEBHOOK_ALLOW_INSECURE_URLS=true)" },
-      events: { type: "string", value: "<e1,e2>", help: "workorder.create, workorder.status_update, workorder.new_note (comma-separated)" },
+      url: {
+        type: "string",
+        value: "<https url>",
+        help: "where deliveries are POSTed (http and private addresses only with WEBHOOK_ALLOW_INSECURE_URLS=true)",
+      },
+      events: {
+        type: "string",
+        value: "<e1,e2>",
+        help: "workorder.create, workorder.status_update, workorder.new_note (comma-separated)",
+      },
       mode: { type: "string", value: "test|production", help: "sent as x-webhook-mode; default production" },
     },
     writes: (result: { id: number }) => [result.id],
@@ -29,7 +48,11 @@ the signing secret (whsec_…), shown again only by apply for fixture endpoints.
       const mode = str(values, "mode") ?? "production";
       if (mode !== "test" && mode !== "production") throw new UsageError("--mode is test or production");
       return addEndpoint(db(), {
-        ...owner(values), url, events: events.split(",").map((e) => e.trim()), mode, allowInsecure: config.webhookAllowInsecureUrls,
+        ...owner(values),
+        url,
+        events: events.split(",").map((e) => e.trim()),
+        mode,
+        allowInsecure: config.webhookAllowInsecureUrls,
       });
     },
   },
@@ -62,8 +85,11 @@ exits 1 when the receiver did not answer 2xx.`,
     async run({ args, values, config, db }) {
       const event = str(values, "event");
       if (!event) throw new UsageError("--event is required");
-      const result = await sendTestEvent(db(), endpointId(args), event, { allowInsecureUrls: config.webhookAllowInsecureUrls });
-      if (!result.acknowledged) throw new CommandFailed(`the endpoint did not acknowledge the test event: ${result.error}`, result);
+      const result = await sendTestEvent(db(), endpointId(args), event, {
+        allowInsecureUrls: config.webhookAllowInsecureUrls,
+      });
+      if (!result.acknowledged)
+        throw new CommandFailed(`the endpoint did not acknowledge the test event: ${result.error}`, result);
       return result;
     },
   },
@@ -114,10 +140,13 @@ that fixture again registers a new endpoint. Prints {id, deleted, deliveriesDele
     },
     async run({ args, values, db }) {
       const status = str(values, "status");
-      if (status !== undefined && !DELIVERY_STATUSES.includes(status as DeliveryStatus)) throw new UsageError(`--status is one of ${DELIVERY_STATUSES.join(", ")}`);
+      if (status !== undefined && !DELIVERY_STATUSES.includes(status as DeliveryStatus))
+        throw new UsageError(`--status is one of ${DELIVERY_STATUSES.join(", ")}`);
       return endpointDeliveries(db(), endpointId(args), {
-        status: status as DeliveryStatus | undefined, since: time(str(values, "since"), "--since"),
-        limit: int(str(values, "limit"), "--limit"), offset: int(str(values, "offset"), "--offset"),
+        status: status as DeliveryStatus | undefined,
+        since: time(str(values, "since"), "--since"),
+        limit: int(str(values, "limit"), "--limit"),
+        offset: int(str(values, "offset"), "--offset"),
       });
     },
   },

@@ -6,7 +6,10 @@ import { createAssetModel } from "./rules.ts";
 
 builder.mutationField("createAssetModel", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/asset/asset_models", type: "AssetModel", bodyArg: "input" }, requires("asset.write")),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "POST", path: "/asset/asset_models", type: "AssetModel", bodyArg: "input" },
+      requires("asset.write"),
+    ),
     type: AssetModelRef,
     args: { input: t.arg({ type: AssetModelInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createAssetModel(ctx, input, query),

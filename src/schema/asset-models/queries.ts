@@ -5,7 +5,12 @@ import { closestModel, FUZZY_MATCH_THRESHOLD } from "./rules.ts";
 
 builder.queryField("assetModelFuzzy", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/asset/asset_models/fuzzy/:name/:assetTypeId", type: "AssetModel" }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: "/asset/asset_models/fuzzy/:name/:assetTypeId",
+      type: "AssetModel",
+    }),
     description: `The model of the asset type whose name is most similar (pg_trgm) to name; 404 below ${FUZZY_MATCH_THRESHOLD}.`,
     type: AssetModelRef,
     args: { name: t.arg.string({ required: true }), assetTypeId: t.arg.int({ required: true }) },

@@ -51,7 +51,11 @@ export async function closestModel(ctx: Context, rawName: string, assetTypeId: n
   if (!name) throw badInput("name must not be blank");
   if (name.length > MAX_MODEL_NAME) throw badInput(`name is limited to ${MAX_MODEL_NAME} characters`);
   // An unknown asset type is a 404, another company's a 400, like any single read.
-  const type = await findInScope<{ id: number; buyerCompanyId: number }>(ctx.db.assetType, assetTypeId, assetTypeScope(ctx.viewer));
+  const type = await findInScope<{ id: number; buyerCompanyId: number }>(
+    ctx.db.assetType,
+    assetTypeId,
+    assetTypeScope(ctx.viewer),
+  );
   // The (buyerCompanyId, assetTypeId) index narrows to one type's models before scoring; id breaks ties.
   const [best] = await ctx.db.$queryRaw<{ id: number }[]>`
     SELECT id FROM "AssetModel"

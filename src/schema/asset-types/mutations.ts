@@ -6,7 +6,10 @@ import { upsertAssetType } from "./rules.ts";
 
 builder.mutationField("upsertAssetType", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/asset/asset_types", type: "AssetType", bodyArg: "input" }, requires("asset.write")),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "POST", path: "/asset/asset_types", type: "AssetType", bodyArg: "input" },
+      requires("asset.write"),
+    ),
     type: AssetTypeRef,
     args: { input: t.arg({ type: AssetTypeInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => upsertAssetType(ctx, input, query),

@@ -3,7 +3,13 @@ import { AssetTypePage, AssetTypeRef } from "./types.ts";
 import { ASSET_TYPE_LIST, assetTypeScope } from "./rules.ts";
 
 readRoutes({
-  interfaces: ["buyer", "supplier"], path: "/asset/asset_types", type: "AssetType",
+  interfaces: ["buyer", "supplier"],
+  path: "/asset/asset_types",
+  type: "AssetType",
   fields: { list: "assetTypes", one: "assetType" },
-  page: AssetTypePage, item: AssetTypeRef, table: (ctx) => ctx.db.assetType, scope: assetTypeScope, spec: ASSET_TYPE_LIST,
+  page: AssetTypePage,
+  item: AssetTypeRef,
+  table: (ctx) => ctx.db.assetType,
+  scope: assetTypeScope,
+  spec: ASSET_TYPE_LIST,
 });

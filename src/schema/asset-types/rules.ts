@@ -8,7 +8,14 @@ import type { ListSpec } from "../core/list.ts";
 export const assetTypeScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
 export const ASSET_TYPE_LIST: ListSpec = {
-  filters: { id: "int", name: "string", usesRefrigerant: "boolean", refrigerantTypeCode: "string", applianceCategory: "string", buyerCompanyId: "int" },
+  filters: {
+    id: "int",
+    name: "string",
+    usesRefrigerant: "boolean",
+    refrigerantTypeCode: "string",
+    applianceCategory: "string",
+    buyerCompanyId: "int",
+  },
   sortable: ["id", "name", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
 };
@@ -32,7 +39,8 @@ export function assetTypeData(input: AssetTypeInput) {
     throw badInput("fullChargeLb must be positive");
   }
   const data: Record<string, unknown> = { name: input.name };
-  if (input.usesRefrigerant !== undefined && input.usesRefrigerant !== null) data.usesRefrigerant = input.usesRefrigerant;
+  if (input.usesRefrigerant !== undefined && input.usesRefrigerant !== null)
+    data.usesRefrigerant = input.usesRefrigerant;
   for (const key of ["refrigerantTypeCode", "fullChargeLb", "applianceCategory"] as const) {
     if (input[key] !== undefined) data[key] = input[key];
   }
@@ -43,7 +51,10 @@ export function assetTypeData(input: AssetTypeInput) {
 export async function upsertAssetType(ctx: Context, input: AssetTypeInput, query: object) {
   const data = assetTypeData(input);
   if (input.id === undefined || input.id === null) {
-    return ctx.db.assetType.create({ ...query, data: { ...(data as { name: string }), buyerCompanyId: ctx.viewer.buyerCompanyId! } });
+    return ctx.db.assetType.create({
+      ...query,
+      data: { ...(data as { name: string }), buyerCompanyId: ctx.viewer.buyerCompanyId! },
+    });
   }
   await findWritable(ctx.db.assetType, "asset type", input.id, assetTypeScope(ctx.viewer));
   return ctx.db.assetType.update({ ...query, where: { id: input.id }, data });

@@ -6,7 +6,10 @@ import { upsertAsset } from "./rules.ts";
 
 builder.mutationField("upsertAsset", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/asset/assets", type: "Asset", bodyArg: "input" }, requires("asset.write")),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "POST", path: "/asset/assets", type: "Asset", bodyArg: "input" },
+      requires("asset.write"),
+    ),
     type: AssetRef,
     args: { input: t.arg({ type: AssetInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => upsertAsset(ctx, input, query),

@@ -11,9 +11,18 @@ export const assetScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
 export const ASSET_LIST: ListSpec = {
   filters: {
-    id: "int", name: "string", locationId: "int", assetTypeId: "int", assetModelId: "int", parentId: "int",
-    isActive: "boolean", isLeased: "boolean", isRefrigerantTracked: "boolean", serialNumber: "string",
-    manufacturer: "string", buyerCompanyId: "int",
+    id: "int",
+    name: "string",
+    locationId: "int",
+    assetTypeId: "int",
+    assetModelId: "int",
+    parentId: "int",
+    isActive: "boolean",
+    isLeased: "boolean",
+    isRefrigerantTracked: "boolean",
+    serialNumber: "string",
+    manufacturer: "string",
+    buyerCompanyId: "int",
   },
   sortable: ["id", "name", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
@@ -47,12 +56,23 @@ export type AssetData = Omit<Prisma.AssetUncheckedCreateInput, "buyerCompanyId">
 
 const isBlank = (value: unknown) => value === null || (typeof value === "string" && value.trim() === "");
 
-const REFRIGERANT_OVERRIDES = ["refrigerantTypeCode", "fullChargeLb", "applianceCategory", "refrigerantRequiresProcessShutdown"] as const;
+const REFRIGERANT_OVERRIDES = [
+  "refrigerantTypeCode",
+  "fullChargeLb",
+  "applianceCategory",
+  "refrigerantRequiresProcessShutdown",
+] as const;
 
 /** The two overrides the input types as JSON (so that "" can clear them) are checked here. */
 const OVERRIDE_CHECKS: Partial<Record<(typeof REFRIGERANT_OVERRIDES)[number], [(v: unknown) => boolean, string]>> = {
-  fullChargeLb: [(v) => typeof v === "number" && Number.isFinite(v) && v > 0, "fullChargeLb must be a positive number, null or blank"],
-  refrigerantRequiresProcessShutdown: [(v) => typeof v === "boolean", "refrigerantRequiresProcessShutdown must be true, false, null or blank"],
+  fullChargeLb: [
+    (v) => typeof v === "number" && Number.isFinite(v) && v > 0,
+    "fullChargeLb must be a positive number, null or blank",
+  ],
+  refrigerantRequiresProcessShutdown: [
+    (v) => typeof v === "boolean",
+    "refrigerantRequiresProcessShutdown must be true, false, null or blank",
+  ],
 };
 
 /**
@@ -84,7 +104,8 @@ export function assetData(input: AssetInput): AssetData {
     data[key] = isBlank(value) ? null : value;
   }
   if (problems.length) throw badInput(problems.join("; "));
-  if (input.isRefrigerantTracked === true || input.isRefrigerantTracked === false) data.isRefrigerantTracked = input.isRefrigerantTracked;
+  if (input.isRefrigerantTracked === true || input.isRefrigerantTracked === false)
+    data.isRefrigerantTracked = input.isRefrigerantTracked;
   return data as AssetData;
 }
 
@@ -109,13 +130,20 @@ export interface StoredAsset {
  * Sub-assets: a new parent needs the company's subAssetsEnabled, cannot be the asset or one of its
  * descendants, and the child must be at the parent's location (also when only the location changes).
  */
-export async function checkAssetReferences(tx: Tx, companyId: number, data: AssetData, stored: StoredAsset | null): Promise<void> {
+export async function checkAssetReferences(
+  tx: Tx,
+  companyId: number,
+  data: AssetData,
+  stored: StoredAsset | null,
+): Promise<void> {
   const owned = { buyerCompanyId: companyId };
   const parentId = data.parentId !== undefined ? data.parentId : (stored?.parentId ?? null);
   const [assetType, location, model, parent, company] = await Promise.all([
     tx.assetType.findFirst({ where: { id: data.assetTypeId, ...owned }, select: { id: true } }),
     tx.location.findFirst({ where: { id: data.locationId, ...owned }, select: { id: true } }),
-    data.assetModelId != null ? tx.assetModel.findFirst({ where: { id: data.assetModelId, ...owned }, select: { assetTypeId: true } }) : null,
+    data.assetModelId != null
+      ? tx.assetModel.findFirst({ where: { id: data.assetModelId, ...owned }, select: { assetTypeId: true } })
+      : null,
     parentId !== null ? tx.asset.findFirst({ where: { id: parentId, ...owned }, select: { locationId: true } }) : null,
     tx.buyerCompany.findUniqueOrThrow({ where: { id: companyId }, select: { subAssetsEnabled: true } }),
   ]);
@@ -124,7 +152,8 @@ export async function checkAssetReferences(tx: Tx, companyId: number, data: Asse
   if (!location) problems.push(`locationId ${data.locationId} is not a location of this company`);
   if (data.assetModelId != null) {
     if (!model) problems.push(`assetModelId ${data.assetModelId} is not an asset model of this company`);
-    else if (model.assetTypeId !== data.assetTypeId) problems.push(`assetModelId ${data.assetModelId} is a model of another asset type`);
+    else if (model.assetTypeId !== data.assetTypeId)
+      problems.push(`assetModelId ${data.assetModelId} is a model of another asset type`);
   }
   if (parentId !== null) {
     const newParent = data.parentId != null && data.parentId !== stored?.parentId;
@@ -151,7 +180,9 @@ export async function upsertAsset(ctx: Context, input: AssetInput, query: object
     const stored =
       input.id == null
         ? null
-        : await findWritable<StoredAsset>(tx.asset, "asset", input.id, assetScope(ctx.viewer), { select: { id: true, parentId: true, locationId: true } });
+        : await findWritable<StoredAsset>(tx.asset, "asset", input.id, assetScope(ctx.viewer), {
+            select: { id: true, parentId: true, locationId: true },
+          });
     await checkAssetReferences(tx, companyId, data, stored);
     if (!stored) return tx.asset.create({ ...query, data: { ...data, buyerCompanyId: companyId } });
     if (stored.locationId !== data.locationId) {

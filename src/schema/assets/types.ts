@@ -49,9 +49,12 @@ const assetFields = (t: any) => ({
 });
 
 const EffectiveRefrigerantRef = builder
-  .objectRef<{ refrigerantTypeCode: string | null; fullChargeLb: number | null; applianceCategory: string | null; refrigerantRequiresProcessShutdown: boolean | null }>(
-    "EffectiveRefrigerant",
-  )
+  .objectRef<{
+    refrigerantTypeCode: string | null;
+    fullChargeLb: number | null;
+    applianceCategory: string | null;
+    refrigerantRequiresProcessShutdown: boolean | null;
+  }>("EffectiveRefrigerant")
   .implement({
     description: "Refrigerant values that apply to the unit: its override, else the asset type's default",
     fields: (t) => ({
@@ -100,12 +103,23 @@ export const AssetInput = builder.inputType("AssetInput", {
     manufacturer: t.string(),
     assetModelId: t.int({ description: "A model of the same asset type" }),
     installDate: t.field({ type: "Date" }),
-    parentId: t.int({ description: "Makes the asset a sub-asset (company setting); must be at the parent's location; null detaches" }),
-    warranties: t.field({ type: "JSON", description: "Array of objects, e.g. {provider, description, startsAt, endsAt}" }),
+    parentId: t.int({
+      description: "Makes the asset a sub-asset (company setting); must be at the parent's location; null detaches",
+    }),
+    warranties: t.field({
+      type: "JSON",
+      description: "Array of objects, e.g. {provider, description, startsAt, endsAt}",
+    }),
     refrigerantTypeCode: t.string({ description: "Override; omitted keeps, null or blank inherits the type's" }),
-    fullChargeLb: t.field({ type: "JSON", description: "Override, a positive number; omitted keeps, null or blank inherits the type's" }),
+    fullChargeLb: t.field({
+      type: "JSON",
+      description: "Override, a positive number; omitted keeps, null or blank inherits the type's",
+    }),
     applianceCategory: t.string({ description: "Override; omitted keeps, null or blank inherits the type's" }),
-    refrigerantRequiresProcessShutdown: t.field({ type: "JSON", description: "Override, a boolean; omitted keeps, null or blank clears" }),
+    refrigerantRequiresProcessShutdown: t.field({
+      type: "JSON",
+      description: "Override, a boolean; omitted keeps, null or blank clears",
+    }),
     isRefrigerantTracked: t.boolean({ description: "Omitted or null keeps; only false turns tracking off" }),
   }),
 });

@@ -31,7 +31,12 @@ export interface AuditFilter {
 }
 
 /** One page of entries, newest first; filters are ANDed with the scope. */
-export async function listAudit<T = Prisma.AuditEntryGetPayload<object>>(db: Db, scope: Prisma.AuditEntryWhereInput, filter: AuditFilter, query: object = {}) {
+export async function listAudit<T = Prisma.AuditEntryGetPayload<object>>(
+  db: Db,
+  scope: Prisma.AuditEntryWhereInput,
+  filter: AuditFilter,
+  query: object = {},
+) {
   const offset = filter.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw badInput("offset must not be negative");
   const limit = filter.limit ?? DEFAULT_AUDIT_LIMIT;
@@ -51,14 +56,24 @@ export async function listAudit<T = Prisma.AuditEntryGetPayload<object>>(db: Db,
     ],
   };
   const [data, count] = await Promise.all([
-    db.auditEntry.findMany({ ...query, where, orderBy: [{ at: "desc" }, { id: "desc" }], skip: offset, take: Math.min(limit, MAX_AUDIT_LIMIT) }),
+    db.auditEntry.findMany({
+      ...query,
+      where,
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      skip: offset,
+      take: Math.min(limit, MAX_AUDIT_LIMIT),
+    }),
     db.auditEntry.count({ where }),
   ]);
   return { data: data as T[], count };
 }
 
 /** An entry as the operator CLI prints it. */
-export const auditJson = (e: Prisma.AuditEntryGetPayload<object>) => ({ ...e, id: e.id.toString(), at: e.at.toISOString() });
+export const auditJson = (e: Prisma.AuditEntryGetPayload<object>) => ({
+  ...e,
+  id: e.id.toString(),
+  at: e.at.toISOString(),
+});
 
 // ---- the operator's command
 

@@ -12,10 +12,16 @@ export const AuditEntryRef = builder.prismaObject("AuditEntry", {
     channel: t.exposeString("channel", { description: "buyer, supplier or partners (REST), graphql, or operator" }),
     apiKeyId: t.exposeInt("apiKeyId", { nullable: true }),
     contactId: t.exposeInt("contactId", { nullable: true }),
-    actor: t.exposeString("actor", { description: "The key's contact (e-mail), or operator:<user> for the operator CLI" }),
-    operation: t.exposeString("operation", { description: "The mutation (GraphQL field; REST routes map to one each) or CLI command" }),
+    actor: t.exposeString("actor", {
+      description: "The key's contact (e-mail), or operator:<user> for the operator CLI",
+    }),
+    operation: t.exposeString("operation", {
+      description: "The mutation (GraphQL field; REST routes map to one each) or CLI command",
+    }),
     recordType: t.exposeString("recordType", { nullable: true }),
-    recordIds: t.exposeStringList("recordIds", { description: "The records it wrote: ids named in its arguments and ids of what it returned" }),
+    recordIds: t.exposeStringList("recordIds", {
+      description: "The records it wrote: ids named in its arguments and ids of what it returned",
+    }),
     traceId: t.exposeString("traceId", { description: "The request's X-Trace-Id" }),
   }),
 });

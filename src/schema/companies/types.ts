@@ -2,24 +2,26 @@ import { builder } from "../core/builder.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 
-const BuyerCompanySettingsRef = builder.objectRef<{
-  subAssetsEnabled: boolean;
-  serviceRequestsNeedApproval: boolean;
-  cancellationLock: boolean;
-  supplierInvoiceEditing: boolean;
-  declineAutoPick: boolean;
-  visibilityWebhooks: boolean;
-}>("BuyerCompanySettings").implement({
-  subGraphs: ["graphql"],
-  fields: (t) => ({
-    subAssetsEnabled: t.exposeBoolean("subAssetsEnabled"),
-    serviceRequestsNeedApproval: t.exposeBoolean("serviceRequestsNeedApproval"),
-    cancellationLock: t.exposeBoolean("cancellationLock"),
-    supplierInvoiceEditing: t.exposeBoolean("supplierInvoiceEditing"),
-    declineAutoPick: t.exposeBoolean("declineAutoPick"),
-    visibilityWebhooks: t.exposeBoolean("visibilityWebhooks"),
-  }),
-});
+const BuyerCompanySettingsRef = builder
+  .objectRef<{
+    subAssetsEnabled: boolean;
+    serviceRequestsNeedApproval: boolean;
+    cancellationLock: boolean;
+    supplierInvoiceEditing: boolean;
+    declineAutoPick: boolean;
+    visibilityWebhooks: boolean;
+  }>("BuyerCompanySettings")
+  .implement({
+    subGraphs: ["graphql"],
+    fields: (t) => ({
+      subAssetsEnabled: t.exposeBoolean("subAssetsEnabled"),
+      serviceRequestsNeedApproval: t.exposeBoolean("serviceRequestsNeedApproval"),
+      cancellationLock: t.exposeBoolean("cancellationLock"),
+      supplierInvoiceEditing: t.exposeBoolean("supplierInvoiceEditing"),
+      declineAutoPick: t.exposeBoolean("declineAutoPick"),
+      visibilityWebhooks: t.exposeBoolean("visibilityWebhooks"),
+    }),
+  });
 
 export const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
   // Suppliers get buyer companies with their settings stripped: absent from the supplier REST cut,
@@ -28,7 +30,12 @@ export const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
-    buyerCompanySettings: t.field({ type: BuyerCompanySettingsRef, nullable: true, subGraphs: ["graphql"], resolve: (c) => c }),
+    buyerCompanySettings: t.field({
+      type: BuyerCompanySettingsRef,
+      nullable: true,
+      subGraphs: ["graphql"],
+      resolve: (c) => c,
+    }),
   }),
 });
 

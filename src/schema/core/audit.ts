@@ -30,8 +30,12 @@ export interface AuditEntryInput extends AuditActor {
 export function actorOf(viewer: Viewer, channel: string): AuditActor {
   const buyer = viewer.kind === "buyer";
   return {
-    channel, apiKeyId: viewer.keyId, contactId: viewer.contactId, actor: viewer.email,
-    buyerCompanyId: buyer ? viewer.buyerCompanyId : null, supplierFacilityId: buyer ? null : viewer.supplierFacilityId,
+    channel,
+    apiKeyId: viewer.keyId,
+    contactId: viewer.contactId,
+    actor: viewer.email,
+    buyerCompanyId: buyer ? viewer.buyerCompanyId : null,
+    supplierFacilityId: buyer ? null : viewer.supplierFacilityId,
   };
 }
 
@@ -46,7 +50,8 @@ function idsIn(value: unknown, keys: string[], into: Set<string>) {
   if (!value || typeof value !== "object") return;
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
-    for (const id of Array.isArray(v) ? v : [v]) if (typeof id === "number" || typeof id === "string" || typeof id === "bigint") into.add(String(id));
+    for (const id of Array.isArray(v) ? v : [v])
+      if (typeof id === "number" || typeof id === "string" || typeof id === "bigint") into.add(String(id));
   }
 }
 
@@ -55,8 +60,12 @@ export function recordIdsOf(args: Record<string, unknown>, result: unknown): str
   const ids = new Set<string>();
   idsIn(args, ID_ARGS, ids);
   idsIn(args.input, ID_ARGS, ids);
-  const returned = result && typeof result === "object" && Array.isArray((result as { data?: unknown }).data) ? (result as { data: unknown[] }).data : result;
-  for (const record of Array.isArray(returned) ? returned : [returned]) idsIn(record, ["id", "webhookId", "redelivered"], ids);
+  const returned =
+    result && typeof result === "object" && Array.isArray((result as { data?: unknown }).data)
+      ? (result as { data: unknown[] }).data
+      : result;
+  for (const record of Array.isArray(returned) ? returned : [returned])
+    idsIn(record, ["id", "webhookId", "redelivered"], ids);
   return [...ids];
 }
 
@@ -79,18 +88,27 @@ export function applyAudit(schema: GraphQLSchema): void {
     // run one after another, so swapping ctx.db and putting it back is safe.
     field.resolve = (parent, args, ctx: Context, info) => {
       const db = ctx.db;
-      return inTransaction(db, async (tx) => {
-        ctx.db = joinable(tx);
-        try {
-          const result = await resolve(parent, args, ctx, info);
-          await recordAudit(tx, {
-            ...actorOf(ctx.viewer, ctx.channel), operation: field.name, recordType, recordIds: recordIdsOf(args, result), traceId: ctx.traceId, at: ctx.now(),
-          });
-          return result;
-        } finally {
-          ctx.db = db;
-        }
-      }, LIMITS);
+      return inTransaction(
+        db,
+        async (tx) => {
+          ctx.db = joinable(tx);
+          try {
+            const result = await resolve(parent, args, ctx, info);
+            await recordAudit(tx, {
+              ...actorOf(ctx.viewer, ctx.channel),
+              operation: field.name,
+              recordType,
+              recordIds: recordIdsOf(args, result),
+              traceId: ctx.traceId,
+              at: ctx.now(),
+            });
+            return result;
+          } finally {
+            ctx.db = db;
+          }
+        },
+        LIMITS,
+      );
     };
     Object.assign(field, { audited: true });
   }
@@ -100,10 +118,19 @@ export function applyAudit(schema: GraphQLSchema): void {
  * For writes outside GraphQL (the operator CLI): `work` runs in a transaction with the entry, its
  * record ids read from what it returns.
  */
-export function audited<T>(db: Db, entry: Omit<AuditEntryInput, "recordIds" | "recordType"> & { recordType?: string }, work: (db: Db) => Promise<T>, ids: (result: T) => unknown[] = () => []): Promise<T> {
-  return inTransaction(db, async (tx) => {
-    const result = await work(joinable(tx));
-    await recordAudit(tx, { ...entry, recordType: entry.recordType ?? null, recordIds: ids(result).map(String) });
-    return result;
-  }, { maxWait: 10_000, timeout: 120_000 });
+export function audited<T>(
+  db: Db,
+  entry: Omit<AuditEntryInput, "recordIds" | "recordType"> & { recordType?: string },
+  work: (db: Db) => Promise<T>,
+  ids: (result: T) => unknown[] = () => [],
+): Promise<T> {
+  return inTransaction(
+    db,
+    async (tx) => {
+      const result = await work(joinable(tx));
+      await recordAudit(tx, { ...entry, recordType: entry.recordType ?? null, recordIds: ids(result).map(String) });
+      return result;
+    },
+    { maxWait: 10_000, timeout: 120_000 },
+  );
 }

@@ -62,9 +62,15 @@ builder.addScalarType(
 );
 
 function parseTimestamp(value: unknown, dateOnly: boolean): Date {
-  const pattern = dateOnly ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+  const pattern = dateOnly
+    ? /^\d{4}-\d{2}-\d{2}$/
+    : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
   if (typeof value !== "string" || !pattern.test(value) || Number.isNaN(Date.parse(value))) {
-    throw badInput(dateOnly ? `must be a calendar date (YYYY-MM-DD), got ${JSON.stringify(value)}` : `must be an ISO 8601 timestamp with a UTC offset, got ${JSON.stringify(value)}`);
+    throw badInput(
+      dateOnly
+        ? `must be a calendar date (YYYY-MM-DD), got ${JSON.stringify(value)}`
+        : `must be an ISO 8601 timestamp with a UTC offset, got ${JSON.stringify(value)}`,
+    );
   }
   return new Date(dateOnly ? `${value}T00:00:00Z` : value);
 }

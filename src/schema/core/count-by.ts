@@ -23,7 +23,10 @@ export async function countBy(
   const where = { AND: [scope, filterWhere(args.filter, spec)] };
   if (!args.group_by) return { count: await delegate.count({ where }) };
   const field = args.group_by;
-  if (!Object.hasOwn(spec.filters, field)) throw badInput(`cannot group by ${JSON.stringify(field)}; groupable fields: ${Object.keys(spec.filters).join(", ")}`);
+  if (!Object.hasOwn(spec.filters, field))
+    throw badInput(
+      `cannot group by ${JSON.stringify(field)}; groupable fields: ${Object.keys(spec.filters).join(", ")}`,
+    );
   const groups = await delegate.groupBy({ by: [field], where, _count: { _all: true }, orderBy: { [field]: "asc" } });
   return groups.map((g) => ({ value: g[field], count: g._count._all }));
 }

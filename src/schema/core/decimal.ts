@@ -23,8 +23,10 @@ export function decimalOf(value: unknown, field: string, rule: DecimalRule): Dec
   }
   const text = value.trim();
   const [whole, fraction = ""] = text.replace(/^-/, "").split(".");
-  if (fraction.length > rule.scale) throw badInput(`${field} allows at most ${rule.scale} digits after the decimal point`);
-  if (whole.replace(/^0+(?=\d)/, "").length > rule.integerDigits) throw badInput(`${field} allows at most ${rule.integerDigits} digits before the decimal point`);
+  if (fraction.length > rule.scale)
+    throw badInput(`${field} allows at most ${rule.scale} digits after the decimal point`);
+  if (whole.replace(/^0+(?=\d)/, "").length > rule.integerDigits)
+    throw badInput(`${field} allows at most ${rule.integerDigits} digits before the decimal point`);
   const decimal = new Prisma.Decimal(text);
   if (!rule.negative && decimal.isNegative() && !decimal.isZero()) throw badInput(`${field} must not be negative`);
   return decimal;

@@ -55,8 +55,14 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
           const items = await o.claim(free);
           saturated = items.length === free;
           for (const item of items) {
-            const attempt = o.run(item)
-              .catch((err: Error) => o.logger.warn({ err: err.message, loop: o.name }, "attempt failed; its row is due again when the lease runs out"))
+            const attempt = o
+              .run(item)
+              .catch((err: Error) =>
+                o.logger.warn(
+                  { err: err.message, loop: o.name },
+                  "attempt failed; its row is due again when the lease runs out",
+                ),
+              )
               .finally(() => {
                 inFlight.delete(attempt);
                 if (saturated && o.concurrency - inFlight.size >= refill) wakeUp();
@@ -103,7 +109,12 @@ export interface ScheduleColumns {
  * lease's end. Oldest due first. `returning` lists the claimed rows' columns (table alias `t`), and
  * `select` reads the `claimed` rows (join what an attempt needs there).
  */
-export function claimDueSql(table: string, returning: string, select = "SELECT * FROM claimed", columns: ScheduleColumns = {}): string {
+export function claimDueSql(
+  table: string,
+  returning: string,
+  select = "SELECT * FROM claimed",
+  columns: ScheduleColumns = {},
+): string {
   const due = columns.due ?? "nextAttemptAt";
   const lease = columns.lease ?? "leaseUntil";
   return `WITH due AS (

@@ -11,14 +11,17 @@ export class ApiError extends GraphQLError {
   readonly field?: string;
 
   constructor(status: ErrorStatus, type: string, message: string, headers?: Record<string, string>, field?: string) {
-    super(message, { extensions: { code: type, ...(field ? { field } : {}), http: { status, ...(headers ? { headers } : {}) } } });
+    super(message, {
+      extensions: { code: type, ...(field ? { field } : {}), http: { status, ...(headers ? { headers } : {}) } },
+    });
     this.status = status;
     this.type = type;
     this.field = field;
   }
 }
 
-export const badInput = (message: string, field?: string) => new ApiError(400, "invalidInputDataException", message, undefined, field);
+export const badInput = (message: string, field?: string) =>
+  new ApiError(400, "invalidInputDataException", message, undefined, field);
 export const outOfScope = (message = "record is outside the scope of this key") =>
   new ApiError(400, "invalidInputDataException", message);
 /** A write to a record the key may not change: unknown, deleted, foreign and denied alike (the contract's rule). */
@@ -34,7 +37,11 @@ export const notAcceptable = (message: string) => new ApiError(406, "NotAcceptab
 export const unprocessable = (message: string) => new ApiError(422, "UnprocessableEntityException", message);
 
 /** The one 429 of every channel (REST, GraphQL over HTTP, websockets); `headers` are the RateLimit-* ones. */
-export const rateLimited = (limit: { requests: number; windowSeconds: number }, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
+export const rateLimited = (
+  limit: { requests: number; windowSeconds: number },
+  retryAfterSeconds: number,
+  headers: Record<string, string> = {},
+) =>
   new ApiError(
     429,
     "TooManyRequestsException",
@@ -47,11 +54,22 @@ export const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /** The database cannot be reached right now (refused, terminated, restarting); the request did nothing. */
 export const serviceUnavailable = () =>
-  new ApiError(503, "ServiceUnavailableException", `the service cannot reach its database right now; retry in ${UNAVAILABLE_RETRY_SECONDS} s`, {
-    "Retry-After": String(UNAVAILABLE_RETRY_SECONDS),
-  });
+  new ApiError(
+    503,
+    "ServiceUnavailableException",
+    `the service cannot reach its database right now; retry in ${UNAVAILABLE_RETRY_SECONDS} s`,
+    {
+      "Retry-After": String(UNAVAILABLE_RETRY_SECONDS),
+    },
+  );
 
 /** The contract's error body (plus `field` when one field or parameter is at fault). */
 export function errorBody(error: { message: string; type: string; field?: string }, traceId: string) {
-  return { message: error.message, type: error.type, status: "error" as const, traceId, ...(error.field ? { field: error.field } : {}) };
+  return {
+    message: error.message,
+    type: error.type,
+    status: "error" as const,
+    traceId,
+    ...(error.field ? { field: error.field } : {}),
+  };
 }

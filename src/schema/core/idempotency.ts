@@ -24,14 +24,20 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "";
 }
 
 /** What makes two requests "the same": method, path with query string, and body. */
 export function requestFingerprint(method: string, pathAndQuery: string, body: unknown): string {
-  return crypto.createHash("sha256").update(`${method} ${pathAndQuery}\n${canonical(body)}`).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(`${method} ${pathAndQuery}\n${canonical(body)}`)
+    .digest("hex");
 }
 
 export interface Answer {
@@ -63,26 +69,32 @@ export async function once(
 ): Promise<Answer & { replayed: boolean }> {
   const { apiKeyId, key, fingerprint, now } = request;
   try {
-    return await inTransaction(db, async (tx) => {
-      // An answer older than the window is forgotten: the key is new again.
-      await tx.$executeRaw`DELETE FROM "IdempotencyKey" WHERE "apiKeyId" = ${apiKeyId} AND key = ${key} AND "createdAt" <= ${new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)}`;
-      const taken = await tx.$queryRaw<{ id: bigint }[]>`
+    return await inTransaction(
+      db,
+      async (tx) => {
+        // An answer older than the window is forgotten: the key is new again.
+        await tx.$executeRaw`DELETE FROM "IdempotencyKey" WHERE "apiKeyId" = ${apiKeyId} AND key = ${key} AND "createdAt" <= ${new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)}`;
+        const taken = await tx.$queryRaw<{ id: bigint }[]>`
         INSERT INTO "IdempotencyKey" ("apiKeyId", key, fingerprint, status, body, "createdAt")
         VALUES (${apiKeyId}, ${key}, ${fingerprint}, 0, '', ${now})
         ON CONFLICT ("apiKeyId", key) DO NOTHING RETURNING id`;
-      if (taken.length === 0) {
-        const [stored] = await tx.$queryRaw<{ fingerprint: string; status: number; body: string }[]>`
+        if (taken.length === 0) {
+          const [stored] = await tx.$queryRaw<{ fingerprint: string; status: number; body: string }[]>`
           SELECT fingerprint, status, body FROM "IdempotencyKey" WHERE "apiKeyId" = ${apiKeyId} AND key = ${key}`;
-        if (stored.fingerprint !== fingerprint) {
-          throw unprocessable("this Idempotency-Key was already used for another request (method, path or body); use a new key");
+          if (stored.fingerprint !== fingerprint) {
+            throw unprocessable(
+              "this Idempotency-Key was already used for another request (method, path or body); use a new key",
+            );
+          }
+          return { status: stored.status, body: stored.body, replayed: true };
         }
-        return { status: stored.status, body: stored.body, replayed: true };
-      }
-      const answer = await work(joinable(tx));
-      if (answer.status < 200 || answer.status >= 300) throw new NotKept(answer);
-      await tx.$executeRaw`UPDATE "IdempotencyKey" SET status = ${answer.status}, body = ${answer.body} WHERE id = ${taken[0].id}`;
-      return { ...answer, replayed: false };
-    }, LIMITS);
+        const answer = await work(joinable(tx));
+        if (answer.status < 200 || answer.status >= 300) throw new NotKept(answer);
+        await tx.$executeRaw`UPDATE "IdempotencyKey" SET status = ${answer.status}, body = ${answer.body} WHERE id = ${taken[0].id}`;
+        return { ...answer, replayed: false };
+      },
+      LIMITS,
+    );
   } catch (error) {
     if (error instanceof NotKept) return { ...error.answer, replayed: false };
     throw error;
@@ -91,9 +103,16 @@ export async function once(
 
 /** Deletes answers past the window, hourly (the worker role). */
 export function startIdempotencyCleanup(o: { db: Db; logger: Logger; now: () => Date; intervalMs?: number }) {
-  return startPollLoop("idempotency keys cleanup", async () => {
-    const removed = await o.db.idempotencyKey.deleteMany({ where: { createdAt: { lte: new Date(o.now().getTime() - IDEMPOTENCY_WINDOW_MS) } } });
-    if (removed.count > 0) o.logger.info({ removed: removed.count }, "expired idempotency keys removed");
-    return false;
-  }, o.intervalMs ?? 3_600_000, o.logger);
+  return startPollLoop(
+    "idempotency keys cleanup",
+    async () => {
+      const removed = await o.db.idempotencyKey.deleteMany({
+        where: { createdAt: { lte: new Date(o.now().getTime() - IDEMPOTENCY_WINDOW_MS) } },
+      });
+      if (removed.count > 0) o.logger.info({ removed: removed.count }, "expired idempotency keys removed");
+      return false;
+    },
+    o.intervalMs ?? 3_600_000,
+    o.logger,
+  );
 }

@@ -43,12 +43,16 @@ const scalarFields = (model: string) => MODELS[model].fields.filter((f) => f.kin
 const columnsOf = (model: string, alias: string) =>
   scalarFields(model).map((f) => {
     const column = `${alias}."${f.name}"`;
-    return f.type === "Decimal" || f.type === "BigInt" ? `${column}::text${f.isList ? "[]" : ""} AS "${f.name}"` : column;
+    return f.type === "Decimal" || f.type === "BigInt"
+      ? `${column}::text${f.isList ? "[]" : ""} AS "${f.name}"`
+      : column;
   });
 
 /** The fields whose JSON value is not Prisma's: those CONVERT handles, and lists (NULL is [] for Prisma). */
 const convertedFields = (model: string): FieldConverter[] =>
-  scalarFields(model).filter((f) => CONVERT[f.type] || f.isList).map((f) => ({ name: f.name, list: f.isList, convert: CONVERT[f.type] }));
+  scalarFields(model)
+    .filter((f) => CONVERT[f.type] || f.isList)
+    .map((f) => ({ name: f.name, list: f.isList, convert: CONVERT[f.type] }));
 
 type Converter = (row: Record<string, unknown>) => void;
 
@@ -60,7 +64,8 @@ function converterOf(fields: FieldConverter[], relations: { name: string; conver
       if (list) row[name] = value === null ? [] : convert ? (value as string[]).map(convert) : value;
       else if (value !== null) row[name] = convert!(value as string);
     }
-    for (const { name, convert } of relations) for (const child of row[name] as Record<string, unknown>[]) convert(child);
+    for (const { name, convert } of relations)
+      for (const child of row[name] as Record<string, unknown>[]) convert(child);
   };
 }
 
@@ -84,7 +89,9 @@ function listRelation(model: string, name: string) {
   const field = MODELS[model].fields.find((f) => f.name === name && f.kind === "object" && f.isList);
   const parentIds = MODELS[model].fields.filter((f) => f.isId);
   if (!field || parentIds.length !== 1) return undefined;
-  const back = MODELS[field.type]?.fields.find((f) => f.kind === "object" && f.relationName === field.relationName && f.relationFromFields?.length === 1);
+  const back = MODELS[field.type]?.fields.find(
+    (f) => f.kind === "object" && f.relationName === field.relationName && f.relationFromFields?.length === 1,
+  );
   return back && { model: field.type, foreignKey: back.relationFromFields![0], parentId: parentIds[0].name };
 }
 
@@ -121,8 +128,10 @@ function buildReader(model: string, query: object): RowReader | undefined {
     const own = columnsOf(model, alias);
     const nested = relations.map((r) => {
       const element = `(SELECT to_json(e) FROM (SELECT ${columnsOf(r.model, "c").join(", ")}) e)`;
-      return `(SELECT coalesce(json_agg(${element}${r.order ? ` ORDER BY ${r.order}` : ""}), '[]') FROM "${r.model}" c ` +
-        `WHERE c."${r.foreignKey}" = ${alias}."${r.parentId}") AS "${r.name}"`;
+      return (
+        `(SELECT coalesce(json_agg(${element}${r.order ? ` ORDER BY ${r.order}` : ""}), '[]') FROM "${r.model}" c ` +
+        `WHERE c."${r.foreignKey}" = ${alias}."${r.parentId}") AS "${r.name}"`
+      );
     });
     return Prisma.raw(`(SELECT to_json(o) FROM (SELECT ${[...own, ...nested].join(", ")}) o)`);
   };

@@ -28,7 +28,10 @@ export interface ListArgs {
 }
 
 /** A list spec as the route documents it (RestRoute.query). */
-export const listQuery = (spec: Pick<ListSpec, "filters" | "sortable">) => ({ filters: spec.filters, sortable: spec.sortable });
+export const listQuery = (spec: Pick<ListSpec, "filters" | "sortable">) => ({
+  filters: spec.filters,
+  sortable: spec.sortable,
+});
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 25;
@@ -38,18 +41,23 @@ export const listArgs = builder.args((t) => ({
   limit: t.int({ description: "Page size (default 10, maximum 25; larger values are reduced)" }),
   sort_by: t.string({ description: "Field to sort by" }),
   order: t.string({ description: "asc or desc" }),
-  filter: t.field({ type: "JSON", description: "Field filters: {field: value | [values] | \"a,b\"}; comma means any of" }),
+  filter: t.field({
+    type: "JSON",
+    description: 'Field filters: {field: value | [values] | "a,b"}; comma means any of',
+  }),
 }));
 
 /** Ids and integer columns are 32-bit in the database; anything outside is a 400, not a failed query. */
-export const isInt32 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= -2_147_483_648 && (n as number) <= 2_147_483_647;
+export const isInt32 = (n: unknown): n is number =>
+  Number.isInteger(n) && (n as number) >= -2_147_483_648 && (n as number) <= 2_147_483_647;
 
 function readValue(field: string, kind: FilterKind, raw: unknown): unknown {
   const text = typeof raw === "string" ? raw.trim() : raw;
   switch (kind) {
     case "int": {
       const n = typeof text === "number" ? text : /^-?\d{1,10}$/.test(String(text)) ? Number(text) : NaN;
-      if (!isInt32(n)) throw badInput(`filter ${field} expects whole numbers up to 2147483647, got ${JSON.stringify(raw)}`);
+      if (!isInt32(n))
+        throw badInput(`filter ${field} expects whole numbers up to 2147483647, got ${JSON.stringify(raw)}`);
       return n;
     }
     case "boolean":
@@ -58,7 +66,8 @@ function readValue(field: string, kind: FilterKind, raw: unknown): unknown {
       throw badInput(`filter ${field} expects true or false, got ${JSON.stringify(raw)}`);
     case "datetime": {
       const d = new Date(String(text));
-      if (typeof text !== "string" || Number.isNaN(d.getTime())) throw badInput(`filter ${field} expects an ISO 8601 timestamp`);
+      if (typeof text !== "string" || Number.isNaN(d.getTime()))
+        throw badInput(`filter ${field} expects an ISO 8601 timestamp`);
       return d;
     }
     default:
@@ -147,7 +156,8 @@ export async function findPage<T = any>(
 }
 
 /** The Prisma include/select that a page's `data` selection needs (relations asked for in GraphQL). */
-export const pageQuery = (ctx: object, info: GraphQLResolveInfo) => queryFromInfo({ context: ctx, info, path: ["data"] });
+export const pageQuery = (ctx: object, info: GraphQLResolveInfo) =>
+  queryFromInfo({ context: ctx, info, path: ["data"] });
 
 /** A `checkFilter` (read-routes) for an enum column: every value of `field` must be one of `values` (400 otherwise). */
 export function enumFilter(field: string, values: readonly string[]) {

@@ -37,7 +37,8 @@ export function applyMasking(schema: GraphQLSchema, complete: boolean): void {
       if (isNonNullType(field.type)) throw new Error(`${type.name}.${name} is masked and must be nullable`);
       if ((field as { masking?: true }).masking) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
-      field.resolve = (parent, args, ctx: Context, info) => (hides(declaration, name, ctx) ? null : resolve(parent, args, ctx, info));
+      field.resolve = (parent, args, ctx: Context, info) =>
+        hides(declaration, name, ctx) ? null : resolve(parent, args, ctx, info);
       Object.assign(field, { masking: true });
     }
   }

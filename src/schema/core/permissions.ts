@@ -7,21 +7,53 @@ import { badInput, forbidden, notWritable } from "./errors.ts";
 import type { Viewer } from "./viewer.ts";
 
 export type Permission =
-  | "asset.write" | "location.write" | "workOrder.write" | "user.provision" | "network.write"
-  | "inventory.write" | "purchasing.write" | "purchasing.approve" | "billing.write" | "billing.approve";
+  | "asset.write"
+  | "location.write"
+  | "workOrder.write"
+  | "user.provision"
+  | "network.write"
+  | "inventory.write"
+  | "purchasing.write"
+  | "purchasing.approve"
+  | "billing.write"
+  | "billing.approve";
 
 const PERMISSIONS: Record<Permission, { roles: readonly string[]; what: string }> = {
-  "asset.write": { roles: ["admin", "super_admin", "facility_manager", "asset_manager", "dispatcher", "technician"], what: "write assets" },
+  "asset.write": {
+    roles: ["admin", "super_admin", "facility_manager", "asset_manager", "dispatcher", "technician"],
+    what: "write assets",
+  },
   "location.write": { roles: ["admin", "super_admin", "facility_manager", "asset_manager"], what: "write locations" },
-  "workOrder.write": { roles: ["admin", "super_admin", "facility_manager", "dispatcher", "technician", "requester"], what: "write work orders" },
+  "workOrder.write": {
+    roles: ["admin", "super_admin", "facility_manager", "dispatcher", "technician", "requester"],
+    what: "write work orders",
+  },
   "user.provision": { roles: ["admin", "super_admin", "facility_manager"], what: "provision users" },
-  "network.write": { roles: ["admin", "super_admin", "facility_manager", "dispatcher"], what: "manage the private network" },
+  "network.write": {
+    roles: ["admin", "super_admin", "facility_manager", "dispatcher"],
+    what: "manage the private network",
+  },
   // Internal teams (/v1/partners, docs/purchasing.md): catalogs and stock; purchasing; approving requests.
-  "inventory.write": { roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher", "technician"], what: "write inventory" },
-  "purchasing.write": { roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher"], what: "write purchasing records" },
-  "purchasing.approve": { roles: ["admin", "super_admin", "facility_manager", "purchasing_manager"], what: "approve purchase requests" },
-  "billing.write": { roles: ["admin", "super_admin", "facility_manager", "dispatcher", "billing"], what: "write proposals, invoices and files" },
-  "billing.approve": { roles: ["admin", "super_admin", "facility_manager", "accounts_payable"], what: "decide on proposals and invoices" },
+  "inventory.write": {
+    roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher", "technician"],
+    what: "write inventory",
+  },
+  "purchasing.write": {
+    roles: ["admin", "super_admin", "facility_manager", "inventory_manager", "purchaser", "dispatcher"],
+    what: "write purchasing records",
+  },
+  "purchasing.approve": {
+    roles: ["admin", "super_admin", "facility_manager", "purchasing_manager"],
+    what: "approve purchase requests",
+  },
+  "billing.write": {
+    roles: ["admin", "super_admin", "facility_manager", "dispatcher", "billing"],
+    what: "write proposals, invoices and files",
+  },
+  "billing.approve": {
+    roles: ["admin", "super_admin", "facility_manager", "accounts_payable"],
+    what: "decide on proposals and invoices",
+  },
 };
 
 export function can(viewer: Viewer, permission: Permission): boolean {
@@ -30,7 +62,8 @@ export function can(viewer: Viewer, permission: Permission): boolean {
 
 /** Proposals and invoices are not available to internal service team keys (the contract): 403 on every path. */
 export function refuseInternalTeams(viewer: Viewer, what: string): void {
-  if (viewer.kind === "supplier" && !viewer.isThirdParty) throw forbidden(`${what} are not available to internal service team keys`);
+  if (viewer.kind === "supplier" && !viewer.isThirdParty)
+    throw forbidden(`${what} are not available to internal service team keys`);
 }
 
 /** The answer to a key without the permission a write needs. */
@@ -63,7 +96,8 @@ export function applyPermissions(schema: GraphQLSchema): void {
     const permission = rule.permission;
     const resolve = field.resolve ?? defaultFieldResolver;
     field.resolve = (parent, args, ctx: Context, info) => {
-      if (!can(ctx.viewer, permission)) throw rule.record ? notWritable(rule.record.noun, rule.record.id(args)) : denied(permission);
+      if (!can(ctx.viewer, permission))
+        throw rule.record ? notWritable(rule.record.noun, rule.record.id(args)) : denied(permission);
       return resolve(parent, args, ctx, info);
     };
     Object.assign(field, { permissionChecked: true });

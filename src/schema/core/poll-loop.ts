@@ -16,7 +16,11 @@ export function startPollLoop(name: string, step: Step, intervalMs: number, logg
       } catch (err) {
         logger.warn({ err: (err as Error).message, loop: name }, "background round failed; will retry");
       }
-      if (!busy && !stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, intervalMs); });
+      if (!busy && !stopped)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, intervalMs);
+        });
     }
   })();
   return {

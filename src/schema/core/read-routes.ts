@@ -40,21 +40,42 @@ export function readRoutes(r: ReadRoutes): void {
   const filterOf = (filter: unknown) => (r.checkFilter ? r.checkFilter(filter) : filter);
   builder.queryField(r.fields.list, (t) =>
     t.field({
-      ...restRoute({ interfaces: r.interfaces, method: "GET", path: r.path, type: r.type, list: true, maxLimit: r.spec.maxLimit, query: listQuery(r.spec) }),
+      ...restRoute({
+        interfaces: r.interfaces,
+        method: "GET",
+        path: r.path,
+        type: r.type,
+        list: true,
+        maxLimit: r.spec.maxLimit,
+        query: listQuery(r.spec),
+      }),
       description: r.description,
       type: r.page,
       args: listArgs,
       resolve: (_root: unknown, args: ListArgs, ctx: Context, info: GraphQLResolveInfo) =>
-        findPage(r.table(ctx), r.scope(ctx.viewer), { ...args, filter: filterOf(args.filter) }, r.spec, pageQuery(ctx, info)),
+        findPage(
+          r.table(ctx),
+          r.scope(ctx.viewer),
+          { ...args, filter: filterOf(args.filter) },
+          r.spec,
+          pageQuery(ctx, info),
+        ),
     } as any),
   );
   if (r.fields.countBy) {
     builder.queryField(r.fields.countBy, (t) =>
       t.field({
-        ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/count_by`, type: "count", query: { ...listQuery(r.spec), groupable: Object.keys(r.spec.filters) } }),
+        ...restRoute({
+          interfaces: r.interfaces,
+          method: "GET",
+          path: `${r.path}/count_by`,
+          type: "count",
+          query: { ...listQuery(r.spec), groupable: Object.keys(r.spec.filters) },
+        }),
         type: "JSON",
         args: countByArgs,
-        resolve: (_root, args, ctx) => countBy(r.table(ctx), r.scope(ctx.viewer), { ...args, filter: filterOf(args.filter) }, r.spec),
+        resolve: (_root, args, ctx) =>
+          countBy(r.table(ctx), r.scope(ctx.viewer), { ...args, filter: filterOf(args.filter) }, r.spec),
       }),
     );
   }
@@ -64,7 +85,8 @@ export function readRoutes(r: ReadRoutes): void {
         ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/:id`, type: r.itemType ?? r.type }),
         type: r.item,
         args: { id: t.arg.int({ required: true }) },
-        resolve: (query: object, _root: unknown, args: { id: number }, ctx: Context) => findInScope(r.table(ctx), args.id, r.scope(ctx.viewer), query),
+        resolve: (query: object, _root: unknown, args: { id: number }, ctx: Context) =>
+          findInScope(r.table(ctx), args.id, r.scope(ctx.viewer), query),
       } as any),
     );
   }

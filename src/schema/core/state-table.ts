@@ -15,11 +15,17 @@ export interface StateRow<S extends string> {
  * status (or `refuse`'s error, e.g. an invoice save's 406).
  */
 export function transitionOf<S extends string>(
-  table: readonly StateRow<S>[], noun: string, id: number, action: string, actor: StateRow<S>["actor"], current: S,
+  table: readonly StateRow<S>[],
+  noun: string,
+  id: number,
+  action: string,
+  actor: StateRow<S>["actor"],
+  current: S,
   refuse: (message: string) => ApiError = badInput,
 ): StateRow<S> {
   const row = table.find((r) => r.action === action && r.actor === actor);
   if (!row) throw refuse(`${actor} cannot ${action} a ${noun}`);
-  if (!row.from.includes(current)) throw refuse(`cannot ${action} ${noun} ${id} in status ${current}; allowed from ${row.from.join(", ")}`);
+  if (!row.from.includes(current))
+    throw refuse(`cannot ${action} ${noun} ${id} in status ${current}; allowed from ${row.from.join(", ")}`);
   return row;
 }

@@ -36,7 +36,12 @@ interface Findable {
  * One record in scope. The contract distinguishes "does not exist" (404) from "exists but is outside
  * your scope" (400); the second look-up runs only on a miss.
  */
-export async function findInScope<T = any>(delegate: Findable, id: number, scope: Record<string, unknown>, query: object = {}): Promise<T> {
+export async function findInScope<T = any>(
+  delegate: Findable,
+  id: number,
+  scope: Record<string, unknown>,
+  query: object = {},
+): Promise<T> {
   const row = await delegate.findFirst({ ...query, where: { AND: [{ id }, scope] } });
   if (row) return row as T;
   throw (await delegate.count({ where: { id } })) > 0 ? outOfScope() : notFound();
@@ -46,7 +51,13 @@ export async function findInScope<T = any>(delegate: Findable, id: number, scope
  * One record the key may write. An unknown, deleted or foreign id all give the same 400 as a denied
  * write (the contract's rule for PATCH and label writes), so ids of other tenants cannot be probed.
  */
-export async function findWritable<T = any>(delegate: Findable, noun: string, id: number, scope: Record<string, unknown>, query: object = {}): Promise<T> {
+export async function findWritable<T = any>(
+  delegate: Findable,
+  noun: string,
+  id: number,
+  scope: Record<string, unknown>,
+  query: object = {},
+): Promise<T> {
   const row = await delegate.findFirst({ ...query, where: { AND: [{ id }, scope] } });
   if (!row) throw notWritable(noun, id);
   return row as T;

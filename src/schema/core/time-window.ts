@@ -16,8 +16,12 @@ function timestamp(name: string, raw: unknown): Date | undefined {
 /** The filter keys a window of this name takes. */
 export const windowKeys = (names: readonly string[]) => names.flatMap((n) => [n, `${n}Start`, `${n}End`]);
 
-export function splitWindows(filter: unknown, names: readonly string[]): { rest: unknown; where: Record<string, unknown>[] } {
-  if (filter === undefined || filter === null || typeof filter !== "object" || Array.isArray(filter)) return { rest: filter, where: [] };
+export function splitWindows(
+  filter: unknown,
+  names: readonly string[],
+): { rest: unknown; where: Record<string, unknown>[] } {
+  if (filter === undefined || filter === null || typeof filter !== "object" || Array.isArray(filter))
+    return { rest: filter, where: [] };
   const raw = filter as Record<string, unknown>;
   const where: Record<string, unknown>[] = [];
   for (const name of names) {

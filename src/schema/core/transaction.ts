@@ -14,7 +14,11 @@ const joined = new WeakSet<object>();
 const LIMITS = { maxWait: 15_000, timeout: 15_000 };
 
 /** `limits`: Prisma's interactive transaction limits, when a background batch needs other ones. */
-export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, limits?: { timeout?: number; maxWait?: number }): Promise<T> {
+export function inTransaction<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<T>,
+  limits?: { timeout?: number; maxWait?: number },
+): Promise<T> {
   if (joined.has(db)) return work(db as unknown as Tx);
   return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...LIMITS, ...limits });
 }

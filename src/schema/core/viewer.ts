@@ -68,7 +68,8 @@ export async function loadKey(db: Db, apiKey: string): Promise<KeyRecord | null>
 }
 
 /** Whether a key pair is worth looking up at all (both halves given, neither absurdly long). */
-export const plausibleKeyPair = (apiKey: string, secret: string) => Boolean(apiKey && secret && apiKey.length <= 200 && secret.length <= 200);
+export const plausibleKeyPair = (apiKey: string, secret: string) =>
+  Boolean(apiKey && secret && apiKey.length <= 200 && secret.length <= 200);
 
 /**
  * The viewer a stored key makes, when `secret` is its secret (compared in constant time) and the key

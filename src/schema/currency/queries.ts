@@ -6,7 +6,9 @@ import { latestRate } from "./rules.ts";
 builder.queryField("currencyExchangeLatest", (t) =>
   t.field({
     ...restRoute({
-      interfaces: ["buyer"], method: "GET", type: "CurrencyExchangeRate",
+      interfaces: ["buyer"],
+      method: "GET",
+      type: "CurrencyExchangeRate",
       path: "/currency_exchange/latest/:targetCurrencyId/:baseCurrencyId",
     }),
     description: "The most recent stored rate (by effectiveAt) from base to target; 404 when none is stored.",

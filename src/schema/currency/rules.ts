@@ -5,7 +5,8 @@ import type { ExchangeRate } from "./types.ts";
 
 /** A three-letter currency code from a path, uppercased ("usd" → "USD"); anything else is a 400. */
 function currencyCode(param: string, raw: string): string {
-  if (!/^[A-Za-z]{3}$/.test(raw)) throw badInput(`${param} must be a three-letter currency code, got ${JSON.stringify(raw)}`);
+  if (!/^[A-Za-z]{3}$/.test(raw))
+    throw badInput(`${param} must be a three-letter currency code, got ${JSON.stringify(raw)}`);
   return raw.toUpperCase();
 }
 

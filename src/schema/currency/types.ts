@@ -12,7 +12,7 @@ export const CurrencyExchangeRateRef = builder.objectRef<ExchangeRate>("Currency
   fields: (t) => ({
     baseCurrency: t.exposeString("baseCurrency"),
     targetCurrency: t.exposeString("targetCurrency"),
-    rate: t.exposeString("rate", { description: "Decimal string, at least 4 decimals (e.g. \"1.3650\")" }),
+    rate: t.exposeString("rate", { description: 'Decimal string, at least 4 decimals (e.g. "1.3650")' }),
     effectiveAt: t.expose("effectiveAt", { type: "DateTime" }),
   }),
 });

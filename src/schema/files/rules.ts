@@ -29,12 +29,19 @@ export function fileScope(viewer: Viewer): Prisma.StoredFileWhereInput {
 }
 
 /** Where a file is read back, on the caller's own interface. */
-export const fileUrl = (ctx: Context, id: number) => `${ctx.publicUrl}/v1/${ctx.viewer.kind === "buyer" ? "buyer" : "supplier"}/file/files/${id}`;
+export const fileUrl = (ctx: Context, id: number) =>
+  `${ctx.publicUrl}/v1/${ctx.viewer.kind === "buyer" ? "buyer" : "supplier"}/file/files/${id}`;
 
 /** GET /file/files/{id}: the details (GraphQL), or over REST the bytes. 404 unknown, 400 not readable. */
 export async function readFile(ctx: Context, id: number): Promise<StoredFile> {
   const file = await findInScope<StoredFile>(ctx.db.storedFile, id, fileScope(ctx.viewer));
-  if (ctx.download) ctx.download({ name: file.name, contentType: file.contentType, size: file.size, stream: await ctx.files.open(file.storageKey) });
+  if (ctx.download)
+    ctx.download({
+      name: file.name,
+      contentType: file.contentType,
+      size: file.size,
+      stream: await ctx.files.open(file.storageKey),
+    });
   return file;
 }
 
@@ -47,7 +54,8 @@ async function* pdfOnly(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   for await (const chunk of source) {
     if (head.length < PDF_MAGIC.length) {
       head = Buffer.concat([head, chunk.subarray(0, PDF_MAGIC.length)]);
-      if (!head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC.subarray(0, Math.min(head.length, PDF_MAGIC.length)))) throw notPdf();
+      if (!head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC.subarray(0, Math.min(head.length, PDF_MAGIC.length))))
+        throw notPdf();
     }
     yield chunk;
   }
@@ -56,11 +64,15 @@ async function* pdfOnly(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
 
 /** A name to store: the client's base name without control characters, at most 255 characters. */
 function fileName(sent: string, fallback: string): string {
-  const name = sent.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  const name = sent
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 255);
   return name || fallback;
 }
 
-const contentTypeOf = (sent: string) => (/^[\w.+-]+\/[\w.+-]+$/.test(sent) ? sent.toLowerCase() : "application/octet-stream");
+const contentTypeOf = (sent: string) =>
+  /^[\w.+-]+\/[\w.+-]+$/.test(sent) ? sent.toLowerCase() : "application/octet-stream";
 
 interface Received {
   key: string;
@@ -78,7 +90,8 @@ async function receive(ctx: Context, options: { pdf: boolean }): Promise<Receive
     throw badInput("the file is empty");
   }
   return {
-    key, size,
+    key,
+    size,
     name: fileName(incoming.name, options.pdf ? "invoice.pdf" : "upload"),
     contentType: options.pdf ? "application/pdf" : contentTypeOf(incoming.contentType),
   };
@@ -89,20 +102,30 @@ async function receive(ctx: Context, options: { pdf: boolean }): Promise<Receive
  * row already written. If anything fails after the bytes were stored, they are removed again: an error
  * leaves neither a row nor a file. (Only a crash between the two could leave bytes without a row.)
  */
-export async function withUploadedFile<T>(ctx: Context, options: { pdf: boolean }, work: (tx: Tx, file: StoredFile) => Promise<T>): Promise<T> {
+export async function withUploadedFile<T>(
+  ctx: Context,
+  options: { pdf: boolean },
+  work: (tx: Tx, file: StoredFile) => Promise<T>,
+): Promise<T> {
   const received = await receive(ctx, options);
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const file = await tx.storedFile.create({
         data: {
-          supplierFacilityId: ctx.viewer.supplierFacilityId!, uploadedById: ctx.viewer.contactId,
-          name: received.name, contentType: received.contentType, size: received.size, storageKey: received.key,
+          supplierFacilityId: ctx.viewer.supplierFacilityId!,
+          uploadedById: ctx.viewer.contactId,
+          name: received.name,
+          contentType: received.contentType,
+          size: received.size,
+          storageKey: received.key,
         },
       });
       return work(tx, file);
     });
   } catch (error) {
-    await ctx.files.remove(received.key).catch((e: Error) => ctx.logger.warn({ err: e.message, key: received.key }, "could not remove a stored file"));
+    await ctx.files
+      .remove(received.key)
+      .catch((e: Error) => ctx.logger.warn({ err: e.message, key: received.key }, "could not remove a stored file"));
     throw error;
   }
 }
@@ -115,9 +138,11 @@ export function uploadFile(ctx: Context): Promise<StoredFile> {
 /** The ids of `attachments`, each a file uploaded by the key's facility; otherwise a 400 naming the others. */
 export async function attachableFiles(tx: Tx, viewer: Viewer, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
-  const own = await tx.storedFile.findMany({ where: { id: { in: unique }, supplierFacilityId: viewer.supplierFacilityId ?? -1 }, select: { id: true } });
+  const own = await tx.storedFile.findMany({
+    where: { id: { in: unique }, supplierFacilityId: viewer.supplierFacilityId ?? -1 },
+    select: { id: true },
+  });
   const stray = unique.filter((id) => !own.some((f) => f.id === id));
   if (stray.length) throw badInput(`attachments ${stray.join(", ")} are not files uploaded by this key's facility`);
   return unique;
 }
-

@@ -10,7 +10,10 @@ export const FileRef = builder.prismaObject("StoredFile", {
     name: t.exposeString("name"),
     contentType: t.exposeString("contentType"),
     size: t.exposeInt("size", { description: "Bytes" }),
-    url: t.string({ description: "GET it with X-API-KEY and SVC-KEY; the path follows the caller's interface", resolve: (f, _args, ctx) => fileUrl(ctx, f.id) }),
+    url: t.string({
+      description: "GET it with X-API-KEY and SVC-KEY; the path follows the caller's interface",
+      resolve: (f, _args, ctx) => fileUrl(ctx, f.id),
+    }),
     supplierFacilityId: t.exposeInt("supplierFacilityId", { description: "The uploader's facility (the owner)" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),

@@ -5,7 +5,13 @@ import { me } from "./rules.ts";
 
 builder.queryField("ping", (t) =>
   t.string({
-    ...restRoute({ interfaces: ["buyer", "partners"], method: "GET", path: "/ping", type: "pingpong", rateLimited: false }),
+    ...restRoute({
+      interfaces: ["buyer", "partners"],
+      method: "GET",
+      path: "/ping",
+      type: "pingpong",
+      rateLimited: false,
+    }),
     description: "Verifies both key headers; not rate limited.",
     resolve: () => "pong",
   }),

@@ -3,10 +3,26 @@ import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { requires } from "../core/permissions.ts";
 import {
-  EquipmentTypeInput, EquipmentTypeRef, PartInput, PartRef, StockLocationInput, StockLocationRef, VendorInput, VendorRef,
-  WorkOrderPartInput, WorkOrderPartRef,
+  EquipmentTypeInput,
+  EquipmentTypeRef,
+  PartInput,
+  PartRef,
+  StockLocationInput,
+  StockLocationRef,
+  VendorInput,
+  VendorRef,
+  WorkOrderPartInput,
+  WorkOrderPartRef,
 } from "./types.ts";
-import { createInCatalog, EQUIPMENT_TYPES, PARTS, updateInCatalog, VENDORS, writeStockLocation, type Catalog } from "./rules/catalogs.ts";
+import {
+  createInCatalog,
+  EQUIPMENT_TYPES,
+  PARTS,
+  updateInCatalog,
+  VENDORS,
+  writeStockLocation,
+  type Catalog,
+} from "./rules/catalogs.ts";
 import { recordWorkOrderPart } from "./rules/work-order-parts.ts";
 
 interface CatalogWrites {
@@ -23,11 +39,15 @@ interface CatalogWrites {
 function catalogWrites(w: CatalogWrites) {
   builder.mutationField(`create${w.name}`, (t) =>
     t.prismaField({
-      ...restRoute({ interfaces: ["partners"], method: "POST", path: w.path, type: w.type, bodyArg: "input" }, requires(w.permission)),
+      ...restRoute(
+        { interfaces: ["partners"], method: "POST", path: w.path, type: w.type, bodyArg: "input" },
+        requires(w.permission),
+      ),
       description: `Creates a ${w.catalog.noun} of the key's team.`,
       type: w.ref,
       args: { input: t.arg({ type: w.input, required: true }) },
-      resolve: (query, _root, { input }, ctx) => createInCatalog(ctx, w.catalog, input as Record<string, unknown>, query),
+      resolve: (query, _root, { input }, ctx) =>
+        createInCatalog(ctx, w.catalog, input as Record<string, unknown>, query),
     }),
   );
   builder.mutationField(`update${w.name}`, (t) =>
@@ -39,21 +59,52 @@ function catalogWrites(w: CatalogWrites) {
       description: `Changes the sent fields of a ${w.catalog.noun} (absent keeps, null clears).`,
       type: w.ref,
       args: { id: t.arg.int({ required: true }), input: t.arg({ type: w.input, required: true }) },
-      resolve: (query, _root, { id, input }, ctx) => updateInCatalog(ctx, w.catalog, id, input as Record<string, unknown>, query),
+      resolve: (query, _root, { id, input }, ctx) =>
+        updateInCatalog(ctx, w.catalog, id, input as Record<string, unknown>, query),
     }),
   );
 }
 
-catalogWrites({ catalog: VENDORS, path: "/purchasing/vendors", type: "Vendor", name: "Vendor", ref: VendorRef, input: VendorInput, permission: "purchasing.write" });
-catalogWrites({ catalog: PARTS, path: "/inventory/parts", type: "Part", name: "Part", ref: PartRef, input: PartInput, permission: "inventory.write" });
 catalogWrites({
-  catalog: EQUIPMENT_TYPES, path: "/inventory/equipment_types", type: "EquipmentType", name: "EquipmentType", ref: EquipmentTypeRef, input: EquipmentTypeInput,
+  catalog: VENDORS,
+  path: "/purchasing/vendors",
+  type: "Vendor",
+  name: "Vendor",
+  ref: VendorRef,
+  input: VendorInput,
+  permission: "purchasing.write",
+});
+catalogWrites({
+  catalog: PARTS,
+  path: "/inventory/parts",
+  type: "Part",
+  name: "Part",
+  ref: PartRef,
+  input: PartInput,
+  permission: "inventory.write",
+});
+catalogWrites({
+  catalog: EQUIPMENT_TYPES,
+  path: "/inventory/equipment_types",
+  type: "EquipmentType",
+  name: "EquipmentType",
+  ref: EquipmentTypeRef,
+  input: EquipmentTypeInput,
   permission: "inventory.write",
 });
 
 builder.mutationField("createStockLocation", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["partners"], method: "POST", path: "/inventory/stock_locations", type: "StockLocation", bodyArg: "input" }, requires("inventory.write")),
+    ...restRoute(
+      {
+        interfaces: ["partners"],
+        method: "POST",
+        path: "/inventory/stock_locations",
+        type: "StockLocation",
+        bodyArg: "input",
+      },
+      requires("inventory.write"),
+    ),
     description: "Creates a stock location of the key's team; `onHand` records its initial stock count.",
     type: StockLocationRef,
     args: { input: t.arg({ type: StockLocationInput, required: true }) },
@@ -64,10 +115,17 @@ builder.mutationField("createStockLocation", (t) =>
 builder.mutationField("updateStockLocation", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["partners"], method: "PATCH", path: "/inventory/stock_locations/:id", type: "StockLocation", bodyArg: "input" },
+      {
+        interfaces: ["partners"],
+        method: "PATCH",
+        path: "/inventory/stock_locations/:id",
+        type: "StockLocation",
+        bodyArg: "input",
+      },
       requires("inventory.write", { noun: "stock location", id: (args) => args.id }),
     ),
-    description: "Changes the sent fields of a stock location; `onHand` is a stock count that sets the named parts' on-hand.",
+    description:
+      "Changes the sent fields of a stock location; `onHand` is a stock count that sets the named parts' on-hand.",
     type: StockLocationRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: StockLocationInput, required: true }) },
     resolve: (query, _root, { id, input }, ctx) => writeStockLocation(ctx, id, input, query),
@@ -76,8 +134,18 @@ builder.mutationField("updateStockLocation", (t) =>
 
 builder.mutationField("recordWorkOrderPart", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["partners"], method: "POST", path: "/inventory/work_order_parts", type: "WorkOrderPart", bodyArg: "input" }, requires("inventory.write")),
-    description: "Records a part taken from stock for a work order the team serves (lowers on-hand; a negative quantity returns parts to stock).",
+    ...restRoute(
+      {
+        interfaces: ["partners"],
+        method: "POST",
+        path: "/inventory/work_order_parts",
+        type: "WorkOrderPart",
+        bodyArg: "input",
+      },
+      requires("inventory.write"),
+    ),
+    description:
+      "Records a part taken from stock for a work order the team serves (lowers on-hand; a negative quantity returns parts to stock).",
     type: WorkOrderPartRef,
     args: { input: t.arg({ type: WorkOrderPartInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => recordWorkOrderPart(ctx, input, query),

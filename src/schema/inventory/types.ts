@@ -57,13 +57,19 @@ export const PartRef = builder.prismaObject("Part", {
     unit: t.exposeString("unit"),
     defaultVendorId: t.exposeInt("defaultVendorId", { nullable: true }),
     equipmentTypeId: t.exposeInt("equipmentTypeId", { nullable: true }),
-    unitCost: t.string({ nullable: true, description: "Decimal string, 2 decimals", resolve: (p) => moneyText(p.unitCost) }),
+    unitCost: t.string({
+      nullable: true,
+      description: "Decimal string, 2 decimals",
+      resolve: (p) => moneyText(p.unitCost),
+    }),
     isActive: t.exposeBoolean("isActive"),
     supplierCompanyId: t.exposeInt("supplierCompanyId"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     onHand: t.relation("stockLevels", {
-      nullable: true, description: "On-hand per stock location holding the part", query: { orderBy: { stockLocationId: "asc" } },
+      nullable: true,
+      description: "On-hand per stock location holding the part",
+      query: { orderBy: { stockLocationId: "asc" } },
     }),
     onHandTotal: t.string({
       nullable: true,
@@ -86,19 +92,25 @@ export const StockLocationRef = builder.prismaObject("StockLocation", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     onHand: t.relation("stockLevels", {
-      nullable: true, description: "On-hand per part held here (parts never stocked here are absent)", query: { orderBy: { partId: "asc" } },
+      nullable: true,
+      description: "On-hand per part held here (parts never stocked here are absent)",
+      query: { orderBy: { partId: "asc" } },
     }),
   }),
 });
 
 export const WorkOrderPartRef = builder.prismaObject("WorkOrderPart", {
-  description: "A part taken from a stock location for a work order; a negative quantity returned unused parts to stock",
+  description:
+    "A part taken from a stock location for a work order; a negative quantity returned unused parts to stock",
   fields: (t) => ({
     id: t.exposeInt("id"),
     workOrderId: t.exposeInt("workOrderId"),
     partId: t.exposeInt("partId"),
     stockLocationId: t.exposeInt("stockLocationId"),
-    quantity: t.string({ description: "Decimal string, 4 decimals; negative for a return to stock", resolve: (p) => quantityText(p.quantity) }),
+    quantity: t.string({
+      description: "Decimal string, 4 decimals; negative for a return to stock",
+      resolve: (p) => quantityText(p.quantity),
+    }),
     note: t.exposeString("note", { nullable: true }),
     consumedBy: t.exposeString("consumedBy", { description: "Email of the key's contact" }),
     consumedAt: t.expose("consumedAt", { type: "DateTime" }),
@@ -163,7 +175,10 @@ export const PartInput = builder.inputType("PartInput", {
 const StockCountInput = builder.inputType("StockCountInput", {
   fields: (t) => ({
     partId: t.int({ required: true }),
-    quantity: t.string({ required: true, description: "Counted on-hand: decimal string, not negative, at most 4 decimals" }),
+    quantity: t.string({
+      required: true,
+      description: "Counted on-hand: decimal string, not negative, at most 4 decimals",
+    }),
   }),
 });
 
@@ -171,7 +186,10 @@ export const StockLocationInput = builder.inputType("StockLocationInput", {
   fields: (t) => ({
     name: t.string({ description: "Required on create" }),
     description: t.string(),
-    onHand: t.field({ type: [StockCountInput], description: "A stock count: sets these parts' on-hand here (absolute); other parts keep theirs" }),
+    onHand: t.field({
+      type: [StockCountInput],
+      description: "A stock count: sets these parts' on-hand here (absolute); other parts keep theirs",
+    }),
   }),
 });
 
@@ -180,7 +198,10 @@ export const WorkOrderPartInput = builder.inputType("WorkOrderPartInput", {
     workOrderId: t.int({ required: true, description: "A work order the team serves" }),
     partId: t.int({ required: true }),
     stockLocationId: t.int({ required: true }),
-    quantity: t.string({ required: true, description: "Decimal string, at most 4 decimals; negative returns unused parts of this work order to stock" }),
+    quantity: t.string({
+      required: true,
+      description: "Decimal string, at most 4 decimals; negative returns unused parts of this work order to stock",
+    }),
     note: t.string(),
     consumedAt: t.field({ type: "DateTime", description: "Default: now" }),
   }),

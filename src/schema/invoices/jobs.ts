@@ -7,9 +7,14 @@ import { startPollLoop } from "../core/poll-loop.ts";
 import { autoPublishRound } from "./rules/status.ts";
 
 export function startInvoiceJobs(o: { db: Db; logger: Logger; now: () => Date; intervalMs: number }) {
-  return startPollLoop("invoice auto-publish", async () => {
-    const published = await autoPublishRound(o.db, o.now());
-    if (published) o.logger.info({ published }, "invoices auto-published");
-    return published > 0;
-  }, o.intervalMs, o.logger);
+  return startPollLoop(
+    "invoice auto-publish",
+    async () => {
+      const published = await autoPublishRound(o.db, o.now());
+      if (published) o.logger.info({ published }, "invoices auto-published");
+      return published > 0;
+    },
+    o.intervalMs,
+    o.logger,
+  );
 }

@@ -11,10 +11,21 @@ const INTERNAL_TEAMS = { "403": "Internal service team keys may not use invoices
 builder.mutationField("saveInvoice", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["supplier"], method: "POST", path: "/invoice/invoices", type: "Invoice", bodyArg: "input", errors: { ...INTERNAL_TEAMS, "406": "Save-level validation failure (totals, tax lines, invoice number, not a draft)" } },
+      {
+        interfaces: ["supplier"],
+        method: "POST",
+        path: "/invoice/invoices",
+        type: "Invoice",
+        bodyArg: "input",
+        errors: {
+          ...INTERNAL_TEAMS,
+          "406": "Save-level validation failure (totals, tax lines, invoice number, not a draft)",
+        },
+      },
       requires("billing.write"),
     ),
-    description: "Creates a draft invoice (invisible to the buyer), or with `id` updates the facility's own draft. Totals and tax lines are checked exactly (406 naming them).",
+    description:
+      "Creates a draft invoice (invisible to the buyer), or with `id` updates the facility's own draft. Totals and tax lines are checked exactly (406 naming them).",
     type: InvoiceRef,
     args: { input: t.arg({ type: InvoiceInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => saveInvoice(ctx, input as never, query),
@@ -25,8 +36,12 @@ builder.mutationField("uploadAndPublishInvoice", (t) =>
   t.prismaField({
     ...restRoute(
       {
-        interfaces: ["supplier"], method: "POST", path: "/invoice/file/upload_and_publish/:invoiceId", type: "Invoice",
-        upload: { field: "file", maxBytes: INVOICE_PDF_MAX_BYTES }, errors: INTERNAL_TEAMS,
+        interfaces: ["supplier"],
+        method: "POST",
+        path: "/invoice/file/upload_and_publish/:invoiceId",
+        type: "Invoice",
+        upload: { field: "file", maxBytes: INVOICE_PDF_MAX_BYTES },
+        errors: INTERNAL_TEAMS,
       },
       requires("billing.write", { noun: "invoice", id: (args) => args.invoiceId }),
     ),
@@ -45,7 +60,13 @@ for (const action of BUYER_ACTIONS) {
   builder.mutationField(`invoice${name}`, (t) =>
     t.prismaField({
       ...restRoute(
-        { interfaces: ["buyer"], method: "PATCH", path: `/invoice/invoices/${action}`, type: "Invoice", bodyArg: "input" },
+        {
+          interfaces: ["buyer"],
+          method: "PATCH",
+          path: `/invoice/invoices/${action}`,
+          type: "Invoice",
+          bodyArg: "input",
+        },
         requires("billing.approve", { noun: "invoice", id: (args) => args.input.id }),
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to}${action === "mark_paid" ? " (moves the work order to PaymentMade)" : ""}. Returns the invoice.`,

@@ -14,5 +14,6 @@ readRoutes({
   scope: invoiceScope,
   spec: INVOICE_LIST,
   checkFilter: checkInvoiceFilter,
-  description: "Invoices: a supplier key's own (drafts included), a buyer key's published ones. Filters: id, workOrderId, status, invoiceNumber, poNumber, locationId, supplierFacilityId, currency.",
+  description:
+    "Invoices: a supplier key's own (drafts included), a buyer key's published ones. Filters: id, workOrderId, status, invoiceNumber, poNumber, locationId, supplierFacilityId, currency.",
 });

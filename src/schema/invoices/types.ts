@@ -44,8 +44,18 @@ export const InvoiceRef = builder.prismaObject("Invoice", {
   // Buyer-private for third-party supplier keys (decisions.md §6): the buyer's approval and processing notes and GL coding.
   extensions: masked({ thirdParty: ["approvalNotes", "processingNotes", "glCode"] }),
   fields: (t) => {
-    const pdf = (i: { pdfUrl: string | null; pdfFile: { id: number; name: string; contentType: string; size: number } | null }, ctx: Parameters<typeof fileUrl>[0]): PdfEntry | null => {
-      if (i.pdfFile) return { url: fileUrl(ctx, i.pdfFile.id), fileId: i.pdfFile.id, name: i.pdfFile.name, contentType: i.pdfFile.contentType, size: i.pdfFile.size };
+    const pdf = (
+      i: { pdfUrl: string | null; pdfFile: { id: number; name: string; contentType: string; size: number } | null },
+      ctx: Parameters<typeof fileUrl>[0],
+    ): PdfEntry | null => {
+      if (i.pdfFile)
+        return {
+          url: fileUrl(ctx, i.pdfFile.id),
+          fileId: i.pdfFile.id,
+          name: i.pdfFile.name,
+          contentType: i.pdfFile.contentType,
+          size: i.pdfFile.size,
+        };
       return i.pdfUrl ? { url: i.pdfUrl, fileId: null, name: null, contentType: null, size: null } : null;
     };
     return {
@@ -66,17 +76,28 @@ export const InvoiceRef = builder.prismaObject("Invoice", {
         select: { pdfFile: true },
         resolve: (i, _args, ctx) => pdf(i, ctx)?.url ?? null,
       }),
-      invoicePdf: t.field({ type: PdfEntryRef, nullable: true, select: { pdfFile: true }, resolve: (i, _args, ctx) => pdf(i, ctx) }),
+      invoicePdf: t.field({
+        type: PdfEntryRef,
+        nullable: true,
+        select: { pdfFile: true },
+        resolve: (i, _args, ctx) => pdf(i, ctx),
+      }),
       autoPublishOnApproval: t.exposeBoolean("autoPublishOnApproval"),
       publishedAt: t.expose("publishedAt", { type: "DateTime", nullable: true }),
       approvedAt: t.expose("approvedAt", { type: "DateTime", nullable: true }),
       processedAt: t.expose("processedAt", { type: "DateTime", nullable: true }),
       markedPaidAt: t.expose("markedPaidAt", { type: "DateTime", nullable: true }),
       disputedAt: t.expose("disputedAt", { type: "DateTime", nullable: true }),
-      disputeNotes: t.exposeString("disputeNotes", { nullable: true, description: "The buyer's reasons for the dispute" }),
+      disputeNotes: t.exposeString("disputeNotes", {
+        nullable: true,
+        description: "The buyer's reasons for the dispute",
+      }),
       approvalNotes: t.exposeString("approvalNotes", { nullable: true }),
       processingNotes: t.exposeString("processingNotes", { nullable: true }),
-      glCode: t.exposeString("glCode", { nullable: true, description: "GL coding, set by the buyer on approval (default: the work order's)" }),
+      glCode: t.exposeString("glCode", {
+        nullable: true,
+        description: "GL coding, set by the buyer on approval (default: the work order's)",
+      }),
       statusChangedAt: t.expose("statusChangedAt", { type: "DateTime" }),
       locationId: t.exposeInt("locationId"),
       buyerFacilityId: t.exposeInt("buyerFacilityId"),
@@ -93,26 +114,38 @@ export const InvoiceRef = builder.prismaObject("Invoice", {
 export const InvoicePage = pageType("Invoice", InvoiceRef);
 
 export const InvoiceInput = builder.inputType("InvoiceInput", {
-  description: "locationId, buyerFacilityId, buyerCompanyId, spendCategoryId and problemTypeId come from the work order; sending them has no effect.",
+  description:
+    "locationId, buyerFacilityId, buyerCompanyId, spendCategoryId and problemTypeId come from the work order; sending them has no effect.",
   fields: (t) => ({
-    id: t.int({ description: "Updates this draft (or revises this disputed invoice, which returns it to draft) of the key's facility" }),
+    id: t.int({
+      description:
+        "Updates this draft (or revises this disputed invoice, which returns it to draft) of the key's facility",
+    }),
     workOrderId: t.int({ required: true, description: "A work order assigned to the key's facility" }),
     invoiceNumber: t.string({ description: "Unique per supplier facility" }),
     dateOfInvoice: t.field({ type: "DateTime", description: "Default: when the invoice was created" }),
     poNumber: t.string({ description: "Default: the work order's PO number" }),
     serviceCallIds: t.intList({ description: "Service calls of the work order; omitted or empty: all of them" }),
     ...(costInputFields(t, INVOICE_TOTALS) as {}),
-    invoiceTotalAfterTax: t.string({ description: "Must equal invoiceTotalBeforeTax + invoiceTax; computed when omitted" }),
+    invoiceTotalAfterTax: t.string({
+      description: "Must equal invoiceTotalBeforeTax + invoiceTax; computed when omitted",
+    }),
     taxLineItems: t.field({ type: "JSON", description: "CAD invoices only: [{type: GST | HST | PST, amount, rate?}]" }),
-    invoicePDFLink: t.string({ description: "A valid http(s) URL; becomes the invoice's single PDF entry (null removes it)" }),
-    autoPublishOnApproval: t.boolean({ description: "Publish this draft once the work order is in display status Completed" }),
+    invoicePDFLink: t.string({
+      description: "A valid http(s) URL; becomes the invoice's single PDF entry (null removes it)",
+    }),
+    autoPublishOnApproval: t.boolean({
+      description: "Publish this draft once the work order is in display status Completed",
+    }),
   }),
 });
 
 export const InvoiceActionInput = builder.inputType("InvoiceActionInput", {
   fields: (t) => ({
     id: t.int({ required: true, description: "The invoice" }),
-    notes: t.string({ description: "approve: approval notes; process: processing notes; dispute: the reasons (required)" }),
+    notes: t.string({
+      description: "approve: approval notes; process: processing notes; dispute: the reasons (required)",
+    }),
     glCode: t.string({ description: "approve: GL coding (default: the invoice's, else the work order's)" }),
   }),
 });

@@ -40,7 +40,9 @@ export function labelsField(route: LabelsRoute) {
         const company = labelCompanyOf(ctx.viewer);
         const id = args[route.param] as number;
         const scope = { AND: [company === null ? NOTHING : { buyerCompanyId: company }, route.scope(ctx)] };
-        const record = await findWritable<{ buyerCompanyId: number }>(route.table(ctx), route.noun, id, scope, { select: { buyerCompanyId: true } });
+        const record = await findWritable<{ buyerCompanyId: number }>(route.table(ctx), route.noun, id, scope, {
+          select: { buyerCompanyId: true },
+        });
         return replaceLabels(ctx.db, route.links, id, record.buyerCompanyId, (args.input as { ids?: unknown }).ids);
       },
     }),

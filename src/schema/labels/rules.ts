@@ -55,7 +55,9 @@ const literal = (text: string) => text.trim().replace(/[\\%_]/g, "\\$&");
 /** One page of a catalog; `search` and `label` are both case-insensitive substrings of the name. */
 export async function labelPage(db: Db, kind: LabelKind, viewer: Viewer, args: LabelListArgs, query: object) {
   const text = [args.search, args.label].filter((s): s is string => !!s?.trim());
-  const scope = { AND: [labelScope(viewer), ...text.map((s) => ({ name: { contains: literal(s), mode: "insensitive" } }))] };
+  const scope = {
+    AND: [labelScope(viewer), ...text.map((s) => ({ name: { contains: literal(s), mode: "insensitive" } }))],
+  };
   const labels = catalog(db, kind);
   if (!args.no_pagination) return findPage(labels, scope, args, LABEL_LIST, query);
   // The whole catalog: offset and limit are ignored, sorting and filters still apply.
@@ -72,7 +74,8 @@ export function parseLabelIds(ids: unknown): number[] {
   if (!Array.isArray(ids)) throw badInput("ids is required and must be an array of label ids");
   if (ids.length > MAX_LABEL_IDS) throw badInput(`ids may hold at most ${MAX_LABEL_IDS} label ids`);
   const bad = ids.filter((id) => !isInt32(id));
-  if (bad.length) throw badInput(`ids must be whole numbers up to 2147483647; got ${bad.map((id) => JSON.stringify(id)).join(", ")}`);
+  if (bad.length)
+    throw badInput(`ids must be whole numbers up to 2147483647; got ${bad.map((id) => JSON.stringify(id)).join(", ")}`);
   return [...new Set(ids as number[])];
 }
 
@@ -98,7 +101,13 @@ export const ASSET_LABEL_LINKS: LabelLinks = { kind: "asset", owner: "assetId", 
  * links outside the set are removed, missing ones added. Returns the labels now active, by id.
  * The caller has already checked that the key may write the record and that it belongs to the company.
  */
-export async function replaceLabels(db: Db, links: LabelLinks, ownerId: number, buyerCompanyId: number, rawIds: unknown) {
+export async function replaceLabels(
+  db: Db,
+  links: LabelLinks,
+  ownerId: number,
+  buyerCompanyId: number,
+  rawIds: unknown,
+) {
   const ids = parseLabelIds(rawIds);
   return inTransaction(db, async (tx) => {
     // Serialises concurrent replacements of the same record; otherwise two PUTs could leave the union.

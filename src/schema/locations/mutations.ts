@@ -6,7 +6,10 @@ import { patchLocationTypeDetails } from "./rules.ts";
 
 builder.mutationField("updateLocation", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "PATCH", path: "/location/locations/:id", type: "Location", bodyArg: "input" }, requires("location.write", { noun: "location", id: (args) => args.id })),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "PATCH", path: "/location/locations/:id", type: "Location", bodyArg: "input" },
+      requires("location.write", { noun: "location", id: (args) => args.id }),
+    ),
     type: LocationRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: LocationPatchInput, required: true }) },
     resolve: (query, _root, { id, input }, ctx) => patchLocationTypeDetails(ctx, id, input.locationTypeDetails, query),

@@ -8,16 +8,29 @@ import { LOCATION_LIST, REGION_LIST, locationScope, regionScope } from "./rules.
 const BOTH = ["buyer", "supplier"] as const;
 
 readRoutes({
-  interfaces: BOTH, path: "/location/locations", type: "Location",
+  interfaces: BOTH,
+  path: "/location/locations",
+  type: "Location",
   fields: { list: "locations", countBy: "locationsCountBy", one: "location" },
   description: "Locations in scope; the page size is clamped to 10.",
-  page: LocationPage, item: LocationRef, table: (ctx) => ctx.db.location, scope: locationScope, spec: LOCATION_LIST,
+  page: LocationPage,
+  item: LocationRef,
+  table: (ctx) => ctx.db.location,
+  scope: locationScope,
+  spec: LOCATION_LIST,
 });
 
 builder.queryField("locationsMultiple", (t) =>
   t.field({
-    ...restRoute({ interfaces: BOTH, method: "GET", path: "/location/locations/multiple/:ids", type: "Location", list: true }),
-    description: "Several locations by id; ids the key cannot read are silently omitted, and count equals the items returned.",
+    ...restRoute({
+      interfaces: BOTH,
+      method: "GET",
+      path: "/location/locations/multiple/:ids",
+      type: "Location",
+      list: true,
+    }),
+    description:
+      "Several locations by id; ids the key cannot read are silently omitted, and count equals the items returned.",
     type: LocationPage,
     args: { ids: t.arg({ type: "IdList", required: true }) },
     resolve: async (_root, args, ctx, info) => {
@@ -32,7 +45,13 @@ builder.queryField("locationsMultiple", (t) =>
 );
 
 readRoutes({
-  interfaces: BOTH, path: "/location/regions", type: "Region",
+  interfaces: BOTH,
+  path: "/location/regions",
+  type: "Region",
   fields: { list: "regions", one: "region" },
-  page: RegionPage, item: RegionRef, table: (ctx) => ctx.db.region, scope: regionScope, spec: REGION_LIST,
+  page: RegionPage,
+  item: RegionRef,
+  table: (ctx) => ctx.db.region,
+  scope: regionScope,
+  spec: REGION_LIST,
 });

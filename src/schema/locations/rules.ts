@@ -10,7 +10,14 @@ export const locationScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 export const regionScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
 export const LOCATION_LIST: ListSpec = {
-  filters: { id: "int", regionId: "int", locationTypeId: "int", buyerCompanyId: "int", name: "string", currency: "string" },
+  filters: {
+    id: "int",
+    regionId: "int",
+    locationTypeId: "int",
+    buyerCompanyId: "int",
+    name: "string",
+    currency: "string",
+  },
   sortable: ["id", "name", "regionId", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
   maxLimit: 10,
@@ -48,7 +55,8 @@ export function mergeLocationTypeDetails(
     const kind = byKey.get(key);
     if (!kind) problems.push(`${key} is not a field of this location type`);
     else if (value === null) delete merged[key];
-    else if (typeof value !== kind || (kind === "number" && !Number.isFinite(value))) problems.push(`${key} must be a ${kind}`);
+    else if (typeof value !== kind || (kind === "number" && !Number.isFinite(value)))
+      problems.push(`${key} must be a ${kind}`);
     else merged[key] = value;
   }
   if (problems.length) throw badInput(`invalid locationTypeDetails: ${problems.join("; ")}`);
@@ -59,7 +67,11 @@ export function mergeLocationTypeDetails(
 export async function patchLocationTypeDetails(ctx: Context, id: number, patch: unknown, query: object) {
   if (patch === undefined) throw badInput("locationTypeDetails is required");
   const location = await findWritable<{ locationTypeDetails: unknown; locationType: { fields: unknown } | null }>(
-    ctx.db.location, "location", id, locationScope(ctx.viewer), { include: { locationType: true } },
+    ctx.db.location,
+    "location",
+    id,
+    locationScope(ctx.viewer),
+    { include: { locationType: true } },
   );
   const details = mergeLocationTypeDetails(
     (location.locationTypeDetails ?? {}) as Record<string, unknown>,

@@ -12,8 +12,13 @@ export const LocationRef = builder.prismaObject("Location", {
     locationTypeId: t.exposeInt("locationTypeId", { nullable: true }),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
     currency: t.exposeString("currency"),
-    timeZone: t.exposeString("timeZone", { description: "IANA time zone; planned maintenance cadences are read in it" }),
-    brandId: t.exposeInt("brandId", { nullable: true, description: "Contacts with brandIds see walkthroughs only at their brands' locations" }),
+    timeZone: t.exposeString("timeZone", {
+      description: "IANA time zone; planned maintenance cadences are read in it",
+    }),
+    brandId: t.exposeInt("brandId", {
+      nullable: true,
+      description: "Contacts with brandIds see walkthroughs only at their brands' locations",
+    }),
     internalCode: t.exposeString("internalCode", { nullable: true }),
     storeContacts: t.exposeStringList("storeContacts", { nullable: true }),
     locationTypeDetails: t.expose("locationTypeDetails", { type: "JSON", nullable: true }),
@@ -37,6 +42,9 @@ export const RegionPage = pageType("Region", RegionRef);
 export const LocationPatchInput = builder.inputType("LocationPatchInput", {
   description: "Only locationTypeDetails is read; other fields are ignored.",
   fields: (t) => ({
-    locationTypeDetails: t.field({ type: "JSON", description: "Custom field values of the location's type; null removes one" }),
+    locationTypeDetails: t.field({
+      type: "JSON",
+      description: "Custom field values of the location's type; null removes one",
+    }),
   }),
 });

@@ -4,7 +4,14 @@ import nodemailer from "nodemailer";
 import type { Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startDueWork } from "../core/due-work.ts";
-import { claimMail, DEFAULT_MAIL_LEASE_MS, recordMailAttempt, senderNamed, type ClaimedMail, type MailOutcome } from "./rules.ts";
+import {
+  claimMail,
+  DEFAULT_MAIL_LEASE_MS,
+  recordMailAttempt,
+  senderNamed,
+  type ClaimedMail,
+  type MailOutcome,
+} from "./rules.ts";
 
 /** What the mail worker reports to the metrics (the transports implement it). */
 export interface MailMetrics {
@@ -34,7 +41,14 @@ export function startMailJobs(o: MailJobOptions) {
     const at = o.now();
     let error: string | null = null;
     try {
-      const info = await transport.sendMail({ from: m.from ?? DEFAULT_SENDER, to: m.to, cc: m.cc, subject: m.subject, text: m.text, html: m.html });
+      const info = await transport.sendMail({
+        from: m.from ?? DEFAULT_SENDER,
+        to: m.to,
+        cc: m.cc,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+      });
       o.logger.info({ jobId: mail.jobId, to: m.to, messageId: info.messageId }, "mail sent");
     } catch (err) {
       error = (err as Error).message;
@@ -48,7 +62,10 @@ export function startMailJobs(o: MailJobOptions) {
   }
 
   const mail = startDueWork({
-    name: "mail", logger: o.logger, concurrency: 4, intervalMs: o.intervalMs,
+    name: "mail",
+    logger: o.logger,
+    concurrency: 4,
+    intervalMs: o.intervalMs,
     claim: (limit) => {
       const now = o.now();
       return claimMail(o.db, now, limit, new Date(now.getTime() + leaseMs));

@@ -26,7 +26,8 @@ export const MAIL_ATTEMPTS = 5;
  * Retries with exponential backoff: 5 attempts, waiting `retryDelayMs` (default 5 s: 5, 10, 20, 40 s)
  * and doubling, so a short SMTP outage loses nothing. Configurable (MAIL_RETRY_DELAY_MS) so tests stay fast.
  */
-export const mailRetryDelay = (failedAttempts: number, retryDelayMs = 5_000) => retryDelayMs * 2 ** (failedAttempts - 1);
+export const mailRetryDelay = (failedAttempts: number, retryDelayMs = 5_000) =>
+  retryDelayMs * 2 ** (failedAttempts - 1);
 
 /** How long a send holds its mail before it is due again (a worker that died mid-send). */
 export const DEFAULT_MAIL_LEASE_MS = 60_000;
@@ -57,14 +58,28 @@ export type MailOutcome = "sent" | "retry" | "failed";
  * Records one attempt (while the claim's lease holds): sent, due again after the backoff, or given up
  * after MAIL_ATTEMPTS.
  */
-export async function recordMailAttempt(db: Db, mail: ClaimedMail, at: Date, error: string | null, retryDelayMs: number): Promise<MailOutcome> {
+export async function recordMailAttempt(
+  db: Db,
+  mail: ClaimedMail,
+  at: Date,
+  error: string | null,
+  retryDelayMs: number,
+): Promise<MailOutcome> {
   const attempts = mail.attempts + 1;
   const outcome: MailOutcome = error === null ? "sent" : attempts >= MAIL_ATTEMPTS ? "failed" : "retry";
   const next = outcome === "retry" ? new Date(at.getTime() + mailRetryDelay(attempts, retryDelayMs)) : null;
   await sqlPool(db).query(
     `UPDATE "MailOutbox" SET attempts = $3, status = $4::"MailStatus", "nextAttemptAt" = $5, "leaseUntil" = NULL, "lastError" = $6, "sentAt" = $7
       WHERE id = $1 AND "leaseUntil" = $2`,
-    [mail.id, mail.leaseUntil, attempts, outcome === "retry" ? "pending" : outcome, next, error, outcome === "sent" ? at : null],
+    [
+      mail.id,
+      mail.leaseUntil,
+      attempts,
+      outcome === "retry" ? "pending" : outcome,
+      next,
+      error,
+      outcome === "sent" ? at : null,
+    ],
   );
   return outcome;
 }

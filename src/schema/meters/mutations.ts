@@ -8,7 +8,10 @@ import { createMeter, createMeterReading } from "./rules.ts";
 
 builder.mutationField("createMeter", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/asset/meters", type: "Meter", bodyArg: "input" }, requires("asset.write")),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "POST", path: "/asset/meters", type: "Meter", bodyArg: "input" },
+      requires("asset.write"),
+    ),
     type: MeterRef,
     args: { input: t.arg({ type: MeterInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createMeter(ctx, input, query),
@@ -17,7 +20,10 @@ builder.mutationField("createMeter", (t) =>
 
 builder.mutationField("createMeterReading", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/asset/meter_readings", type: "MeterReading", bodyArg: "input" }, requires("asset.write")),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "POST", path: "/asset/meter_readings", type: "MeterReading", bodyArg: "input" },
+      requires("asset.write"),
+    ),
     type: MeterReadingRef,
     args: { input: t.arg({ type: MeterReadingInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createMeterReading(ctx, input, query),

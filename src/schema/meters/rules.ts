@@ -15,7 +15,16 @@ export const meterTypeScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 export const READING_MODES = ["direct_reading", "change_from_baseline", "compare_to_target"] as const;
 
 export const METER_LIST: ListSpec = {
-  filters: { id: "int", name: "string", assetId: "int", meterTypeId: "int", readingMode: "string", locationId: "int", valueType: "string", buyerCompanyId: "int" },
+  filters: {
+    id: "int",
+    name: "string",
+    assetId: "int",
+    meterTypeId: "int",
+    readingMode: "string",
+    locationId: "int",
+    valueType: "string",
+    buyerCompanyId: "int",
+  },
   sortable: ["id", "name", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
 };
@@ -27,7 +36,14 @@ export const METER_TYPE_LIST: ListSpec = {
 };
 
 export const READING_LIST: ListSpec = {
-  filters: { id: "int", meterId: "int", isBaseline: "boolean", recordedBy: "string", recordedAt: "datetime", buyerCompanyId: "int" },
+  filters: {
+    id: "int",
+    meterId: "int",
+    isBaseline: "boolean",
+    recordedBy: "string",
+    recordedAt: "datetime",
+    buyerCompanyId: "int",
+  },
   sortable: ["id", "recordedAt", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
 };
@@ -38,7 +54,8 @@ export function checkMeterFilter(filter: unknown): unknown {
   if (raw === undefined || raw === null) return filter;
   const values = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter(Boolean);
   const bad = values.filter((v) => !(READING_MODES as readonly string[]).includes(v));
-  if (bad.length) throw badInput(`filter readingMode expects one of ${READING_MODES.join(", ")}, got ${bad.join(", ")}`);
+  if (bad.length)
+    throw badInput(`filter readingMode expects one of ${READING_MODES.join(", ")}, got ${bad.join(", ")}`);
   return filter;
 }
 
@@ -59,7 +76,10 @@ export async function createMeter(ctx: Context, input: MeterInput, query: object
   const buyerCompanyId = ctx.viewer.buyerCompanyId!;
   const [asset, meterType] = await Promise.all([
     ctx.db.asset.findFirst({ where: { id: input.assetId, buyerCompanyId }, select: { locationId: true } }),
-    ctx.db.meterType.findFirst({ where: { id: input.meterTypeId, buyerCompanyId }, select: { valueType: true, valueUnit: true } }),
+    ctx.db.meterType.findFirst({
+      where: { id: input.meterTypeId, buyerCompanyId },
+      select: { valueType: true, valueUnit: true },
+    }),
   ]);
   const problems = [
     asset ? null : `assetId ${input.assetId} is not an asset of this company`,
@@ -112,7 +132,8 @@ export async function createMeterReading(ctx: Context, input: MeterReadingInput,
 export function readingValue(text: string, field = "value"): string {
   const value = text.trim();
   const match = /^-?(\d*)(?:\.(\d*))?$/.exec(value);
-  if (!match || !/\d/.test(value)) throw badInput(`${field} must be numeric text such as "12.5", got ${JSON.stringify(text)}`);
+  if (!match || !/\d/.test(value))
+    throw badInput(`${field} must be numeric text such as "12.5", got ${JSON.stringify(text)}`);
   if (match[1].replace(/^0+/, "").length > 14 || (match[2] ?? "").length > 6) {
     throw badInput(`${field} allows at most 14 digits before and 6 after the decimal point`);
   }

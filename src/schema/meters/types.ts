@@ -26,8 +26,13 @@ export const MeterTypeRef = builder.prismaObject("MeterType", {
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
-    valueType: t.exposeString("valueType", { description: "What a reading holds (e.g. number); copied to each meter of the type" }),
-    valueUnit: t.exposeString("valueUnit", { nullable: true, description: "Unit of the readings (e.g. h, F); copied to each meter of the type" }),
+    valueType: t.exposeString("valueType", {
+      description: "What a reading holds (e.g. number); copied to each meter of the type",
+    }),
+    valueUnit: t.exposeString("valueUnit", {
+      nullable: true,
+      description: "Unit of the readings (e.g. h, F); copied to each meter of the type",
+    }),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
   }),
 });
@@ -47,7 +52,8 @@ export const MeterReadingRef = builder.prismaObject("MeterReading", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     lastBaselineValue: t.string({
       nullable: true,
-      description: "change_from_baseline meters: the value of the latest other baseline reading recorded at or before this one",
+      description:
+        "change_from_baseline meters: the value of the latest other baseline reading recorded at or before this one",
       resolve: (reading, _args, ctx) => lastBaselineValue(ctx, reading.id),
     }),
     meter: t.relation("meter", { subGraphs: ["graphql"] }),

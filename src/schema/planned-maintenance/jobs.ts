@@ -27,8 +27,17 @@ export function startPmJobs(o: PmJobOptions) {
   const producer = o.connection.duplicate();
   const queue = new Queue(PM_QUEUE, { connection: producer, prefix: o.prefix });
   const ready = queue
-    .upsertJobScheduler(SCHEDULER_ID, { every: o.intervalMs }, { name: "round", opts: { attempts: 3, removeOnComplete: 100, removeOnFail: 100 } })
-    .catch((err: Error) => o.logger.warn({ err: err.message }, "planned maintenance job scheduler not registered; will retry at the next start"));
+    .upsertJobScheduler(
+      SCHEDULER_ID,
+      { every: o.intervalMs },
+      { name: "round", opts: { attempts: 3, removeOnComplete: 100, removeOnFail: 100 } },
+    )
+    .catch((err: Error) =>
+      o.logger.warn(
+        { err: err.message },
+        "planned maintenance job scheduler not registered; will retry at the next start",
+      ),
+    );
   const worker = new Worker(
     PM_QUEUE,
     async () => {
@@ -40,7 +49,9 @@ export function startPmJobs(o: PmJobOptions) {
   );
   worker.on("error", (err) => o.logger.warn({ err: err.message }, "planned maintenance worker error"));
   // A failed round changes nothing durable (its transactions rolled back); the next one retries.
-  worker.on("failed", (job, err) => o.logger.warn({ jobId: job?.id, err: err.message }, "planned maintenance round failed"));
+  worker.on("failed", (job, err) =>
+    o.logger.warn({ jobId: job?.id, err: err.message }, "planned maintenance round failed"),
+  );
   return {
     queue,
     async close() {

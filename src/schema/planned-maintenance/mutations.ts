@@ -10,10 +10,18 @@ builder.mutationField("skipPlannedMaintenanceSchedule", (t) =>
   t.prismaField({
     // Not rate limited (the contract's Limits table).
     ...restRoute(
-      { interfaces: ["buyer"], method: "PATCH", path: "/pm/planned_maintenance_schedules/skip_schedule", type: "PlannedMaintenanceSchedule", bodyArg: "input", rateLimited: false },
+      {
+        interfaces: ["buyer"],
+        method: "PATCH",
+        path: "/pm/planned_maintenance_schedules/skip_schedule",
+        type: "PlannedMaintenanceSchedule",
+        bodyArg: "input",
+        rateLimited: false,
+      },
       requires("workOrder.write", { noun: "planned maintenance schedule", id: (args) => args.input.id }),
     ),
-    description: "Passes over the next due time (a skipped run log records it) and returns the schedule with its new nextRunAt. Not rate limited.",
+    description:
+      "Passes over the next due time (a skipped run log records it) and returns the schedule with its new nextRunAt. Not rate limited.",
     type: ScheduleRef,
     args: { input: t.arg({ type: SkipScheduleInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => skipSchedule(ctx, input.id, query),
@@ -22,7 +30,16 @@ builder.mutationField("skipPlannedMaintenanceSchedule", (t) =>
 
 builder.mutationField("createSchedulerRunLog", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/pm/scheduler_run_logs", type: "SchedulerRunLog", bodyArg: "input" }, requires("workOrder.write")),
+    ...restRoute(
+      {
+        interfaces: ["buyer"],
+        method: "POST",
+        path: "/pm/scheduler_run_logs",
+        type: "SchedulerRunLog",
+        bodyArg: "input",
+      },
+      requires("workOrder.write"),
+    ),
     description: "Records a run of an external scheduler; success or skipped moves the schedule past lastRunDueAt.",
     type: RunLogRef,
     args: { input: t.arg({ type: RunLogInput, required: true }) },

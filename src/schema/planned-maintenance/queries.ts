@@ -12,7 +12,13 @@ const SCHEDULES = "/pm/planned_maintenance_schedules";
 
 builder.queryField("plannedMaintenanceSchedules", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: SCHEDULES, type: "PlannedMaintenanceSchedule", list: true }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: SCHEDULES,
+      type: "PlannedMaintenanceSchedule",
+      list: true,
+    }),
     description: `The company's schedules. Filters: ${SCHEDULE_FILTERS.join(", ")} (windows: <name>Start/<name>End or <name>=<from>,<to>).`,
     type: SchedulePage,
     args: listArgs,
@@ -32,7 +38,12 @@ builder.queryField("plannedMaintenanceSchedulesCountBy", (t) =>
 
 builder.queryField("plannedMaintenanceSchedule", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: `${SCHEDULES}/:id`, type: "PlannedMaintenanceSchedule" }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: `${SCHEDULES}/:id`,
+      type: "PlannedMaintenanceSchedule",
+    }),
     description: "One schedule: 404 when it does not exist, 400 when it is another company's.",
     type: ScheduleRef,
     args: { id: t.arg.int({ required: true }) },
@@ -41,8 +52,15 @@ builder.queryField("plannedMaintenanceSchedule", (t) =>
 );
 
 readRoutes({
-  interfaces: ["buyer"], path: "/pm/scheduler_run_logs", type: "SchedulerRunLog",
+  interfaces: ["buyer"],
+  path: "/pm/scheduler_run_logs",
+  type: "SchedulerRunLog",
   fields: { list: "schedulerRunLogs", one: "schedulerRunLog" },
   description: "Run logs of the company's schedules, newest first (filter e.g. scheduleId, status).",
-  page: RunLogPage, item: RunLogRef, table: (ctx) => ctx.db.schedulerRunLog, scope: runLogScope, spec: RUN_LOG_LIST, checkFilter: checkRunLogFilter,
+  page: RunLogPage,
+  item: RunLogRef,
+  table: (ctx) => ctx.db.schedulerRunLog,
+  scope: runLogScope,
+  spec: RUN_LOG_LIST,
+  checkFilter: checkRunLogFilter,
 });

@@ -9,7 +9,8 @@ import { MAX_LOG_LENGTH, RUN_LOG_STATUSES } from "./rules/run-logs.ts";
 const UPCOMING = 3;
 
 export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
-  description: "Generates recurring work orders (isPM, plannedMaintenanceScheduleId) at a cadence; see docs/planned-maintenance.md",
+  description:
+    "Generates recurring work orders (isPM, plannedMaintenanceScheduleId) at a cadence; see docs/planned-maintenance.md",
   fields: (t) => ({
     id: t.exposeInt("id"),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
@@ -18,22 +19,50 @@ export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
     supplierFacilityId: t.exposeInt("supplierFacilityId", { nullable: true }),
     title: t.exposeString("title"),
     description: t.exposeString("description", { nullable: true }),
-    woPriority: t.exposeInt("woPriority", { nullable: true, description: "Expected resolution time in hours, copied to the work orders" }),
-    needApproval: t.exposeBoolean("needApproval", { nullable: true, description: "Copied to the work orders; null: the company default" }),
-    assetIds: t.exposeIntList("assetIds", { description: "The first is the work orders' main asset, the others its sub-assets" }),
-    assetId: t.int({ nullable: true, description: "The main asset (assetIds[0])", resolve: (s) => s.assetIds[0] ?? null }),
-    cadence: t.exposeString("cadence", { description: "An ISO 8601 duration (P3M) or an RRULE (RRULE:FREQ=MONTHLY;BYDAY=1MO), in timeZone" }),
+    woPriority: t.exposeInt("woPriority", {
+      nullable: true,
+      description: "Expected resolution time in hours, copied to the work orders",
+    }),
+    needApproval: t.exposeBoolean("needApproval", {
+      nullable: true,
+      description: "Copied to the work orders; null: the company default",
+    }),
+    assetIds: t.exposeIntList("assetIds", {
+      description: "The first is the work orders' main asset, the others its sub-assets",
+    }),
+    assetId: t.int({
+      nullable: true,
+      description: "The main asset (assetIds[0])",
+      resolve: (s) => s.assetIds[0] ?? null,
+    }),
+    cadence: t.exposeString("cadence", {
+      description: "An ISO 8601 duration (P3M) or an RRULE (RRULE:FREQ=MONTHLY;BYDAY=1MO), in timeZone",
+    }),
     timeZone: t.string({
       description: "The location's IANA time zone, in which the cadence is read",
       select: { location: { select: { timeZone: true } } },
       resolve: (s) => s.location.timeZone,
     }),
-    startsAt: t.expose("anchorAt", { type: "DateTime", description: "The series' first due time; duration cadences count from it" }),
-    nextRunAt: t.expose("nextRunAt", { type: "DateTime", nullable: true, description: "The next due time; null once the series has ended" }),
+    startsAt: t.expose("anchorAt", {
+      type: "DateTime",
+      description: "The series' first due time; duration cadences count from it",
+    }),
+    nextRunAt: t.expose("nextRunAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "The next due time; null once the series has ended",
+    }),
     upcomingRunAts: t.field({
       type: ["DateTime"],
       description: `The next ${UPCOMING} due times from nextRunAt`,
-      select: { cadence: true, anchorAt: true, endsAt: true, sequence: true, nextRunAt: true, location: { select: { timeZone: true } } },
+      select: {
+        cadence: true,
+        anchorAt: true,
+        endsAt: true,
+        sequence: true,
+        nextRunAt: true,
+        location: { select: { timeZone: true } },
+      },
       resolve: (s) => upcoming(seriesOf(s as never), s.sequence, s.nextRunAt, UPCOMING),
     }),
     endsAt: t.expose("endsAt", { type: "DateTime", nullable: true }),
@@ -48,11 +77,21 @@ export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
     }),
     workOrderTemplate: t.field({
       type: "JSON",
-      description: "The work order fields each due time gets (POST /work_order/work_orders adds buyerFacilityId and createdBy)",
+      description:
+        "The work order fields each due time gets (POST /work_order/work_orders adds buyerFacilityId and createdBy)",
       resolve: (s) => ({
-        title: s.title, description: s.description, locationId: s.locationId, problemTypeId: s.problemTypeId, buyerCompanyId: s.buyerCompanyId,
-        supplierFacilityId: s.supplierFacilityId, assetId: s.assetIds[0] ?? null, subAssetIds: s.assetIds.slice(1), woPriority: s.woPriority,
-        needApproval: s.needApproval, isPM: true, plannedMaintenanceScheduleId: s.id,
+        title: s.title,
+        description: s.description,
+        locationId: s.locationId,
+        problemTypeId: s.problemTypeId,
+        buyerCompanyId: s.buyerCompanyId,
+        supplierFacilityId: s.supplierFacilityId,
+        assetId: s.assetIds[0] ?? null,
+        subAssetIds: s.assetIds.slice(1),
+        woPriority: s.woPriority,
+        needApproval: s.needApproval,
+        isPM: true,
+        plannedMaintenanceScheduleId: s.id,
       }),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -86,8 +125,14 @@ export const RunLogInput = builder.inputType("SchedulerRunLogInput", {
     scheduleId: t.int({ required: true }),
     status: t.string({ required: true, description: RUN_LOG_STATUSES.join(", ") }),
     lastRunAt: t.field({ type: "DateTime", required: true, description: "When the scheduler ran" }),
-    lastRunDueAt: t.field({ type: "DateTime", required: true, description: "The due time it ran for (the schedule's nextRunAt)" }),
-    woId: t.int({ description: "The work order the run created (created with plannedMaintenanceScheduleId = scheduleId)" }),
+    lastRunDueAt: t.field({
+      type: "DateTime",
+      required: true,
+      description: "The due time it ran for (the schedule's nextRunAt)",
+    }),
+    woId: t.int({
+      description: "The work order the run created (created with plannedMaintenanceScheduleId = scheduleId)",
+    }),
     log: t.string({ description: `Free-form text, at most ${MAX_LOG_LENGTH} characters` }),
   }),
 });

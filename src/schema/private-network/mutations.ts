@@ -1,15 +1,24 @@
 import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { requires } from "../core/permissions.ts";
-import { SubContractorInviteInput, SubContractorInviteResultRef, SupplierSupplierRelationshipInput, SupplierSupplierRelationshipRef } from "./types.ts";
+import {
+  SubContractorInviteInput,
+  SubContractorInviteResultRef,
+  SupplierSupplierRelationshipInput,
+  SupplierSupplierRelationshipRef,
+} from "./types.ts";
 import { createRelationship, deleteRelationship, inviteSubContractor, updateRelationship } from "./rules.ts";
 
 const PATH = "/private_network/supplier_supplier_relationships";
 
 builder.mutationField("createSupplierSupplierRelationship", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["supplier"], method: "POST", path: PATH, type: "SupplierSupplierRelationship", bodyArg: "input" }, requires("network.write")),
-    description: "Adds a sub-contractor facility to the key's facility's private network; 409 when it is already there.",
+    ...restRoute(
+      { interfaces: ["supplier"], method: "POST", path: PATH, type: "SupplierSupplierRelationship", bodyArg: "input" },
+      requires("network.write"),
+    ),
+    description:
+      "Adds a sub-contractor facility to the key's facility's private network; 409 when it is already there.",
     type: SupplierSupplierRelationshipRef,
     args: { input: t.arg({ type: SupplierSupplierRelationshipInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createRelationship(ctx, input, query),
@@ -18,7 +27,10 @@ builder.mutationField("createSupplierSupplierRelationship", (t) =>
 
 builder.mutationField("updateSupplierSupplierRelationship", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["supplier"], method: "PUT", path: PATH, type: "SupplierSupplierRelationship", bodyArg: "input" }, requires("network.write")),
+    ...restRoute(
+      { interfaces: ["supplier"], method: "PUT", path: PATH, type: "SupplierSupplierRelationship", bodyArg: "input" },
+      requires("network.write"),
+    ),
     description: "Updates the routing emails of the relationship with supplierFacilityId; 404 when there is none.",
     type: SupplierSupplierRelationshipRef,
     args: { input: t.arg({ type: SupplierSupplierRelationshipInput, required: true }) },
@@ -29,7 +41,12 @@ builder.mutationField("updateSupplierSupplierRelationship", (t) =>
 builder.mutationField("deleteSupplierSupplierRelationship", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["supplier"], method: "DELETE", path: `${PATH}/delete_by_supplier/:supplierFacilityId`, type: "SupplierSupplierRelationship" },
+      {
+        interfaces: ["supplier"],
+        method: "DELETE",
+        path: `${PATH}/delete_by_supplier/:supplierFacilityId`,
+        type: "SupplierSupplierRelationship",
+      },
       requires("network.write"),
     ),
     description: "Removes the relationship with the sub-contractor facility and returns it; 404 when there is none.",
@@ -43,8 +60,12 @@ builder.mutationField("inviteSubContractor", (t) =>
   t.field({
     ...restRoute(
       {
-        interfaces: ["supplier"], method: "POST", path: `${PATH}/:sfId/invite/:fromEmail/:toEmail/name/:fN/:lN`,
-        type: "SubContractorInviteResult", bodyArg: "input", envelope: false,
+        interfaces: ["supplier"],
+        method: "POST",
+        path: `${PATH}/:sfId/invite/:fromEmail/:toEmail/name/:fN/:lN`,
+        type: "SubContractorInviteResult",
+        bodyArg: "input",
+        envelope: false,
       },
       requires("network.write"),
     ),

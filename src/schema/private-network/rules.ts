@@ -33,7 +33,9 @@ export function callerFacilityId(viewer: Viewer): number {
 const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
 
 const relationshipMissing = (source: number, supplierFacilityId: number) =>
-  notFound(`could not find supplier supplier relationship between your supplier facility ${source} and supplier facility ${supplierFacilityId}`);
+  notFound(
+    `could not find supplier supplier relationship between your supplier facility ${source} and supplier facility ${supplierFacilityId}`,
+  );
 
 /**
  * A routing field of the body: absent keeps (undefined), null clears, else every entry an email (400
@@ -66,7 +68,10 @@ export interface RelationshipInput {
 
 /** The routing fields of a body, checked against the relationship's two companies. */
 async function routingData(tx: Tx, source: number, subCompanyId: number, input: RelationshipInput) {
-  const own = await tx.supplierFacility.findUniqueOrThrow({ where: { id: source }, select: { supplierCompanyId: true } });
+  const own = await tx.supplierFacility.findUniqueOrThrow({
+    where: { id: source },
+    select: { supplierCompanyId: true },
+  });
   const companies = [own.supplierCompanyId, subCompanyId];
   return {
     workOrdersRoutedTo: await routingEmails(tx, "workOrdersRoutedTo", input.workOrdersRoutedTo, companies),
@@ -79,14 +84,20 @@ export async function createRelationship(ctx: Context, input: RelationshipInput,
   const source = callerFacilityId(ctx.viewer);
   const target = input.supplierFacilityId;
   if (target === source) throw badInput(`supplierFacilityId ${target} is your own facility`);
-  const exists = () => conflict(`supplier facility ${target} is already in the private network of supplier facility ${source}`);
+  const exists = () =>
+    conflict(`supplier facility ${target} is already in the private network of supplier facility ${source}`);
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const sub = await tx.supplierFacility.findUnique({ where: { id: target }, select: { supplierCompanyId: true } });
       if (!sub) throw badInput(`supplierFacilityId ${target} is not a supplier facility`);
       const routing = await routingData(tx, source, sub.supplierCompanyId, input);
       const key = { sourceSupplierFacilityId: source, supplierFacilityId: target };
-      if (await tx.supplierSupplierRelationship.findUnique({ where: { sourceSupplierFacilityId_supplierFacilityId: key }, select: { id: true } })) {
+      if (
+        await tx.supplierSupplierRelationship.findUnique({
+          where: { sourceSupplierFacilityId_supplierFacilityId: key },
+          select: { id: true },
+        })
+      ) {
         throw exists();
       }
       return tx.supplierSupplierRelationship.create({ ...query, data: { ...key, ...routing } });
@@ -162,7 +173,11 @@ export function inviteMail(f: InviteFacts): MailMessage {
   ];
   if (f.note) lines.push(f.note, "");
   lines.push(`Dispatched work will be notified at: ${f.notifiedAt.join(", ")}`, "");
-  if (f.isNew) lines.push("Sign up to receive and manage the work:", `${portal}/supplier/signup?email=${encodeURIComponent(f.toEmail)}`);
+  if (f.isNew)
+    lines.push(
+      "Sign up to receive and manage the work:",
+      `${portal}/supplier/signup?email=${encodeURIComponent(f.toEmail)}`,
+    );
   else lines.push("Sign in to receive and manage the work:", portal);
   return {
     to: f.toEmail,
@@ -208,15 +223,32 @@ export async function inviteSubContractor(ctx: Context, args: InviteArgs) {
       select: { nameGiven: true, nameFamily: true, supplierFacility: { select: { name: true } } },
     });
     if (!referrer) throw badInput(`fromEmail ${fromEmail} is not a contact of your supplier facility`);
-    const invitee = await inviteeContact(tx, toEmail, relationship.supplierFacilityId, relationship.supplierFacility.supplierCompanyId, {
-      nameGiven: firstName, nameFamily: lastName, invitedAt: ctx.now(),
-    });
-    const notifiedAt = [relationship.workOrdersRoutedTo, relationship.supplierAccountEmails].find((list) => list.length) ?? [toEmail]; // rule 5
+    const invitee = await inviteeContact(
+      tx,
+      toEmail,
+      relationship.supplierFacilityId,
+      relationship.supplierFacility.supplierCompanyId,
+      {
+        nameGiven: firstName,
+        nameFamily: lastName,
+        invitedAt: ctx.now(),
+      },
+    );
+    const notifiedAt = [relationship.workOrdersRoutedTo, relationship.supplierAccountEmails].find(
+      (list) => list.length,
+    ) ?? [toEmail]; // rule 5
     const message = inviteMail({
-      toEmail, greetingName: invitee.nameGiven, referrerFirstName: referrer.nameGiven,
-      referrerFullName: `${referrer.nameGiven} ${referrer.nameFamily}`, referrerEmail: fromEmail,
-      facilityName: referrer.supplierFacility!.name, subContractorName: relationship.supplierFacility.name,
-      note, notifiedAt, isNew: invitee.isNew, portalUrl: ctx.portalUrl ?? "",
+      toEmail,
+      greetingName: invitee.nameGiven,
+      referrerFirstName: referrer.nameGiven,
+      referrerFullName: `${referrer.nameGiven} ${referrer.nameFamily}`,
+      referrerEmail: fromEmail,
+      facilityName: referrer.supplierFacility!.name,
+      subContractorName: relationship.supplierFacility.name,
+      note,
+      notifiedAt,
+      isNew: invitee.isNew,
+      portalUrl: ctx.portalUrl ?? "",
     });
     // Every invite is a mail of its own (a repeated invite is sent again); BullMQ ids allow no ":".
     await queueMail(tx, `subcontractor-invite-${relationship.id}-${crypto.randomUUID()}`, message);
@@ -230,14 +262,25 @@ export async function inviteSubContractor(ctx: Context, args: InviteArgs) {
  * signs up, so a repeated invite sends the signup link again). Any other contact is another tenant's: 400.
  */
 async function inviteeContact(
-  tx: Tx, email: string, supplierFacilityId: number, supplierCompanyId: number, fresh: { nameGiven: string; nameFamily: string; invitedAt: Date },
+  tx: Tx,
+  email: string,
+  supplierFacilityId: number,
+  supplierCompanyId: number,
+  fresh: { nameGiven: string; nameFamily: string; invitedAt: Date },
 ) {
   const select = { nameGiven: true, isNew: true, supplierFacility: { select: { supplierCompanyId: true } } } as const;
   // Rows written before emails were lowercased may differ in case only: look up without case.
-  let contact = await tx.contact.findFirst({ where: { email: { equals: email, mode: "insensitive" } }, orderBy: { id: "asc" }, select });
+  let contact = await tx.contact.findFirst({
+    where: { email: { equals: email, mode: "insensitive" } },
+    orderBy: { id: "asc" },
+    select,
+  });
   if (!contact) {
     // skipDuplicates: of two concurrent invites of one address, one creates the contact and both use it.
-    await tx.contact.createMany({ data: [{ email, ...fresh, supplierFacilityId, roles: [], isNew: true }], skipDuplicates: true });
+    await tx.contact.createMany({
+      data: [{ email, ...fresh, supplierFacilityId, roles: [], isNew: true }],
+      skipDuplicates: true,
+    });
     contact = await tx.contact.findUniqueOrThrow({ where: { email }, select });
   }
   if (contact?.supplierFacility?.supplierCompanyId !== supplierCompanyId) {

@@ -8,23 +8,39 @@ export const SupplierSupplierRelationshipRef = builder.prismaObject("SupplierSup
     id: t.exposeInt("id"),
     sourceSupplierFacilityId: t.exposeInt("sourceSupplierFacilityId", { description: "The key's facility" }),
     supplierFacilityId: t.exposeInt("supplierFacilityId", { description: "The sub-contractor facility" }),
-    supplierFacilityName: t.string({ select: { supplierFacility: { select: { name: true } } }, resolve: (r) => r.supplierFacility.name }),
-    workOrdersRoutedTo: t.exposeStringList("workOrdersRoutedTo", { description: "Emails receiving work dispatched to the sub-contractor" }),
-    supplierAccountEmails: t.exposeStringList("supplierAccountEmails", { description: "The sub-contractor's account-level contacts" }),
+    supplierFacilityName: t.string({
+      select: { supplierFacility: { select: { name: true } } },
+      resolve: (r) => r.supplierFacility.name,
+    }),
+    workOrdersRoutedTo: t.exposeStringList("workOrdersRoutedTo", {
+      description: "Emails receiving work dispatched to the sub-contractor",
+    }),
+    supplierAccountEmails: t.exposeStringList("supplierAccountEmails", {
+      description: "The sub-contractor's account-level contacts",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
 });
 
-export const SupplierSupplierRelationshipPage = pageType("SupplierSupplierRelationship", SupplierSupplierRelationshipRef);
+export const SupplierSupplierRelationshipPage = pageType(
+  "SupplierSupplierRelationship",
+  SupplierSupplierRelationshipRef,
+);
 
 const ROUTING = `at most ${LIMITS.routingEmails} emails; omitted keeps the stored list (empty on create), null or [] clears`;
 
 export const SupplierSupplierRelationshipInput = builder.inputType("SupplierSupplierRelationshipInput", {
   fields: (t) => ({
     supplierFacilityId: t.int({ required: true, description: "The sub-contractor facility" }),
-    workOrdersRoutedTo: t.field({ type: "JSON", description: `Array of emails receiving work dispatched to the sub-contractor: ${ROUTING}` }),
-    supplierAccountEmails: t.field({ type: "JSON", description: `Array of the sub-contractor's account-level contact emails: ${ROUTING}` }),
+    workOrdersRoutedTo: t.field({
+      type: "JSON",
+      description: `Array of emails receiving work dispatched to the sub-contractor: ${ROUTING}`,
+    }),
+    supplierAccountEmails: t.field({
+      type: "JSON",
+      description: `Array of the sub-contractor's account-level contact emails: ${ROUTING}`,
+    }),
   }),
 });
 
@@ -34,9 +50,11 @@ export const SubContractorInviteInput = builder.inputType("SubContractorInviteIn
   }),
 });
 
-export const SubContractorInviteResultRef = builder.objectRef<{ code: string; message: string }>("SubContractorInviteResult").implement({
-  fields: (t) => ({
-    code: t.exposeString("code"),
-    message: t.exposeString("message"),
-  }),
-});
+export const SubContractorInviteResultRef = builder
+  .objectRef<{ code: string; message: string }>("SubContractorInviteResult")
+  .implement({
+    fields: (t) => ({
+      code: t.exposeString("code"),
+      message: t.exposeString("message"),
+    }),
+  });

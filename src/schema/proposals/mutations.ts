@@ -9,8 +9,19 @@ const INTERNAL_TEAMS = { "403": "Internal service team keys may not use proposal
 
 builder.mutationField("upsertProposal", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["supplier"], method: "POST", path: "/quote/proposals", type: "Proposal", bodyArg: "input", errors: INTERNAL_TEAMS }, requires("billing.write")),
-    description: "Creates a proposal (directly pending), or with `id` revises the facility's own pending proposal. Totals are checked exactly (400 naming them).",
+    ...restRoute(
+      {
+        interfaces: ["supplier"],
+        method: "POST",
+        path: "/quote/proposals",
+        type: "Proposal",
+        bodyArg: "input",
+        errors: INTERNAL_TEAMS,
+      },
+      requires("billing.write"),
+    ),
+    description:
+      "Creates a proposal (directly pending), or with `id` revises the facility's own pending proposal. Totals are checked exactly (400 naming them).",
     type: ProposalRef,
     args: { input: t.arg({ type: ProposalInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => upsertProposal(ctx, input as never, query),
@@ -22,7 +33,13 @@ for (const action of BUYER_DECISIONS) {
   builder.mutationField(`proposal${action[0].toUpperCase()}${action.slice(1)}`, (t) =>
     t.prismaField({
       ...restRoute(
-        { interfaces: ["buyer"], method: "PATCH", path: `/quote/proposals/${action}`, type: "Proposal", bodyArg: "input" },
+        {
+          interfaces: ["buyer"],
+          method: "PATCH",
+          path: `/quote/proposals/${action}`,
+          type: "Proposal",
+          bodyArg: "input",
+        },
         requires("billing.approve", { noun: "proposal", id: (args) => args.input.id }),
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to}${action === "decline" ? " (declineNotes required)" : ""}. Returns the proposal.`,

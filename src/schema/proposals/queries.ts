@@ -14,5 +14,6 @@ readRoutes({
   scope: proposalScope,
   spec: PROPOSAL_LIST,
   checkFilter: checkProposalFilter,
-  description: "Proposals: a supplier key's own, a buyer key's for its work orders. Filters: id, workOrderId, status, supplierFacilityId, locationId, requestForProposalId.",
+  description:
+    "Proposals: a supplier key's own, a buyer key's for its work orders. Filters: id, workOrderId, status, supplierFacilityId, locationId, requestForProposalId.",
 });

@@ -22,11 +22,20 @@ export function costFields(t: any, names: TotalNames) {
   const fields: Record<string, unknown> = {};
   for (const section of COST_SECTIONS) {
     fields[`${section}LineItems`] = t.field({ type: [LineItemRef], resolve: (r: any) => r[`${section}LineItems`] });
-    fields[`${section}TaxRate`] = t.string({ description: `Tax rate of the ${label(section)} section, percent`, resolve: (r: any) => rateText(r[`${section}TaxRate`]) });
+    fields[`${section}TaxRate`] = t.string({
+      description: `Tax rate of the ${label(section)} section, percent`,
+      resolve: (r: any) => rateText(r[`${section}TaxRate`]),
+    });
     fields[`${section}TotalBeforeTax`] = t.string({ resolve: (r: any) => moneyText(r[`${section}TotalBeforeTax`]) });
   }
-  fields[names.beforeTax] = t.string({ description: "Sum of the section totals", resolve: (r: any) => moneyText(r[names.beforeTax]) });
-  fields[names.taxRate] = t.string({ description: `Tax rate on the whole ${names.beforeTax}, percent`, resolve: (r: any) => rateText(r[names.taxRate]) });
+  fields[names.beforeTax] = t.string({
+    description: "Sum of the section totals",
+    resolve: (r: any) => moneyText(r[names.beforeTax]),
+  });
+  fields[names.taxRate] = t.string({
+    description: `Tax rate on the whole ${names.beforeTax}, percent`,
+    resolve: (r: any) => rateText(r[names.taxRate]),
+  });
   fields[names.tax] = t.string({ resolve: (r: any) => moneyText(r[names.tax]) });
   fields[names.afterTax] = t.string({ resolve: (r: any) => moneyText(r[names.afterTax]) });
   return fields;
@@ -36,13 +45,22 @@ export function costFields(t: any, names: TotalNames) {
 export function costInputFields(t: any, names: TotalNames) {
   const fields: Record<string, unknown> = {};
   for (const section of COST_SECTIONS) {
-    fields[`${section}LineItems`] = t.field({ type: "JSON", description: "[{description, amount}]; amounts are decimal strings" });
+    fields[`${section}LineItems`] = t.field({
+      type: "JSON",
+      description: "[{description, amount}]; amounts are decimal strings",
+    });
     fields[`${section}TaxRate`] = t.string({ description: "Percent, 0 to 100; default 0" });
-    fields[`${section}TotalBeforeTax`] = t.string({ description: "Must equal the sum of the section's line items when it has any; computed when omitted" });
+    fields[`${section}TotalBeforeTax`] = t.string({
+      description: "Must equal the sum of the section's line items when it has any; computed when omitted",
+    });
   }
-  fields[names.beforeTax] = t.string({ description: "Must equal the sum of the section totals; computed when omitted" });
+  fields[names.beforeTax] = t.string({
+    description: "Must equal the sum of the section totals; computed when omitted",
+  });
   fields[names.taxRate] = t.string({ description: `Percent applied to the whole ${names.beforeTax}; default 0` });
-  fields[names.tax] = t.string({ description: "Must equal the tax the rates give (see docs/commerce.md); computed when omitted" });
+  fields[names.tax] = t.string({
+    description: "Must equal the tax the rates give (see docs/commerce.md); computed when omitted",
+  });
   return fields;
 }
 
@@ -66,7 +84,10 @@ export const ProposalRef = builder.prismaObject("Proposal", {
     }),
     declineNotes: t.exposeString("declineNotes", { nullable: true }),
     decidedAt: t.expose("decidedAt", { type: "DateTime", nullable: true }),
-    decidedBy: t.exposeString("decidedBy", { nullable: true, description: "Email of the buyer contact who awarded or declined it" }),
+    decidedBy: t.exposeString("decidedBy", {
+      nullable: true,
+      description: "Email of the buyer contact who awarded or declined it",
+    }),
     locationId: t.exposeInt("locationId"),
     buyerFacilityId: t.exposeInt("buyerFacilityId"),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
@@ -83,12 +104,18 @@ export const ProposalInput = builder.inputType("ProposalInput", {
   fields: (t) => ({
     id: t.int({ description: "Revises this pending proposal of the key's facility (upsert)" }),
     workOrderId: t.int({ required: true, description: "A work order assigned to the key's facility" }),
-    totalAfterTax: t.string({ required: true, description: "Decimal string; must equal the before-tax total plus tax" }),
+    totalAfterTax: t.string({
+      required: true,
+      description: "Decimal string; must equal the before-tax total plus tax",
+    }),
     scope: t.string(),
     ...(costInputFields(t, PROPOSAL_TOTALS) as {}),
     requestForProposalId: t.int({ description: "Defaults to the work order's; another value is refused" }),
     proposalPdfLink: t.string({ description: "A valid http(s) URL" }),
-    attachments: t.field({ type: "JSON", description: "File details from POST /v1/supplier/file/upload (or their ids); files of the key's facility" }),
+    attachments: t.field({
+      type: "JSON",
+      description: "File details from POST /v1/supplier/file/upload (or their ids); files of the key's facility",
+    }),
   }),
 });
 

@@ -7,7 +7,17 @@ import { provisionUser } from "./rules.ts";
 
 builder.mutationField("provisionUser", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/user/provision", type: "Contact", bodyArg: "input", errors: { "403": "An admin or super-admin role, or a facility of another buyer company" } }, requires("user.provision")),
+    ...restRoute(
+      {
+        interfaces: ["buyer"],
+        method: "POST",
+        path: "/user/provision",
+        type: "Contact",
+        bodyArg: "input",
+        errors: { "403": "An admin or super-admin role, or a facility of another buyer company" },
+      },
+      requires("user.provision"),
+    ),
     type: ProvisionedContactRef,
     args: { input: t.arg({ type: ProvisionUserInput, required: true }) },
     resolve: (_root, { input }, ctx) => provisionUser(ctx, input),

@@ -14,7 +14,16 @@ export const EPA_CERTIFICATION_TYPES = ["type_i", "type_ii", "type_iii", "univer
 /** Roles that only the operator may grant (rule 1). Compared without case, spaces, "_" or "-". */
 const RESERVED_ROLES = new Set(["admin", "superadmin"]);
 
-export const LIMITS = { email: 254, name: 100, role: 64, roles: 20, passwordMin: 8, passwordMax: 128, epaNumber: 64, ids: 1000 };
+export const LIMITS = {
+  email: 254,
+  name: 100,
+  role: 64,
+  roles: 20,
+  passwordMin: 8,
+  passwordMax: 128,
+  epaNumber: 64,
+  ids: 1000,
+};
 
 export interface ProvisionInput {
   email: string;
@@ -45,7 +54,8 @@ export function normalise(input: ProvisionInput) {
   const nameGiven = input.nameGiven.trim();
   const nameFamily = input.nameFamily.trim();
   if (!nameGiven || nameGiven.length > LIMITS.name) problems.push(`nameGiven must be 1 to ${LIMITS.name} characters`);
-  if (!nameFamily || nameFamily.length > LIMITS.name) problems.push(`nameFamily must be 1 to ${LIMITS.name} characters`);
+  if (!nameFamily || nameFamily.length > LIMITS.name)
+    problems.push(`nameFamily must be 1 to ${LIMITS.name} characters`);
   const roles = [...new Set(input.roles.map((r) => r.trim().toLowerCase()))];
   if (!roles.length || roles.length > LIMITS.roles || roles.some((r) => !r || r.length > LIMITS.role)) {
     problems.push(`roles must be 1 to ${LIMITS.roles} non-blank role names of at most ${LIMITS.role} characters`);
@@ -67,14 +77,23 @@ export function normalise(input: ProvisionInput) {
   }
   const ids = (name: string, list: number[] | null | undefined) => {
     const unique = [...new Set(list ?? [])];
-    if (unique.length > LIMITS.ids || unique.some((id) => id <= 0)) problems.push(`${name} must be at most ${LIMITS.ids} positive ids`);
+    if (unique.length > LIMITS.ids || unique.some((id) => id <= 0))
+      problems.push(`${name} must be at most ${LIMITS.ids} positive ids`);
     return unique;
   };
   const locationIds = ids("locationIds", input.locationIds);
   const brandIds = ids("brandIds", input.brandIds);
   if (problems.length) throw badInput(problems.join("; "));
   return {
-    email, nameGiven, nameFamily, roles, password, epaCertificationType, epaCertificationNumber, locationIds, brandIds,
+    email,
+    nameGiven,
+    nameFamily,
+    roles,
+    password,
+    epaCertificationType,
+    epaCertificationNumber,
+    locationIds,
+    brandIds,
     passwordResetRequired: input.passwordResetRequired ?? false,
     // Omitted: a contact restricted to listed locations does not also get all of them.
     hasAccessToAllLocations: input.hasAccessToAllLocations ?? locationIds.length === 0,
@@ -83,7 +102,12 @@ export function normalise(input: ProvisionInput) {
 
 export const conflictMessage = (email: string) => `an account or contact with email ${email} already exists`;
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 
 /** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash so they can be raised later. */
@@ -109,9 +133,17 @@ export interface InviteFacts {
 /** The invite mail. The password itself is never mailed: whoever set it hands it over. */
 export function inviteMail(f: InviteFacts): MailMessage {
   const portal = f.portalUrl.replace(/\/+$/, "");
-  const lines = [`Hello ${f.nameGiven},`, "", `${f.invitedBy} has invited you to ${f.companyName} on the work order portal.`, ""];
+  const lines = [
+    `Hello ${f.nameGiven},`,
+    "",
+    `${f.invitedBy} has invited you to ${f.companyName} on the work order portal.`,
+    "",
+  ];
   if (f.withPassword) {
-    lines.push("Your login has been created. Sign in with your email address and the password you were given:", `${portal}/login`);
+    lines.push(
+      "Your login has been created. Sign in with your email address and the password you were given:",
+      `${portal}/login`,
+    );
     if (f.passwordResetRequired) lines.push("", "You will be asked to change your password when you first sign in.");
   } else {
     lines.push("To accept the invitation, sign up here:", `${portal}/signup?email=${encodeURIComponent(f.email)}`);
@@ -150,22 +182,33 @@ export async function provisionUser(ctx: Context, input: ProvisionInput): Promis
   const facilityId = input.facilityId ?? viewer.buyerFacilityId!;
   const facility = await db.buyerFacility.findUnique({ where: { id: facilityId }, include: { buyerCompany: true } });
   if (!facility) throw badInput(`facilityId ${facilityId} is not a buyer facility`);
-  if (facility.buyerCompanyId !== viewer.buyerCompanyId) throw forbidden(`facility ${facilityId} belongs to another buyer company`);
+  if (facility.buyerCompanyId !== viewer.buyerCompanyId)
+    throw forbidden(`facility ${facilityId} belongs to another buyer company`);
   if (v.locationIds.length) {
-    const own = await db.location.findMany({ where: { id: { in: v.locationIds }, buyerCompanyId: viewer.buyerCompanyId! }, select: { id: true } });
+    const own = await db.location.findMany({
+      where: { id: { in: v.locationIds }, buyerCompanyId: viewer.buyerCompanyId! },
+      select: { id: true },
+    });
     const missing = v.locationIds.filter((id) => !own.some((l) => l.id === id));
     // Unknown and foreign ids get the same answer, so other tenants' ids cannot be probed.
     if (missing.length) throw badInput(`locationIds ${missing.join(", ")} are not locations of this company`);
   }
   // Rows written before emails were lowercased may differ in case only: compare without case.
-  if (await db.contact.findFirst({ where: { email: { equals: v.email, mode: "insensitive" } }, select: { id: true } })) {
+  if (
+    await db.contact.findFirst({ where: { email: { equals: v.email, mode: "insensitive" } }, select: { id: true } })
+  ) {
     throw badInput(conflictMessage(v.email));
   }
 
   const { password, ...fields } = v;
   const message = inviteMail({
-    email: v.email, nameGiven: v.nameGiven, companyName: facility.buyerCompany.name, invitedBy: viewer.displayName,
-    withPassword: password !== null, passwordResetRequired: v.passwordResetRequired, portalUrl,
+    email: v.email,
+    nameGiven: v.nameGiven,
+    companyName: facility.buyerCompany.name,
+    invitedBy: viewer.displayName,
+    withPassword: password !== null,
+    passwordResetRequired: v.passwordResetRequired,
+    portalUrl,
   });
   const passwordHash = password ? await hashPassword(password) : null;
   // The invite's job id derives from the contact id, so it is sent once.

@@ -8,7 +8,9 @@ export const ProvisionUserInput = builder.inputType("ProvisionUserInput", {
     nameFamily: t.string({ required: true }),
     roles: t.stringList({ required: true, description: "At least one; admin and super-admin roles give 403" }),
     facilityId: t.int({ description: "Buyer facility of the key's company; defaults to the key's facility" }),
-    password: t.string({ description: `Creates the login now (${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters); without it the invite asks the user to sign up` }),
+    password: t.string({
+      description: `Creates the login now (${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters); without it the invite asks the user to sign up`,
+    }),
     passwordResetRequired: t.boolean({ description: "Forces a password change on first login" }),
     hasAccessToAllLocations: t.boolean({ description: "Defaults to true unless locationIds are given" }),
     locationIds: t.intList({ description: "Locations of the key's company" }),
@@ -40,4 +42,3 @@ export const ProvisionedContactRef = builder.objectRef<ProvisionedContact>("Prov
     }),
   }),
 });
-

@@ -4,7 +4,16 @@ import { restRoute } from "../core/interfaces.ts";
 import { requires, type Permission } from "../core/permissions.ts";
 import { pageQuery } from "../core/list.ts";
 import {
-  AssociateInput, CancelInput, OrderInput, OrderRef, ReceiptInput, ReceiptRef, RejectInput, RequestInput, RequestLineItemPage, RequestRef,
+  AssociateInput,
+  CancelInput,
+  OrderInput,
+  OrderRef,
+  ReceiptInput,
+  ReceiptRef,
+  RejectInput,
+  RequestInput,
+  RequestLineItemPage,
+  RequestRef,
 } from "./types.ts";
 import { changeRequest, createRequest, type RequestAction } from "./rules/requests.ts";
 import { associateRequestLines, cancelOrder, createOrder, markOrdered } from "./rules/orders.ts";
@@ -23,7 +32,10 @@ const summary = (table: typeof REQUEST_STATES | typeof ORDER_STATES, action: str
 
 builder.mutationField("createPurchaseRequest", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["partners"], method: "POST", path: REQUESTS, type: "SupplierPurchaseRequest", bodyArg: "input" }, requires("purchasing.write")),
+    ...restRoute(
+      { interfaces: ["partners"], method: "POST", path: REQUESTS, type: "SupplierPurchaseRequest", bodyArg: "input" },
+      requires("purchasing.write"),
+    ),
     description: "Creates a draft purchase request of the key's team with its line items.",
     type: RequestRef,
     args: { input: t.arg({ type: RequestInput, required: true }) },
@@ -38,7 +50,15 @@ const REQUEST_ACTIONS: { action: RequestAction; field: string; permission: Permi
 for (const { action, field, permission } of REQUEST_ACTIONS) {
   builder.mutationField(field, (t) =>
     t.prismaField({
-      ...restRoute({ interfaces: ["partners"], method: "PATCH", path: `${REQUESTS}/:id/${action}`, type: "SupplierPurchaseRequest" }, change(permission, "purchase request")),
+      ...restRoute(
+        {
+          interfaces: ["partners"],
+          method: "PATCH",
+          path: `${REQUESTS}/:id/${action}`,
+          type: "SupplierPurchaseRequest",
+        },
+        change(permission, "purchase request"),
+      ),
       description: `${summary(REQUEST_STATES, action)} No body.`,
       type: RequestRef,
       args: { id: t.arg.int({ required: true }) },
@@ -50,7 +70,13 @@ for (const { action, field, permission } of REQUEST_ACTIONS) {
 builder.mutationField("rejectPurchaseRequest", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["partners"], method: "PATCH", path: `${REQUESTS}/:id/reject`, type: "SupplierPurchaseRequest", bodyArg: "input" },
+      {
+        interfaces: ["partners"],
+        method: "PATCH",
+        path: `${REQUESTS}/:id/reject`,
+        type: "SupplierPurchaseRequest",
+        bodyArg: "input",
+      },
       change("purchasing.approve", "purchase request"),
     ),
     description: `${summary(REQUEST_STATES, "reject")} Body {reason}.`,
@@ -62,7 +88,10 @@ builder.mutationField("rejectPurchaseRequest", (t) =>
 
 builder.mutationField("createPurchaseOrder", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["partners"], method: "POST", path: ORDERS, type: "SupplierPurchaseOrder", bodyArg: "input" }, requires("purchasing.write")),
+    ...restRoute(
+      { interfaces: ["partners"], method: "POST", path: ORDERS, type: "SupplierPurchaseOrder", bodyArg: "input" },
+      requires("purchasing.write"),
+    ),
     description: "Creates a draft purchase order of the key's team for one vendor with its line items.",
     type: OrderRef,
     args: { input: t.arg({ type: OrderInput, required: true }) },
@@ -72,7 +101,10 @@ builder.mutationField("createPurchaseOrder", (t) =>
 
 builder.mutationField("markPurchaseOrderOrdered", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["partners"], method: "PATCH", path: `${ORDERS}/:id/mark_ordered`, type: "SupplierPurchaseOrder" }, change("purchasing.write", "purchase order")),
+    ...restRoute(
+      { interfaces: ["partners"], method: "PATCH", path: `${ORDERS}/:id/mark_ordered`, type: "SupplierPurchaseOrder" },
+      change("purchasing.write", "purchase order"),
+    ),
     description: `${summary(ORDER_STATES, "mark_ordered")} Requests whose every line is now on an ordered purchase order become ordered. No body.`,
     type: OrderRef,
     args: { id: t.arg.int({ required: true }) },
@@ -83,7 +115,13 @@ builder.mutationField("markPurchaseOrderOrdered", (t) =>
 builder.mutationField("cancelPurchaseOrder", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["partners"], method: "PATCH", path: `${ORDERS}/:id/cancel`, type: "SupplierPurchaseOrder", bodyArg: "input" },
+      {
+        interfaces: ["partners"],
+        method: "PATCH",
+        path: `${ORDERS}/:id/cancel`,
+        type: "SupplierPurchaseOrder",
+        bodyArg: "input",
+      },
       change("purchasing.write", "purchase order"),
     ),
     description: `${summary(ORDER_STATES, "cancel")} Body {reason?}. Its request lines are freed; ordered requests among them go back to approved.`,
@@ -97,25 +135,41 @@ builder.mutationField("putPurchaseOrderLineRequestLines", (t) =>
   t.field({
     ...restRoute(
       {
-        interfaces: ["partners"], method: "PUT", path: `${ORDERS}/:id/line_items/:lineItemId/purchase_request_line_items`,
-        type: "SupplierPurchaseRequestLineItem", list: true, bodyArg: "input",
+        interfaces: ["partners"],
+        method: "PUT",
+        path: `${ORDERS}/:id/line_items/:lineItemId/purchase_request_line_items`,
+        type: "SupplierPurchaseRequestLineItem",
+        list: true,
+        bodyArg: "input",
       },
       change("purchasing.write", "purchase order"),
     ),
     description: "Sets the approved request lines a draft order line covers (body {ids}, the full set); returns them.",
     type: RequestLineItemPage,
-    args: { id: t.arg.int({ required: true }), lineItemId: t.arg.int({ required: true }), input: t.arg({ type: AssociateInput, required: true }) },
-    resolve: (_root, { id, lineItemId, input }, ctx, info) => associateRequestLines(ctx, id, lineItemId, input.ids, pageQuery(ctx, info)),
+    args: {
+      id: t.arg.int({ required: true }),
+      lineItemId: t.arg.int({ required: true }),
+      input: t.arg({ type: AssociateInput, required: true }),
+    },
+    resolve: (_root, { id, lineItemId, input }, ctx, info) =>
+      associateRequestLines(ctx, id, lineItemId, input.ids, pageQuery(ctx, info)),
   }),
 );
 
 builder.mutationField("recordPurchaseOrderReceipt", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["partners"], method: "POST", path: `${ORDERS}/:id/receipts`, type: "SupplierReceipt", bodyArg: "input" },
+      {
+        interfaces: ["partners"],
+        method: "POST",
+        path: `${ORDERS}/:id/receipts`,
+        type: "SupplierReceipt",
+        bodyArg: "input",
+      },
       change("purchasing.write", "purchase order"),
     ),
-    description: "Records a receipt (negative quantities: a return) into stock; the order moves by what has been received.",
+    description:
+      "Records a receipt (negative quantities: a return) into stock; the order moves by what has been received.",
     type: ReceiptRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: ReceiptInput, required: true }) },
     resolve: (query, _root, { id, input }, ctx) => recordReceipt(ctx, id, input, query),

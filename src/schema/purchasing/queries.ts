@@ -8,24 +8,46 @@ import { countBy, countByArgs } from "../core/count-by.ts";
 import { readRoutes } from "../core/read-routes.ts";
 import { findInScope } from "../core/tenancy.ts";
 import {
-  OrderLineItemPage, OrderPage, OrderRef, ReceiptPage, RequestLineItemPage, RequestPage, RequestRef, TRANSITION_TABLES, transitionTables,
+  OrderLineItemPage,
+  OrderPage,
+  OrderRef,
+  ReceiptPage,
+  RequestLineItemPage,
+  RequestPage,
+  RequestRef,
+  TRANSITION_TABLES,
+  transitionTables,
 } from "./types.ts";
 import { checkRequestFilter, REQUEST_LINE_LIST, REQUEST_LIST, requestScope } from "./rules/requests.ts";
 import { checkOrderFilter, ORDER_LINE_LIST, ORDER_LIST, orderScope } from "./rules/orders.ts";
 import { RECEIPT_LIST } from "./rules/receipts.ts";
 
 readRoutes({
-  interfaces: ["partners"], path: "/purchasing/purchase_requests", type: "SupplierPurchaseRequest",
+  interfaces: ["partners"],
+  path: "/purchasing/purchase_requests",
+  type: "SupplierPurchaseRequest",
   fields: { list: "purchaseRequests", countBy: "purchaseRequestsCountBy", one: "purchaseRequest" },
-  page: RequestPage, item: RequestRef, table: (ctx) => ctx.db.purchaseRequest, scope: requestScope, spec: REQUEST_LIST,
-  checkFilter: checkRequestFilter, description: "The team's purchase requests with their line items, newest first",
+  page: RequestPage,
+  item: RequestRef,
+  table: (ctx) => ctx.db.purchaseRequest,
+  scope: requestScope,
+  spec: REQUEST_LIST,
+  checkFilter: checkRequestFilter,
+  description: "The team's purchase requests with their line items, newest first",
 });
 
 readRoutes({
-  interfaces: ["partners"], path: "/purchasing/purchase_orders", type: "SupplierPurchaseOrder",
+  interfaces: ["partners"],
+  path: "/purchasing/purchase_orders",
+  type: "SupplierPurchaseOrder",
   fields: { list: "purchaseOrders", countBy: "purchaseOrdersCountBy", one: "purchaseOrder" },
-  page: OrderPage, item: OrderRef, table: (ctx) => ctx.db.purchaseOrder, scope: orderScope, spec: ORDER_LIST,
-  checkFilter: checkOrderFilter, description: "The team's purchase orders with their line items, newest first",
+  page: OrderPage,
+  item: OrderRef,
+  table: (ctx) => ctx.db.purchaseOrder,
+  scope: orderScope,
+  spec: ORDER_LIST,
+  checkFilter: checkOrderFilter,
+  description: "The team's purchase orders with their line items, newest first",
 });
 
 interface Table {
@@ -40,8 +62,16 @@ interface Table {
  * (404 absent, 400 another team's, as a single read), then the list pages and filters its children.
  */
 function childRoutes(r: {
-  path: string; type: string; fields: { list: string; countBy: string }; page: unknown; description: string;
-  parent: (ctx: Context) => Table; scope: typeof orderScope; table: (ctx: Context) => Table; parentKey: string; spec: ListSpec;
+  path: string;
+  type: string;
+  fields: { list: string; countBy: string };
+  page: unknown;
+  description: string;
+  parent: (ctx: Context) => Table;
+  scope: typeof orderScope;
+  table: (ctx: Context) => Table;
+  parentKey: string;
+  spec: ListSpec;
 }) {
   const children = async (ctx: Context, id: number) => {
     await findInScope(r.parent(ctx), id, r.scope(ctx.viewer), { select: { id: true } });
@@ -68,24 +98,42 @@ function childRoutes(r: {
 }
 
 childRoutes({
-  path: "/purchasing/purchase_requests/:id/line_items", type: "SupplierPurchaseRequestLineItem",
-  fields: { list: "purchaseRequestLineItems", countBy: "purchaseRequestLineItemsCountBy" }, page: RequestLineItemPage,
+  path: "/purchasing/purchase_requests/:id/line_items",
+  type: "SupplierPurchaseRequestLineItem",
+  fields: { list: "purchaseRequestLineItems", countBy: "purchaseRequestLineItemsCountBy" },
+  page: RequestLineItemPage,
   description: "The line items of one purchase request",
-  parent: (ctx) => ctx.db.purchaseRequest, scope: requestScope, table: (ctx) => ctx.db.purchaseRequestLineItem, parentKey: "purchaseRequestId", spec: REQUEST_LINE_LIST,
+  parent: (ctx) => ctx.db.purchaseRequest,
+  scope: requestScope,
+  table: (ctx) => ctx.db.purchaseRequestLineItem,
+  parentKey: "purchaseRequestId",
+  spec: REQUEST_LINE_LIST,
 });
 
 childRoutes({
-  path: "/purchasing/purchase_orders/:id/line_items", type: "SupplierPurchaseOrderLineItem",
-  fields: { list: "purchaseOrderLineItems", countBy: "purchaseOrderLineItemsCountBy" }, page: OrderLineItemPage,
+  path: "/purchasing/purchase_orders/:id/line_items",
+  type: "SupplierPurchaseOrderLineItem",
+  fields: { list: "purchaseOrderLineItems", countBy: "purchaseOrderLineItemsCountBy" },
+  page: OrderLineItemPage,
   description: "The line items of one purchase order",
-  parent: (ctx) => ctx.db.purchaseOrder, scope: orderScope, table: (ctx) => ctx.db.purchaseOrderLineItem, parentKey: "purchaseOrderId", spec: ORDER_LINE_LIST,
+  parent: (ctx) => ctx.db.purchaseOrder,
+  scope: orderScope,
+  table: (ctx) => ctx.db.purchaseOrderLineItem,
+  parentKey: "purchaseOrderId",
+  spec: ORDER_LINE_LIST,
 });
 
 childRoutes({
-  path: "/purchasing/purchase_orders/:id/receipts", type: "SupplierReceipt",
-  fields: { list: "purchaseOrderReceipts", countBy: "purchaseOrderReceiptsCountBy" }, page: ReceiptPage,
+  path: "/purchasing/purchase_orders/:id/receipts",
+  type: "SupplierReceipt",
+  fields: { list: "purchaseOrderReceipts", countBy: "purchaseOrderReceiptsCountBy" },
+  page: ReceiptPage,
   description: "The receipts (and returns) recorded against one purchase order, oldest first",
-  parent: (ctx) => ctx.db.purchaseOrder, scope: orderScope, table: (ctx) => ctx.db.receipt, parentKey: "purchaseOrderId", spec: RECEIPT_LIST,
+  parent: (ctx) => ctx.db.purchaseOrder,
+  scope: orderScope,
+  table: (ctx) => ctx.db.receipt,
+  parentKey: "purchaseOrderId",
+  spec: RECEIPT_LIST,
 });
 
 // GraphQL only: the tables every purchasing status change goes through.

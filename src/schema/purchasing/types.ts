@@ -12,7 +12,8 @@ const OrderStatusEnum = builder.enumType("PurchaseOrderStatus", { values: ORDER_
 
 type Money = Prisma.Decimal;
 /** quantity × unit cost, rounded half up to cents. */
-const lineTotal = (quantity: Money, unitCost: Money) => quantity.times(unitCost).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
+const lineTotal = (quantity: Money, unitCost: Money) =>
+  quantity.times(unitCost).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
 const sum = (values: Money[]) => values.reduce((a, b) => a.plus(b), new Prisma.Decimal(0));
 
 export const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem", {
@@ -23,9 +24,16 @@ export const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem"
     partId: t.exposeInt("partId", { nullable: true }),
     description: t.exposeString("description", { nullable: true }),
     quantity: t.string({ description: "Decimal string, 4 decimals", resolve: (l) => quantityText(l.quantity) }),
-    estimatedUnitCost: t.string({ nullable: true, description: "Decimal string, 2 decimals", resolve: (l) => moneyText(l.estimatedUnitCost) }),
+    estimatedUnitCost: t.string({
+      nullable: true,
+      description: "Decimal string, 2 decimals",
+      resolve: (l) => moneyText(l.estimatedUnitCost),
+    }),
     workOrderId: t.exposeInt("workOrderId", { nullable: true }),
-    purchaseOrderLineItemId: t.exposeInt("purchaseOrderLineItemId", { nullable: true, description: "The purchase order line covering this line" }),
+    purchaseOrderLineItemId: t.exposeInt("purchaseOrderLineItemId", {
+      nullable: true,
+      description: "The purchase order line covering this line",
+    }),
     purchaseOrderId: t.int({
       nullable: true,
       select: { purchaseOrderLineItem: { select: { purchaseOrderId: true } } },
@@ -74,17 +82,29 @@ export const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
     purchaseOrderId: t.exposeInt("purchaseOrderId"),
     partId: t.exposeInt("partId", { nullable: true }),
     description: t.exposeString("description", { nullable: true }),
-    quantity: t.string({ description: "Ordered: decimal string, 4 decimals", resolve: (l) => quantityText(l.quantity) }),
+    quantity: t.string({
+      description: "Ordered: decimal string, 4 decimals",
+      resolve: (l) => quantityText(l.quantity),
+    }),
     unitCost: t.string({ description: "Decimal string, 2 decimals", resolve: (l) => moneyText(l.unitCost)! }),
-    lineTotal: t.string({ description: "quantity × unitCost, rounded half up to cents", resolve: (l) => moneyText(lineTotal(l.quantity, l.unitCost))! }),
-    quantityReceived: t.string({ description: "Received net of returns", resolve: (l) => quantityText(l.quantityReceived) }),
+    lineTotal: t.string({
+      description: "quantity × unitCost, rounded half up to cents",
+      resolve: (l) => moneyText(lineTotal(l.quantity, l.unitCost))!,
+    }),
+    quantityReceived: t.string({
+      description: "Received net of returns",
+      resolve: (l) => quantityText(l.quantityReceived),
+    }),
     purchaseRequestLineItemIds: t.intList({
       description: "Request lines this line covers",
       select: { purchaseRequestLineItems: { select: { id: true }, orderBy: { id: "asc" } } },
       resolve: (l) => l.purchaseRequestLineItems.map((r) => r.id),
     }),
     part: t.relation("part", { nullable: true, subGraphs: ["graphql"] }),
-    purchaseRequestLineItems: t.relation("purchaseRequestLineItems", { subGraphs: ["graphql"], query: { orderBy: { id: "asc" } } }),
+    purchaseRequestLineItems: t.relation("purchaseRequestLineItems", {
+      subGraphs: ["graphql"],
+      query: { orderBy: { id: "asc" } },
+    }),
   }),
 });
 
@@ -98,7 +118,11 @@ export const OrderRef = builder.prismaObject("PurchaseOrder", {
     expectedAt: t.expose("expectedAt", { type: "Date", nullable: true }),
     createdBy: t.exposeString("createdBy", { description: "Email of the contact whose key created it" }),
     orderedAt: t.expose("orderedAt", { type: "DateTime", nullable: true }),
-    receivedAt: t.expose("receivedAt", { type: "DateTime", nullable: true, description: "When it became fully received; null while it is not" }),
+    receivedAt: t.expose("receivedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When it became fully received; null while it is not",
+    }),
     cancelledAt: t.expose("cancelledAt", { type: "DateTime", nullable: true }),
     cancellationReason: t.exposeString("cancellationReason", { nullable: true }),
     statusChangedAt: t.expose("statusChangedAt", { type: "DateTime" }),
@@ -127,7 +151,10 @@ const ReceiptLineRef = builder.prismaObject("ReceiptLine", {
       resolve: (l) => l.purchaseOrderLineItem.partId,
     }),
     stockLocationId: t.exposeInt("stockLocationId", { nullable: true }),
-    quantityReceived: t.string({ description: "Decimal string, 4 decimals; negative for a return", resolve: (l) => quantityText(l.quantityReceived) }),
+    quantityReceived: t.string({
+      description: "Decimal string, 4 decimals; negative for a return",
+      resolve: (l) => quantityText(l.quantityReceived),
+    }),
   }),
 });
 
@@ -165,7 +192,8 @@ interface PublishedRow {
 
 const TransitionRef = builder.objectRef<PublishedRow>("PurchasingTransition").implement({
   subGraphs: ["graphql"],
-  description: "One row of a purchasing transition table: the action, who takes it, from which statuses, where it can lead",
+  description:
+    "One row of a purchasing transition table: the action, who takes it, from which statuses, where it can lead",
   fields: (t) => ({
     action: t.exposeString("action"),
     actor: t.exposeString("actor", { description: "team (purchasing.write), approver (purchasing.approve) or system" }),
@@ -174,15 +202,20 @@ const TransitionRef = builder.objectRef<PublishedRow>("PurchasingTransition").im
   }),
 });
 
-export const TRANSITION_TABLES = builder.objectRef<{ purchaseRequest: PublishedRow[]; purchaseOrder: PublishedRow[] }>("PurchasingTransitions").implement({
-  subGraphs: ["graphql"],
-  fields: (t) => ({
-    purchaseRequest: t.field({ type: [TransitionRef], resolve: (r) => r.purchaseRequest }),
-    purchaseOrder: t.field({ type: [TransitionRef], resolve: (r) => r.purchaseOrder }),
-  }),
-});
+export const TRANSITION_TABLES = builder
+  .objectRef<{ purchaseRequest: PublishedRow[]; purchaseOrder: PublishedRow[] }>("PurchasingTransitions")
+  .implement({
+    subGraphs: ["graphql"],
+    fields: (t) => ({
+      purchaseRequest: t.field({ type: [TransitionRef], resolve: (r) => r.purchaseRequest }),
+      purchaseOrder: t.field({ type: [TransitionRef], resolve: (r) => r.purchaseOrder }),
+    }),
+  });
 
-export const transitionTables = () => ({ purchaseRequest: [...REQUEST_STATES.rows], purchaseOrder: [...ORDER_STATES.rows] });
+export const transitionTables = () => ({
+  purchaseRequest: [...REQUEST_STATES.rows],
+  purchaseOrder: [...ORDER_STATES.rows],
+});
 
 // ---- write bodies
 
@@ -213,7 +246,9 @@ const OrderLineItemInput = builder.inputType("PurchaseOrderLineItemInput", {
     partId: t.int({ description: "A part of the team; or give a description (free text)" }),
     description: t.string(),
     quantity: t.string({ required: true, description: "Decimal string, positive, at most 4 decimals" }),
-    unitCost: t.string({ description: "Decimal string, at most 2 decimals; default: the part's unit cost (required when it has none)" }),
+    unitCost: t.string({
+      description: "Decimal string, at most 2 decimals; default: the part's unit cost (required when it has none)",
+    }),
   }),
 });
 
@@ -233,14 +268,20 @@ export const CancelInput = builder.inputType("PurchaseOrderCancelInput", {
 export const AssociateInput = builder.inputType("PurchaseRequestLineItemIdsInput", {
   fields: (t) => ({
     // JSON rather than [Int!]: the messages for bad ids are ours (as for PUT …/labels).
-    ids: t.field({ type: "JSON", description: "Every request line item id this order line covers (the full set; [] clears)" }),
+    ids: t.field({
+      type: "JSON",
+      description: "Every request line item id this order line covers (the full set; [] clears)",
+    }),
   }),
 });
 
 const ReceiptLineInput = builder.inputType("ReceiptLineInput", {
   fields: (t) => ({
     purchaseOrderLineItemId: t.int({ required: true }),
-    quantityReceived: t.string({ required: true, description: "Decimal string, at most 4 decimals, not zero; negative records a return" }),
+    quantityReceived: t.string({
+      required: true,
+      description: "Decimal string, at most 4 decimals, not zero; negative records a return",
+    }),
     stockLocationId: t.int({ description: "Where the parts go (or come back from); required for lines of a part" }),
   }),
 });

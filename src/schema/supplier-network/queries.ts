@@ -7,7 +7,14 @@ import { rankedPage } from "./rules/ranking.ts";
 
 builder.queryField("supplierFacilities", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/supplier_facilities", type: "SupplierFacility", list: true, query: listQuery(NETWORK_LIST) }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: "/supplier_facilities",
+      type: "SupplierFacility",
+      list: true,
+      query: listQuery(NETWORK_LIST),
+    }),
     description:
       "The company's supplier network: every supplier facility with a live relationship. Filters: id, supplierFacilityId, " +
       "supplierCompanyId, name (part, any case), isPreferred, trade, problemTypeId, locationId (ranked for them); see docs/networks.md.",
@@ -20,7 +27,8 @@ builder.queryField("supplierFacilities", (t) =>
 builder.queryField("supplierFacility", (t) =>
   t.prismaField({
     ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/supplier_facilities/:id", type: "SupplierFacility" }),
-    description: "One supplier facility of the network by its id: 404 when no such facility exists, 400 when it is not in the company's network.",
+    description:
+      "One supplier facility of the network by its id: 404 when no such facility exists, 400 when it is not in the company's network.",
     type: NetworkSupplierFacilityRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, { id }, ctx) => networkFacility(ctx, id, query),
@@ -30,14 +38,19 @@ builder.queryField("supplierFacility", (t) =>
 builder.queryField("rankedSupplierRelationships", (t) =>
   t.field({
     ...restRoute({
-      interfaces: ["buyer"], method: "GET", path: "/private_network/buyer_supplier_relationships/ranked/:locationId/:problemTypeId",
-      type: "BuyerSupplierRelationship", list: true, maxLimit: 25,
+      interfaces: ["buyer"],
+      method: "GET",
+      path: "/private_network/buyer_supplier_relationships/ranked/:locationId/:problemTypeId",
+      type: "BuyerSupplierRelationship",
+      list: true,
+      maxLimit: 25,
     }),
     description:
       "The live relationships ranked for the location and problem type, best first: rank equals array order and continues " +
       "across pages; sort_by and order are ignored; unranked suppliers are not listed; ties by relationship id.",
     type: RankedRelationshipPage,
     args: { locationId: t.arg.int({ required: true }), problemTypeId: t.arg.int({ required: true }), ...listArgs },
-    resolve: (_root, args, ctx, info) => rankedPage(ctx, args.locationId, args.problemTypeId, args, pageQuery(ctx, info)),
+    resolve: (_root, args, ctx, info) =>
+      rankedPage(ctx, args.locationId, args.problemTypeId, args, pageQuery(ctx, info)),
   }),
 );

@@ -1,27 +1,38 @@
 import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 
-const NetworkContactRef = builder.objectRef<{ id: number; email: string; nameGiven: string; nameFamily: string }>("NetworkContact").implement({
-  description: "A contact of the supplier facility",
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    email: t.exposeString("email"),
-    nameGiven: t.exposeString("nameGiven"),
-    nameFamily: t.exposeString("nameFamily"),
-  }),
-});
+const NetworkContactRef = builder
+  .objectRef<{ id: number; email: string; nameGiven: string; nameFamily: string }>("NetworkContact")
+  .implement({
+    description: "A contact of the supplier facility",
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      email: t.exposeString("email"),
+      nameGiven: t.exposeString("nameGiven"),
+      nameFamily: t.exposeString("nameFamily"),
+    }),
+  });
 
 /** The relationship details both shapes carry (the network list and the ranking): facility, routing, contacts. */
 const relationshipDetails = (t: any) => ({
   buyerCompanyId: t.exposeInt("buyerCompanyId"),
   supplierFacilityId: t.exposeInt("supplierFacilityId"),
-  supplierFacilityName: t.string({ select: { supplierFacility: { select: { name: true } } }, resolve: (r: any) => r.supplierFacility.name }),
-  supplierCompanyId: t.int({ select: { supplierFacility: { select: { supplierCompanyId: true } } }, resolve: (r: any) => r.supplierFacility.supplierCompanyId }),
+  supplierFacilityName: t.string({
+    select: { supplierFacility: { select: { name: true } } },
+    resolve: (r: any) => r.supplierFacility.name,
+  }),
+  supplierCompanyId: t.int({
+    select: { supplierFacility: { select: { supplierCompanyId: true } } },
+    resolve: (r: any) => r.supplierFacility.supplierCompanyId,
+  }),
   supplierCompanyName: t.string({
     select: { supplierFacility: { select: { supplierCompany: { select: { name: true } } } } },
     resolve: (r: any) => r.supplierFacility.supplierCompany.name,
   }),
-  currency: t.string({ select: { supplierFacility: { select: { currency: true } } }, resolve: (r: any) => r.supplierFacility.currency }),
+  currency: t.string({
+    select: { supplierFacility: { select: { currency: true } } },
+    resolve: (r: any) => r.supplierFacility.currency,
+  }),
   isInternalTeam: t.boolean({
     description: "The supplier is the buyer's own in-house service team",
     select: { supplierFacility: { select: { supplierCompany: { select: { internalTeamOfId: true } } } } },
@@ -29,12 +40,22 @@ const relationshipDetails = (t: any) => ({
   }),
   isPreferred: t.exposeBoolean("isPreferred"),
   trades: t.exposeStringList("trades"),
-  workOrdersRoutedTo: t.exposeStringList("workOrdersRoutedTo", { description: "Emails that receive work dispatched to this supplier" }),
-  supplierAccountEmails: t.exposeStringList("supplierAccountEmails", { description: "The supplier's account-level contacts" }),
+  workOrdersRoutedTo: t.exposeStringList("workOrdersRoutedTo", {
+    description: "Emails that receive work dispatched to this supplier",
+  }),
+  supplierAccountEmails: t.exposeStringList("supplierAccountEmails", {
+    description: "The supplier's account-level contacts",
+  }),
   contacts: t.field({
     type: [NetworkContactRef],
     description: "The supplier facility's contacts, by id",
-    select: { supplierFacility: { select: { contacts: { select: { id: true, email: true, nameGiven: true, nameFamily: true }, orderBy: { id: "asc" } } } } },
+    select: {
+      supplierFacility: {
+        select: {
+          contacts: { select: { id: true, email: true, nameGiven: true, nameFamily: true }, orderBy: { id: "asc" } },
+        },
+      },
+    },
     resolve: (r: any) => r.supplierFacility.contacts,
   }),
   createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -47,8 +68,13 @@ export const NetworkSupplierFacilityRef = builder.prismaObject("BuyerSupplierRel
   variant: "NetworkSupplierFacility",
   description: "A supplier facility in the buyer's network (one live buyer-supplier relationship)",
   fields: (t) => ({
-    id: t.exposeInt("supplierFacilityId", { description: "The supplier facility id (what work orders are dispatched with)" }),
-    name: t.string({ select: { supplierFacility: { select: { name: true } } }, resolve: (r) => r.supplierFacility.name }),
+    id: t.exposeInt("supplierFacilityId", {
+      description: "The supplier facility id (what work orders are dispatched with)",
+    }),
+    name: t.string({
+      select: { supplierFacility: { select: { name: true } } },
+      resolve: (r) => r.supplierFacility.name,
+    }),
     relationshipId: t.exposeInt("id"),
     ...relationshipDetails(t),
   }),

@@ -31,7 +31,8 @@ builder.queryField("walkthroughsCountBy", (t) =>
 builder.queryField("walkthrough", (t) =>
   t.prismaField({
     ...restRoute({ interfaces: ["buyer"], method: "GET", path: `${PATH}/:id`, type: "Walkthrough" }),
-    description: "One walkthrough with task answers, photos, issues, scores and linked work orders: 404 when it does not exist, 400 outside the key's scope.",
+    description:
+      "One walkthrough with task answers, photos, issues, scores and linked work orders: 404 when it does not exist, 400 outside the key's scope.",
     type: WalkthroughRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, { id }, ctx) => walkthroughById(ctx, id, query),

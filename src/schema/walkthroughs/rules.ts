@@ -34,7 +34,10 @@ export function accessOf(ctx: Context): Promise<LocationAccess> {
   let access = accessByRequest.get(ctx);
   if (!access) {
     access = ctx.db.contact
-      .findUniqueOrThrow({ where: { id: ctx.viewer.contactId }, select: { hasAccessToAllLocations: true, locationIds: true, brandIds: true } })
+      .findUniqueOrThrow({
+        where: { id: ctx.viewer.contactId },
+        select: { hasAccessToAllLocations: true, locationIds: true, brandIds: true },
+      })
       .then((c) => ({ allLocations: c.hasAccessToAllLocations, locationIds: c.locationIds, brandIds: c.brandIds }));
     accessByRequest.set(ctx, access);
   }
@@ -54,7 +57,12 @@ export const WALKTHROUGH_LIST: ListSpec = {
   defaultSort: { field: "completedAt", order: "desc" },
 };
 
-export const WALKTHROUGH_FILTERS = [...Object.keys(WALKTHROUGH_LIST.filters), "completedAt", "completedAtStart", "completedAtEnd"];
+export const WALKTHROUGH_FILTERS = [
+  ...Object.keys(WALKTHROUGH_LIST.filters),
+  "completedAt",
+  "completedAtStart",
+  "completedAtEnd",
+];
 
 async function scoped(ctx: Context, filter: unknown) {
   const { rest, where } = splitWindows(filter, ["completedAt"]);
@@ -72,7 +80,8 @@ export async function walkthroughCount(ctx: Context, args: { group_by?: string |
 }
 
 /** 404 when it does not exist, 400 when it is outside the key's scope (another company, or a location the contact may not see). */
-export const walkthroughById = async (ctx: Context, id: number, query: object) => findInScope(ctx.db.walkthrough, id, await walkthroughScope(ctx), query);
+export const walkthroughById = async (ctx: Context, id: number, query: object) =>
+  findInScope(ctx.db.walkthrough, id, await walkthroughScope(ctx), query);
 
 // ---- heat map ranges and score bands
 
@@ -85,7 +94,10 @@ export interface HeatMapBand {
 export function bandsOf(stored: unknown): HeatMapBand[] | null {
   if (!Array.isArray(stored)) return null;
   const bands = stored
-    .filter((b): b is HeatMapBand => typeof b?.color === "string" && typeof b?.lowerRange === "number" && Number.isFinite(b.lowerRange))
+    .filter(
+      (b): b is HeatMapBand =>
+        typeof b?.color === "string" && typeof b?.lowerRange === "number" && Number.isFinite(b.lowerRange),
+    )
     .map((b) => ({ color: b.color, lowerRange: b.lowerRange }))
     .sort((a, b) => a.lowerRange - b.lowerRange);
   return bands.length ? bands : null;
@@ -98,7 +110,8 @@ export const resolveRanges = (survey: { heatMapRanges: unknown; template: { heat
 /** The spec's rule: the band with the highest lowerRange that is less than or equal to the score; null below every band. */
 export function bandOf(score: number, bands: HeatMapBand[] | null): HeatMapBand | null {
   let match: HeatMapBand | null = null;
-  for (const band of bands ?? []) if (band.lowerRange <= score && (!match || band.lowerRange >= match.lowerRange)) match = band;
+  for (const band of bands ?? [])
+    if (band.lowerRange <= score && (!match || band.lowerRange >= match.lowerRange)) match = band;
   return match;
 }
 
@@ -116,7 +129,13 @@ export function linkedWorkOrders(ctx: Context, walkthroughId: number): Promise<W
   if (!loader) {
     loader = new DataLoader(async (ids) => {
       const rows = await ctx.db.workOrder.findMany({
-        where: { AND: [{ walkThroughId: { in: [...ids] } }, workOrderScope(ctx.viewer), { location: locationAccessWhere(await accessOf(ctx)) }] },
+        where: {
+          AND: [
+            { walkThroughId: { in: [...ids] } },
+            workOrderScope(ctx.viewer),
+            { location: locationAccessWhere(await accessOf(ctx)) },
+          ],
+        },
         orderBy: { id: "asc" },
       });
       return ids.map((id) => rows.filter((w) => w.walkThroughId === id));

@@ -14,7 +14,8 @@ const HeatMapBandRef = builder.objectRef<HeatMapBand>("HeatMapBand").implement({
 });
 
 const ScoreBandRef = builder.objectRef<{ score: number; band: HeatMapBand | null }>("WalkthroughScoreBand").implement({
-  description: "A score with its band: the band with the highest lowerRange ≤ score (null below every band, or without ranges)",
+  description:
+    "A score with its band: the band with the highest lowerRange ≤ score (null below every band, or without ranges)",
   fields: (t) => ({
     score: t.exposeFloat("score"),
     color: t.string({ nullable: true, resolve: (s) => s.band?.color ?? null }),
@@ -36,7 +37,8 @@ builder.prismaObject("SiteSurvey", {
     walkthroughHeatMapRanges: t.field({
       type: [HeatMapBandRef],
       nullable: true,
-      description: "The survey's heat map ranges, else its template's, resolved at read time (sorted by lowerRange); null when neither has any",
+      description:
+        "The survey's heat map ranges, else its template's, resolved at read time (sorted by lowerRange); null when neither has any",
       select: RANGES_SELECT,
       resolve: (survey) => resolveRanges(survey),
     }),
@@ -47,7 +49,9 @@ builder.prismaObject("SiteSurvey", {
 builder.prismaObject("WalkthroughAnswer", {
   fields: (t) => ({
     id: t.exposeInt("id"),
-    taskId: t.exposeInt("taskId", { description: "The survey task; siteSurveyTaskTitleId of a work order created for it" }),
+    taskId: t.exposeInt("taskId", {
+      description: "The survey task; siteSurveyTaskTitleId of a work order created for it",
+    }),
     taskTitle: t.string({ select: { task: { select: { title: true } } }, resolve: (a) => a.task.title }),
     answer: t.exposeString("answer"),
     photos: t.exposeStringList("photos", { description: "Photo URLs" }),
@@ -66,13 +70,15 @@ builder.prismaObject("WalkthroughIssue", {
   }),
 });
 
-const CompletedByRef = builder.objectRef<{ id: number; email: string; nameGiven: string; nameFamily: string }>("WalkthroughContact").implement({
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    email: t.exposeString("email"),
-    name: t.string({ resolve: (c) => `${c.nameGiven} ${c.nameFamily}`.trim() }),
-  }),
-});
+const CompletedByRef = builder
+  .objectRef<{ id: number; email: string; nameGiven: string; nameFamily: string }>("WalkthroughContact")
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      email: t.exposeString("email"),
+      name: t.string({ resolve: (c) => `${c.nameGiven} ${c.nameFamily}`.trim() }),
+    }),
+  });
 
 export const WalkthroughRef = builder.prismaObject("Walkthrough", {
   description: "A completed site survey walkthrough (read-only); see docs/walkthroughs.md",
@@ -90,7 +96,8 @@ export const WalkthroughRef = builder.prismaObject("Walkthrough", {
     scores: t.exposeIntList("scores"),
     scoreBands: t.field({
       type: [ScoreBandRef],
-      description: "Helper: each score (in the order of scores) with its heat map band, by the rule highest lowerRange ≤ score",
+      description:
+        "Helper: each score (in the order of scores) with its heat map band, by the rule highest lowerRange ≤ score",
       select: { survey: { select: RANGES_SELECT } },
       resolve: (w) => {
         const bands = resolveRanges(w.survey);
@@ -99,7 +106,10 @@ export const WalkthroughRef = builder.prismaObject("Walkthrough", {
     }),
     notes: t.exposeString("notes", { nullable: true }),
     photos: t.exposeStringList("photos", { description: "Photo URLs of the walkthrough as a whole" }),
-    answers: t.relation("answers", { description: "Task answers, by task", query: { orderBy: [{ taskId: "asc" }, { id: "asc" }] } }),
+    answers: t.relation("answers", {
+      description: "Task answers, by task",
+      query: { orderBy: [{ taskId: "asc" }, { id: "asc" }] },
+    }),
     issues: t.relation("issues", { query: { orderBy: { id: "asc" } } }),
     siteSurvey: t.relation("survey"),
     workOrders: t.field({

@@ -5,7 +5,11 @@
 import { STATUSES } from "../work-orders/public.ts";
 
 const status = { type: "string", enum: [...STATUSES] };
-const timestamp = (what: string) => ({ type: "string", format: "date-time", description: `${what}, ISO 8601 with offset` });
+const timestamp = (what: string) => ({
+  type: "string",
+  format: "date-time",
+  description: `${what}, ISO 8601 with offset`,
+});
 const url = (what: string) => ({ type: "string", format: "uri", description: what });
 
 const statusFields = {
@@ -36,12 +40,20 @@ const signatureHeaders = {
         "Hex HMAC-SHA256 of the raw body with the endpoint's signing secret (the key bytes are the base64 after `whsec_`). " +
         "During a secret rotation (24 h) the previous secret signs too: two comma-separated values.",
     },
-    "webhook-id": { type: "string", description: "Standard Webhooks: one id per event and endpoint, the same on every retry and replay" },
-    "webhook-timestamp": { type: "string", pattern: "^[0-9]+$", description: "Standard Webhooks: unix seconds of this attempt" },
+    "webhook-id": {
+      type: "string",
+      description: "Standard Webhooks: one id per event and endpoint, the same on every retry and replay",
+    },
+    "webhook-timestamp": {
+      type: "string",
+      pattern: "^[0-9]+$",
+      description: "Standard Webhooks: unix seconds of this attempt",
+    },
     "webhook-signature": {
       type: "string",
       pattern: "^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)?$",
-      description: "Standard Webhooks: v1,<base64 HMAC-SHA256 of `id.timestamp.body`>; during a rotation two, space-separated",
+      description:
+        "Standard Webhooks: v1,<base64 HMAC-SHA256 of `id.timestamp.body`>; during a rotation two, space-separated",
     },
     "x-webhook-mode": { type: "string", enum: ["test", "production"], description: "The endpoint's mode" },
     "user-agent": { type: "string", const: "wo-service-webhooks/1" },
@@ -90,7 +102,11 @@ export function asyncApiDocument() {
       newNote: { type: "string", description: "Note text; empty for photo-only notes" },
       photo: url("Photo URL, when present"),
       video: url("Video URL, when present"),
-      photos: { type: "array", items: { type: "string", format: "uri" }, description: "Bulk photo posts: every URL of the batch, in order" },
+      photos: {
+        type: "array",
+        items: { type: "string", format: "uri" },
+        description: "Bulk photo posts: every URL of the batch, in order",
+      },
       addedBy: { type: "string", description: "Author display name" },
       addedAt: timestamp("When the note was added"),
     },
@@ -124,9 +140,18 @@ export function asyncApiDocument() {
     },
     defaultContentType: "application/json",
     channels: {
-      workorderCreate: channel("workorderCreate", "workorder.create: a work order was created (buyer), or is waiting for the supplier facility (supplier)."),
-      workorderStatusUpdate: channel("workorderStatusUpdate", "workorder.status_update: the status of a work order changed."),
-      workorderNewNote: channel("workorderNewNote", "workorder.new_note: a note was added to the buyer-supplier thread."),
+      workorderCreate: channel(
+        "workorderCreate",
+        "workorder.create: a work order was created (buyer), or is waiting for the supplier facility (supplier).",
+      ),
+      workorderStatusUpdate: channel(
+        "workorderStatusUpdate",
+        "workorder.status_update: the status of a work order changed.",
+      ),
+      workorderNewNote: channel(
+        "workorderNewNote",
+        "workorder.new_note: a note was added to the buyer-supplier thread.",
+      ),
     },
     operations: {
       sendWorkorderCreate: operation("workorderCreate"),
@@ -134,17 +159,55 @@ export function asyncApiDocument() {
       sendWorkorderNewNote: operation("workorderNewNote"),
     },
     components: {
-      schemas: { SignatureHeaders: signatureHeaders, CreateData: createData, StatusUpdateData: statusData, NewNoteData: noteData },
+      schemas: {
+        SignatureHeaders: signatureHeaders,
+        CreateData: createData,
+        StatusUpdateData: statusData,
+        NewNoteData: noteData,
+      },
       messages: {
-        workorderCreate: message("workorderCreate", "workorder.create", "Work order created", "A work order was created or is waiting for the supplier.",
+        workorderCreate: message(
+          "workorderCreate",
+          "workorder.create",
+          "Work order created",
+          "A work order was created or is waiting for the supplier.",
           { $ref: "#/components/schemas/CreateData" },
-          { workOrderId: 1042, location: "Store 1 Portland", newStatus: "PendingConfirmationByServiceProvider", changedBy: "Alice Admin", changedAt: "2026-11-02T15:04:05.000Z" }),
-        workorderStatusUpdate: message("workorderStatusUpdate", "workorder.status_update", "Status changed", "The status of a work order changed value.",
+          {
+            workOrderId: 1042,
+            location: "Store 1 Portland",
+            newStatus: "PendingConfirmationByServiceProvider",
+            changedBy: "Alice Admin",
+            changedAt: "2026-11-02T15:04:05.000Z",
+          },
+        ),
+        workorderStatusUpdate: message(
+          "workorderStatusUpdate",
+          "workorder.status_update",
+          "Status changed",
+          "The status of a work order changed value.",
           { $ref: "#/components/schemas/StatusUpdateData" },
-          { workOrderId: 1042, location: "Store 1 Portland", oldStatus: "PendingConfirmationByServiceProvider", newStatus: "ConfirmedByServiceProvider", changedBy: "Bob Tech", changedAt: "2026-11-02T15:10:00.000Z" }),
-        workorderNewNote: message("workorderNewNote", "workorder.new_note", "Note added", "A note was appended to the root buyer-supplier thread.",
+          {
+            workOrderId: 1042,
+            location: "Store 1 Portland",
+            oldStatus: "PendingConfirmationByServiceProvider",
+            newStatus: "ConfirmedByServiceProvider",
+            changedBy: "Bob Tech",
+            changedAt: "2026-11-02T15:10:00.000Z",
+          },
+        ),
+        workorderNewNote: message(
+          "workorderNewNote",
+          "workorder.new_note",
+          "Note added",
+          "A note was appended to the root buyer-supplier thread.",
           { $ref: "#/components/schemas/NewNoteData" },
-          { workOrderId: 1042, newNote: "Compressor replaced", addedBy: "Bob Tech", addedAt: "2026-11-02T17:30:00.000Z" }),
+          {
+            workOrderId: 1042,
+            newNote: "Compressor replaced",
+            addedBy: "Bob Tech",
+            addedAt: "2026-11-02T17:30:00.000Z",
+          },
+        ),
       },
     },
   };

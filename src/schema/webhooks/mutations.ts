@@ -34,6 +34,7 @@ builder.mutationField("redeliverFailures", (t) =>
       "Deliveries outside the three-hour window are skipped (listed with the reason).",
     type: RedeliveryResultRef,
     args: { endpointId: t.arg.int({ required: true }), since: t.arg({ type: "DateTime", required: true }) },
-    resolve: (_root, args, ctx) => redeliverFailures(replayDeps(ctx), args.endpointId, args.since, { reader: audienceOf(ctx.viewer) }),
+    resolve: (_root, args, ctx) =>
+      redeliverFailures(replayDeps(ctx), args.endpointId, args.since, { reader: audienceOf(ctx.viewer) }),
   }),
 );

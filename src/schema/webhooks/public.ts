@@ -6,8 +6,21 @@ export { relayOutbox, SUBSCRIPTION_CHANNEL } from "./jobs/relay.ts";
 export { createLiveEvents, type EventServices } from "./live-events.ts";
 export { asyncApiJson } from "./asyncapi.ts";
 export {
-  addEndpoint, deleteEndpoint, disableEndpoint, enableEndpoint, endpointUrlProblem, listEndpoints, newSigningSecret, rotateEndpointSecret,
+  addEndpoint,
+  deleteEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  endpointUrlProblem,
+  listEndpoints,
+  newSigningSecret,
+  rotateEndpointSecret,
 } from "./rules/endpoints.ts";
 export { sendTestEvent } from "./rules/test-event.ts";
 export { explainWorkOrderEvents } from "./rules/explain.ts";
-export { DELIVERY_STATUSES, endpointDeliveries, redeliver, redeliverEndpointFailures, type DeliveryStatus } from "./rules/replay.ts";
+export {
+  DELIVERY_STATUSES,
+  endpointDeliveries,
+  redeliver,
+  redeliverEndpointFailures,
+  type DeliveryStatus,
+} from "./rules/replay.ts";

@@ -27,6 +27,10 @@ builder.subscriptionField("workOrderEvents", (t) =>
           (args.workOrderId == null || m.data.workOrderId === args.workOrderId),
       );
     },
-    resolve: (m: LiveMessage): WorkOrderEventShape => ({ eventType: m.event_type, workOrderId: m.data.workOrderId as number, data: m.data }),
+    resolve: (m: LiveMessage): WorkOrderEventShape => ({
+      eventType: m.event_type,
+      workOrderId: m.data.workOrderId as number,
+      data: m.data,
+    }),
   }),
 );

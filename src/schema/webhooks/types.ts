@@ -14,15 +14,21 @@ export interface WorkOrderEventShape {
 
 export const WorkOrderEventRef = builder.objectRef<WorkOrderEventShape>("WorkOrderEvent").implement({
   ...GRAPHQL_ONLY,
-  description: "A work order event, exactly as a webhook endpoint of the same buyer company or supplier facility receives it",
+  description:
+    "A work order event, exactly as a webhook endpoint of the same buyer company or supplier facility receives it",
   fields: (t) => ({
-    eventType: t.exposeString("eventType", { description: "workorder.create, workorder.status_update or workorder.new_note" }),
+    eventType: t.exposeString("eventType", {
+      description: "workorder.create, workorder.status_update or workorder.new_note",
+    }),
     workOrderId: t.exposeInt("workOrderId"),
     data: t.expose("data", { type: "JSON", description: "The webhook's data object, field for field" }),
   }),
 });
 
-export const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", { ...GRAPHQL_ONLY, values: DELIVERY_STATUSES });
+export const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", {
+  ...GRAPHQL_ONLY,
+  values: DELIVERY_STATUSES,
+});
 
 builder.prismaObject("WebhookAttempt", {
   ...GRAPHQL_ONLY,
@@ -44,11 +50,25 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
     endpointId: t.exposeInt("endpointId"),
     eventId: t.string({ resolve: (d) => d.eventId.toString() }),
     eventType: t.exposeString("eventType"),
-    workOrderId: t.int({ nullable: true, resolve: (d) => (JSON.parse(d.body) as { data?: { workOrderId?: number } }).data?.workOrderId ?? null }),
-    payload: t.field({ type: "JSON", description: "The body that is POSTed ({event_type, data})", resolve: (d) => JSON.parse(d.body) }),
+    workOrderId: t.int({
+      nullable: true,
+      resolve: (d) => (JSON.parse(d.body) as { data?: { workOrderId?: number } }).data?.workOrderId ?? null,
+    }),
+    payload: t.field({
+      type: "JSON",
+      description: "The body that is POSTed ({event_type, data})",
+      resolve: (d) => JSON.parse(d.body),
+    }),
     status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status }),
-    eventAt: t.expose("eventAt", { type: "DateTime", description: "When the change happened (for a forced operator replay: when it was replayed)" }),
-    replayableUntil: t.field({ type: "DateTime", description: "End of the three-hour window: no attempt and no replay after it", resolve: (d) => windowClosesAt(d) }),
+    eventAt: t.expose("eventAt", {
+      type: "DateTime",
+      description: "When the change happened (for a forced operator replay: when it was replayed)",
+    }),
+    replayableUntil: t.field({
+      type: "DateTime",
+      description: "End of the three-hour window: no attempt and no replay after it",
+      resolve: (d) => windowClosesAt(d),
+    }),
     deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true }),
     attemptCount: t.exposeInt("attempts"),
     lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
@@ -69,17 +89,24 @@ export const WebhookDeliveryPage = builder
   });
 
 export const RedeliveryResultRef = builder
-  .objectRef<{ endpointId: number; redelivered: string[]; skipped: { webhookId: string; reason: string }[]; more: boolean }>("RedeliveryResult")
+  .objectRef<{
+    endpointId: number;
+    redelivered: string[];
+    skipped: { webhookId: string; reason: string }[];
+    more: boolean;
+  }>("RedeliveryResult")
   .implement({
     ...GRAPHQL_ONLY,
     fields: (t) => ({
       endpointId: t.exposeInt("endpointId"),
       redelivered: t.exposeStringList("redelivered", { description: "webhook-ids handed over again" }),
       skipped: t.field({
-        type: [builder.objectRef<{ webhookId: string; reason: string }>("RedeliverySkip").implement({
-          ...GRAPHQL_ONLY,
-          fields: (s) => ({ webhookId: s.exposeString("webhookId"), reason: s.exposeString("reason") }),
-        })],
+        type: [
+          builder.objectRef<{ webhookId: string; reason: string }>("RedeliverySkip").implement({
+            ...GRAPHQL_ONLY,
+            fields: (s) => ({ webhookId: s.exposeString("webhookId"), reason: s.exposeString("reason") }),
+          }),
+        ],
         resolve: (r) => r.skipped,
       }),
       more: t.exposeBoolean("more", { description: "More failures match than one call replays; call again" }),

@@ -53,7 +53,12 @@ export async function writeEvent(
   data: StatusEventData | NoteEventData,
 ): Promise<void> {
   await tx.outboxEvent.create({
-    data: { eventType, workOrderId: context.workOrderId, buyerCompanyId: context.buyerCompanyId, payload: { ...context, ...data } as object },
+    data: {
+      eventType,
+      workOrderId: context.workOrderId,
+      buyerCompanyId: context.buyerCompanyId,
+      payload: { ...context, ...data } as object,
+    },
   });
 }
 
@@ -75,18 +80,29 @@ export interface Message {
 
 /** Whether a message is addressed to an audience (a webhook endpoint's owner, a subscriber's tenant). */
 export function addressedTo(audience: Audience, message: Pick<Message, "to">): boolean {
-  if ("buyerCompanyId" in audience) return "buyerCompanyId" in message.to && message.to.buyerCompanyId === audience.buyerCompanyId;
+  if ("buyerCompanyId" in audience)
+    return "buyerCompanyId" in message.to && message.to.buyerCompanyId === audience.buyerCompanyId;
   return "supplierFacilityId" in message.to && message.to.supplierFacilityId === audience.supplierFacilityId;
 }
 
 /** Statuses an assigned supplier hears about (besides WorkIncompleteWithReason straight from TechWorkingOnSite). */
 const SUPPLIER_STATUSES: readonly Status[] = [
-  "ConfirmedByServiceProvider", "TechAssigned", "TechScheduled", "TechRescheduled", "WorkIncompleteWithReason",
-  "WorkUnsatisfactory", "WorkReviewedAndCompleted", "CancelledWithReason", "PaymentMade",
+  "ConfirmedByServiceProvider",
+  "TechAssigned",
+  "TechScheduled",
+  "TechRescheduled",
+  "WorkIncompleteWithReason",
+  "WorkUnsatisfactory",
+  "WorkReviewedAndCompleted",
+  "CancelledWithReason",
+  "PaymentMade",
 ];
 
 /** Statuses in which a work order is waiting for its supplier: the supplier gets workorder.create. */
-const WAITING_FOR_SUPPLIER: readonly Status[] = ["PendingConfirmationByServiceProvider", "SupplierInitiatedPendingApproval"];
+const WAITING_FOR_SUPPLIER: readonly Status[] = [
+  "PendingConfirmationByServiceProvider",
+  "SupplierInitiatedPendingApproval",
+];
 
 type Payload = WorkOrderEventContext & Partial<StatusEventData> & Partial<NoteEventData>;
 
@@ -127,39 +143,70 @@ export function messagesFor(event: OutboxRow, company: { visibilityWebhooks: boo
   if (event.eventType === "workorder.create") {
     messages.push({ to: buyer, event_type: "workorder.create", data: statusData(p, false, undefined, p.newStatus!) });
     if (p.supplierFacilityId !== null && WAITING_FOR_SUPPLIER.includes(p.newStatus!)) {
-      messages.push({ to: supplier(p.supplierFacilityId), event_type: "workorder.create", data: statusData(p, true, undefined, p.newStatus!) });
+      messages.push({
+        to: supplier(p.supplierFacilityId),
+        event_type: "workorder.create",
+        data: statusData(p, true, undefined, p.newStatus!),
+      });
     }
     return messages;
   }
 
   if (event.eventType === "workorder.new_note") {
     messages.push({ to: buyer, event_type: "workorder.new_note", data: noteData(p) });
-    for (const id of followingSuppliers(p, company.visibilityWebhooks)) messages.push({ to: supplier(id), event_type: "workorder.new_note", data: noteData(p) });
+    for (const id of followingSuppliers(p, company.visibilityWebhooks))
+      messages.push({ to: supplier(id), event_type: "workorder.new_note", data: noteData(p) });
     return messages;
   }
 
   // workorder.status_update
   const oldStatus = p.oldStatus ?? null;
   const newStatus = p.newStatus!;
-  const reassigned = p.previousSupplierFacilityId !== undefined && p.previousSupplierFacilityId !== p.supplierFacilityId;
+  const reassigned =
+    p.previousSupplierFacilityId !== undefined && p.previousSupplierFacilityId !== p.supplierFacilityId;
   if (reassigned && p.previousSupplierFacilityId !== null) {
     // The old assignment ends as Rejected (an intermediate update), then the new status follows.
-    messages.push({ to: buyer, event_type: "workorder.status_update", data: statusData(p, false, oldStatus, "Rejected") });
-    messages.push({ to: buyer, event_type: "workorder.status_update", data: statusData(p, false, "Rejected", newStatus) });
+    messages.push({
+      to: buyer,
+      event_type: "workorder.status_update",
+      data: statusData(p, false, oldStatus, "Rejected"),
+    });
+    messages.push({
+      to: buyer,
+      event_type: "workorder.status_update",
+      data: statusData(p, false, "Rejected", newStatus),
+    });
   } else if (oldStatus !== newStatus) {
-    messages.push({ to: buyer, event_type: "workorder.status_update", data: statusData(p, false, oldStatus, newStatus) });
+    messages.push({
+      to: buyer,
+      event_type: "workorder.status_update",
+      data: statusData(p, false, oldStatus, newStatus),
+    });
   }
 
   // A supplier starts waiting on the work order: it was assigned to it, or approval released it.
-  const nowWaiting = p.supplierFacilityId !== null && newStatus === "PendingConfirmationByServiceProvider" && (reassigned || oldStatus !== newStatus);
+  const nowWaiting =
+    p.supplierFacilityId !== null &&
+    newStatus === "PendingConfirmationByServiceProvider" &&
+    (reassigned || oldStatus !== newStatus);
   if (nowWaiting) {
-    messages.push({ to: supplier(p.supplierFacilityId!), event_type: "workorder.create", data: statusData(p, true, undefined, newStatus) });
+    messages.push({
+      to: supplier(p.supplierFacilityId!),
+      event_type: "workorder.create",
+      data: statusData(p, true, undefined, newStatus),
+    });
   }
-  const heard = SUPPLIER_STATUSES.includes(newStatus) && oldStatus !== newStatus
-    && !(newStatus === "WorkIncompleteWithReason" && oldStatus === "TechWorkingOnSite");
+  const heard =
+    SUPPLIER_STATUSES.includes(newStatus) &&
+    oldStatus !== newStatus &&
+    !(newStatus === "WorkIncompleteWithReason" && oldStatus === "TechWorkingOnSite");
   if (heard) {
     for (const id of followingSuppliers(p, company.visibilityWebhooks)) {
-      messages.push({ to: supplier(id), event_type: "workorder.status_update", data: statusData(p, true, oldStatus, newStatus) });
+      messages.push({
+        to: supplier(id),
+        event_type: "workorder.status_update",
+        data: statusData(p, true, oldStatus, newStatus),
+      });
     }
   }
   return messages;

@@ -3,8 +3,16 @@ import { restRoute } from "../core/interfaces.ts";
 import { requires } from "../core/permissions.ts";
 import { labelsField } from "../labels/public.ts";
 import {
-  AppendNoteInput, AppendPhotoNotesInput, BuyerActionInput, SupplierActionInput, SupplierWorkOrderInput, WorkOrderInput,
-  WorkOrderNotePage, WorkOrderNoteRef, WorkOrderPatchInput, WorkOrderRef,
+  AppendNoteInput,
+  AppendPhotoNotesInput,
+  BuyerActionInput,
+  SupplierActionInput,
+  SupplierWorkOrderInput,
+  WorkOrderInput,
+  WorkOrderNotePage,
+  WorkOrderNoteRef,
+  WorkOrderPatchInput,
+  WorkOrderRef,
 } from "./types.ts";
 import { BUYER_ACTIONS, SUPPLIER_ACTIONS, TRANSITIONS } from "./rules/state-machine.ts";
 import { createSupplierWorkOrder, createWorkOrder } from "./rules/create.ts";
@@ -19,7 +27,10 @@ const byInputId = CHANGE((args) => args.input.id);
 
 builder.mutationField("createWorkOrder", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "POST", path: "/work_order/work_orders", type: "WorkOrder", bodyArg: "input" }, WRITE),
+    ...restRoute(
+      { interfaces: ["buyer"], method: "POST", path: "/work_order/work_orders", type: "WorkOrder", bodyArg: "input" },
+      WRITE,
+    ),
     type: WorkOrderRef,
     args: { input: t.arg({ type: WorkOrderInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createWorkOrder(ctx, input, query),
@@ -28,7 +39,16 @@ builder.mutationField("createWorkOrder", (t) =>
 
 builder.mutationField("createSupplierWorkOrder", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["supplier"], method: "POST", path: "/work_order/work_orders", type: "WorkOrder", bodyArg: "input" }, WRITE),
+    ...restRoute(
+      {
+        interfaces: ["supplier"],
+        method: "POST",
+        path: "/work_order/work_orders",
+        type: "WorkOrder",
+        bodyArg: "input",
+      },
+      WRITE,
+    ),
     type: WorkOrderRef,
     args: { input: t.arg({ type: SupplierWorkOrderInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createSupplierWorkOrder(ctx, input, query),
@@ -37,7 +57,16 @@ builder.mutationField("createSupplierWorkOrder", (t) =>
 
 builder.mutationField("updateWorkOrder", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/:id", type: "WorkOrder", bodyArg: "input" }, CHANGE((args) => args.id)),
+    ...restRoute(
+      {
+        interfaces: ["buyer"],
+        method: "PATCH",
+        path: "/work_order/work_orders/:id",
+        type: "WorkOrder",
+        bodyArg: "input",
+      },
+      CHANGE((args) => args.id),
+    ),
     type: WorkOrderRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: WorkOrderPatchInput, required: true }) },
     resolve: (query, _root, { id, input }, ctx) => updateWorkOrder(ctx, id, input, query),
@@ -47,8 +76,18 @@ builder.mutationField("updateWorkOrder", (t) =>
 const pascal = (action: string) => action.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
 
 const ACTION_ROUTES = [
-  ...BUYER_ACTIONS.map((action) => ({ action, iface: "buyer" as const, actor: "buyer" as const, input: BuyerActionInput })),
-  ...SUPPLIER_ACTIONS.map((action) => ({ action, iface: "supplier" as const, actor: "supplier" as const, input: SupplierActionInput })),
+  ...BUYER_ACTIONS.map((action) => ({
+    action,
+    iface: "buyer" as const,
+    actor: "buyer" as const,
+    input: BuyerActionInput,
+  })),
+  ...SUPPLIER_ACTIONS.map((action) => ({
+    action,
+    iface: "supplier" as const,
+    actor: "supplier" as const,
+    input: SupplierActionInput,
+  })),
 ];
 
 // One registration for every status action: workOrderApprove, workOrderCheckIn, …
@@ -57,7 +96,14 @@ for (const { action, iface, actor, input } of ACTION_ROUTES) {
   builder.mutationField(`workOrder${pascal(action)}`, (t) =>
     t.prismaField({
       ...restRoute(
-        { interfaces: [iface], method: "PATCH", path: `/work_order/work_orders/${action}`, type: "WorkOrder", bodyArg: "input", ...(action === "cancel" ? { errors: { "409": "The cancellation lock: a technician is checked in" } } : {}) },
+        {
+          interfaces: [iface],
+          method: "PATCH",
+          path: `/work_order/work_orders/${action}`,
+          type: "WorkOrder",
+          bodyArg: "input",
+          ...(action === "cancel" ? { errors: { "409": "The cancellation lock: a technician is checked in" } } : {}),
+        },
         byInputId,
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to.join(" or ")}. Returns the updated work order.`,
@@ -70,7 +116,16 @@ for (const { action, iface, actor, input } of ACTION_ROUTES) {
 
 builder.mutationField("appendWorkOrderNote", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/append_notes", type: "WorkOrderNote", bodyArg: "input" }, byInputId),
+    ...restRoute(
+      {
+        interfaces: ["buyer"],
+        method: "PATCH",
+        path: "/work_order/work_orders/append_notes",
+        type: "WorkOrderNote",
+        bodyArg: "input",
+      },
+      byInputId,
+    ),
     description: "Appends a note to the root thread; returns the created note.",
     type: WorkOrderNoteRef,
     args: { input: t.arg({ type: AppendNoteInput, required: true }) },
@@ -80,10 +135,19 @@ builder.mutationField("appendWorkOrderNote", (t) =>
 
 builder.mutationField("appendWorkOrderPhotoNotes", (t) =>
   t.field({
-    ...restRoute({
-      interfaces: ["buyer"], method: "PATCH", path: "/work_order/work_orders/append_notes/bulk", type: "WorkOrderNote", list: true, bodyArg: "input",
-    }, byInputId),
-    description: "Appends photo notes (same noteAddedAt, sent order) with one grouped notification; returns the created notes.",
+    ...restRoute(
+      {
+        interfaces: ["buyer"],
+        method: "PATCH",
+        path: "/work_order/work_orders/append_notes/bulk",
+        type: "WorkOrderNote",
+        list: true,
+        bodyArg: "input",
+      },
+      byInputId,
+    ),
+    description:
+      "Appends photo notes (same noteAddedAt, sent order) with one grouped notification; returns the created notes.",
     type: WorkOrderNotePage,
     args: { input: t.arg({ type: AppendPhotoNotesInput, required: true }) },
     resolve: (_root, { input }, ctx) => appendPhotoNotes(ctx, input),

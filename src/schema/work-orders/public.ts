@@ -1,7 +1,15 @@
 // What other features may use of work orders: the events and who hears them (webhooks), the statuses
 // (documents), and the scope and status change of a work order (features that act on one).
 export { EVENT_TYPES, addressedTo, messagesFor, writeEvent } from "./events.ts";
-export type { Audience, EventType, Message, NoteEventData, OutboxRow, StatusEventData, WorkOrderEventContext } from "./events.ts";
+export type {
+  Audience,
+  EventType,
+  Message,
+  NoteEventData,
+  OutboxRow,
+  StatusEventData,
+  WorkOrderEventContext,
+} from "./events.ts";
 export { COMPLETED_STATUSES, STATUSES, type Status } from "./rules/state-machine.ts";
 // Planned maintenance creates work orders through the buyer POST's rules; walkthroughs list the work
 // orders linked to them within the caller's read scope.

@@ -11,8 +11,14 @@ import { PROBLEM_TYPE_LIST, problemTypePage } from "./rules/problem-types.ts";
 
 builder.queryField("workOrder", (t) =>
   t.prismaField({
-    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_orders/:id", type: "WorkOrder" }),
-    description: "One work order: 404 when it does not exist, 400 when it is outside the key's scope. Masked for third-party suppliers.",
+    ...restRoute({
+      interfaces: ["buyer", "supplier"],
+      method: "GET",
+      path: "/work_order/work_orders/:id",
+      type: "WorkOrder",
+    }),
+    description:
+      "One work order: 404 when it does not exist, 400 when it is outside the key's scope. Masked for third-party suppliers.",
     type: WorkOrderRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, { id }, ctx) => findInScope(ctx.db.workOrder, id, workOrderScope(ctx.viewer), query),
@@ -21,7 +27,14 @@ builder.queryField("workOrder", (t) =>
 
 builder.queryField("workOrders", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_orders", type: "WorkOrder", list: true, query: WORK_ORDER_QUERY }),
+    ...restRoute({
+      interfaces: ["buyer", "supplier"],
+      method: "GET",
+      path: "/work_order/work_orders",
+      type: "WorkOrder",
+      list: true,
+      query: WORK_ORDER_QUERY,
+    }),
     description: "Work orders in the key's scope; see docs/work-order-search.md for search, filters and sorting.",
     type: WorkOrderPage,
     args: { ...listArgs, search: t.arg.string({ description: SEARCH_HELP }) },
@@ -31,20 +44,39 @@ builder.queryField("workOrders", (t) =>
 
 builder.queryField("workOrdersCountBy", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/work_orders/count_by", type: "count", query: WORK_ORDER_QUERY }),
-    description: "The list's count for the same filters and search ({count}); with group_by, [{value, count}] by value.",
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: "/work_order/work_orders/count_by",
+      type: "count",
+      query: WORK_ORDER_QUERY,
+    }),
+    description:
+      "The list's count for the same filters and search ({count}); with group_by, [{value, count}] by value.",
     type: "JSON",
     // The list's paging and sorting arguments are accepted (a client may send the list's query string);
     // the window rule still applies, sorting does not matter.
-    args: { ...listArgs, search: t.arg.string({ description: SEARCH_HELP }), group_by: t.arg.string({ description: `One of ${GROUPABLE.join(", ")}` }) },
+    args: {
+      ...listArgs,
+      search: t.arg.string({ description: SEARCH_HELP }),
+      group_by: t.arg.string({ description: `One of ${GROUPABLE.join(", ")}` }),
+    },
     resolve: (_root, args, ctx) => workOrderCount(ctx, args),
   }),
 );
 
 builder.queryField("workOrderNotes", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer", "supplier"], method: "GET", path: "/work_order/work_order_notes/:woId", type: "WorkOrderNote", list: true, query: listQuery(NOTE_LIST) }),
-    description: "The root thread, oldest first, paged like every list; marks it read for the key's contact. A work order the key may not read gives an empty list.",
+    ...restRoute({
+      interfaces: ["buyer", "supplier"],
+      method: "GET",
+      path: "/work_order/work_order_notes/:woId",
+      type: "WorkOrderNote",
+      list: true,
+      query: listQuery(NOTE_LIST),
+    }),
+    description:
+      "The root thread, oldest first, paged like every list; marks it read for the key's contact. A work order the key may not read gives an empty list.",
     type: WorkOrderNotePage,
     args: { woId: t.arg.int({ required: true }), ...listArgs },
     resolve: (_root, args, ctx, info) => rootThread(ctx, args.woId, args, pageQuery(ctx, info)),
@@ -53,7 +85,14 @@ builder.queryField("workOrderNotes", (t) =>
 
 builder.queryField("problemTypes", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/work_order/problem_types", type: "ProblemType", list: true, query: listQuery(PROBLEM_TYPE_LIST) }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: "/work_order/problem_types",
+      type: "ProblemType",
+      list: true,
+      query: listQuery(PROBLEM_TYPE_LIST),
+    }),
     description: "The problem types configured for the key's company.",
     type: ProblemTypePage,
     args: listArgs,

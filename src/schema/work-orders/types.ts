@@ -38,7 +38,9 @@ const money = (value: { toFixed(d: number): string } | null) => (value === null 
 export const WorkOrderRef = builder.prismaObject("WorkOrder", {
   // Buyer-private for third-party supplier keys (decisions.md §6): budget codes, internal notes,
   // approval details and the buyer subscriber list.
-  extensions: masked({ thirdParty: ["nte", "glCode", "costCenter", "internalNotes", "approvedBy", "approvedAt", "subscribers"] }),
+  extensions: masked({
+    thirdParty: ["nte", "glCode", "costCenter", "internalNotes", "approvedBy", "approvedAt", "subscribers"],
+  }),
   fields: (t) => ({
     id: t.exposeInt("id"),
     title: t.exposeString("title"),
@@ -62,7 +64,10 @@ export const WorkOrderRef = builder.prismaObject("WorkOrder", {
     parentWorkOrderId: t.exposeInt("parentWorkOrderId", { nullable: true }),
     poNumber: t.exposeString("poNumber", { nullable: true }),
     woPriority: t.exposeInt("woPriority", { nullable: true, description: "Expected resolution time in hours" }),
-    requestForProposalId: t.exposeInt("requestForProposalId", { nullable: true, description: "Proposals default to it" }),
+    requestForProposalId: t.exposeInt("requestForProposalId", {
+      nullable: true,
+      description: "Proposals default to it",
+    }),
     spendCategoryId: t.exposeInt("spendCategoryId", { nullable: true, description: "Invoices derive it" }),
     currencyId: t.exposeString("currencyId", { nullable: true }),
     locationCurrencyId: t.exposeString("locationCurrencyId", { nullable: true }),
@@ -104,7 +109,10 @@ export const WorkOrderNoteRef = builder.prismaObject("WorkOrderNote", {
     video: t.exposeString("video", { nullable: true }),
     audio: t.exposeString("audio", { nullable: true }),
     otherFile: t.exposeString("otherFile", { nullable: true }),
-    elements: t.expose("elements", { type: "JSON", description: 'Structured elements; a tagged user is {"type": "user", "email": …}' }),
+    elements: t.expose("elements", {
+      type: "JSON",
+      description: 'Structured elements; a tagged user is {"type": "user", "email": …}',
+    }),
   }),
 });
 
@@ -122,7 +130,8 @@ export const ProblemTypePage = pageType("ProblemType", ProblemTypeRef);
 
 export const TransitionRowRef = builder.objectRef<TransitionRow>("WorkOrderTransition").implement({
   subGraphs: ["graphql"],
-  description: "One row of the work order lifecycle: the action, who may take it, from which statuses, and where it can lead.",
+  description:
+    "One row of the work order lifecycle: the action, who may take it, from which statuses, and where it can lead.",
   fields: (t) => ({
     action: t.exposeString("action"),
     actor: t.exposeString("actor"),
@@ -144,14 +153,22 @@ export const WorkOrderInput = builder.inputType("WorkOrderInput", {
     buyerFacilityId: t.int({ required: true, description: "A facility of the key's company" }),
     buyerCompanyId: t.int({ required: true, description: "Must be the key's company" }),
     createdBy: t.string({ required: true, description: "Email of the creator" }),
-    status: t.field({ type: WorkOrderStatusEnum, description: "Unassigned, PendingApproval or PendingConfirmationByServiceProvider; resolved against company configuration" }),
+    status: t.field({
+      type: WorkOrderStatusEnum,
+      description:
+        "Unassigned, PendingApproval or PendingConfirmationByServiceProvider; resolved against company configuration",
+    }),
     supplierFacilityId: t.int({ description: "A supplier with a live relationship to the company" }),
     assetId: t.int({ description: "An asset at the location" }),
     subAssetIds: t.intList({ description: "Sub-assets of assetId" }),
-    needApproval: t.boolean({ description: "Overrides the company's serviceRequestsNeedApproval (response field: needsApproval)" }),
+    needApproval: t.boolean({
+      description: "Overrides the company's serviceRequestsNeedApproval (response field: needsApproval)",
+    }),
     walkThroughId: t.int({ description: "Together with siteSurveyTaskTitleId" }),
     siteSurveyTaskTitleId: t.int({ description: "A task of the walkthrough's survey" }),
-    includeWalkthroughTaskList: t.boolean({ description: "On create: appends the walkthrough's tasks and answers to the description" }),
+    includeWalkthroughTaskList: t.boolean({
+      description: "On create: appends the walkthrough's tasks and answers to the description",
+    }),
     isPM: t.boolean({ description: "Defaults to true when plannedMaintenanceScheduleId is given" }),
     plannedMaintenanceScheduleId: t.int(),
     description: t.string(),
@@ -201,7 +218,9 @@ export const SupplierActionInput = builder.inputType("WorkOrderSupplierActionInp
   fields: (t) => ({
     id: t.int({ required: true, description: "The work order" }),
     note: t.field({ type: ActionNoteInput }),
-    technicianEmail: t.string({ description: "assign_tech (required); check_in (required unless a technician is assigned)" }),
+    technicianEmail: t.string({
+      description: "assign_tech (required); check_in (required unless a technician is assigned)",
+    }),
     scheduledAt: t.field({ type: "DateTime", description: "schedule, reschedule (required)" }),
     outcome: t.string({ description: "check_out (required): completed or incomplete" }),
     reason: t.string({ description: "check_out (required when incomplete)" }),
@@ -212,14 +231,24 @@ export const AppendNoteInput = builder.inputType("WorkOrderAppendNoteInput", {
   fields: (t) => ({
     id: t.int({ required: true, description: "The work order" }),
     // JSON rather than input types: unknown keys of a note are ignored and the messages are the contract's.
-    note: t.field({ type: "JSON", description: "{text, noteAddedBy (email), photo?, video?, audio?, otherFile?, elements?}; noteAddedAt is the server's" }),
-    taggedUsers: t.field({ type: "JSON", description: `Emails (at most ${MAX_TAGGED_USERS}) to tag in the note and subscribe` }),
+    note: t.field({
+      type: "JSON",
+      description:
+        "{text, noteAddedBy (email), photo?, video?, audio?, otherFile?, elements?}; noteAddedAt is the server's",
+    }),
+    taggedUsers: t.field({
+      type: "JSON",
+      description: `Emails (at most ${MAX_TAGGED_USERS}) to tag in the note and subscribe`,
+    }),
   }),
 });
 
 export const AppendPhotoNotesInput = builder.inputType("WorkOrderAppendPhotoNotesInput", {
   fields: (t) => ({
     id: t.int({ required: true, description: "The work order" }),
-    notes: t.field({ type: "JSON", description: `1 to ${MAX_BULK_NOTES} notes of one photo URL each ({photo, noteAddedBy?})` }),
+    notes: t.field({
+      type: "JSON",
+      description: `1 to ${MAX_BULK_NOTES} notes of one photo URL each ({photo, noteAddedBy?})`,
+    }),
   }),
 });

@@ -9,7 +9,19 @@ import { inTransaction, joinable } from "../../core/transaction.ts";
 import { decimalOf } from "../../core/decimal.ts";
 import { setStockCount } from "./stock.ts";
 import {
-  checkReferences, columnsOf, email, flag, money, NAME_MAX, QUANTITY, reference, teamOf, teamScope, text, TEXT_MAX, type FieldRule,
+  checkReferences,
+  columnsOf,
+  email,
+  flag,
+  money,
+  NAME_MAX,
+  QUANTITY,
+  reference,
+  teamOf,
+  teamScope,
+  text,
+  TEXT_MAX,
+  type FieldRule,
 } from "./values.ts";
 
 interface Table {
@@ -42,16 +54,29 @@ export const VENDORS: Catalog = {
   noun: "vendor",
   table: (db) => db.vendor,
   fields: {
-    name: text(NAME_MAX, true), email: email(), phone: text(NAME_MAX), address: text(TEXT_MAX),
-    accountNumber: text(NAME_MAX), notes: text(TEXT_MAX), isActive: flag(),
+    name: text(NAME_MAX, true),
+    email: email(),
+    phone: text(NAME_MAX),
+    address: text(TEXT_MAX),
+    accountNumber: text(NAME_MAX),
+    notes: text(TEXT_MAX),
+    isActive: flag(),
   },
-  list: { filters: { id: "int", name: "string", email: "string", accountNumber: "string", isActive: "boolean" }, ...byName() },
+  list: {
+    filters: { id: "int", name: "string", email: "string", accountNumber: "string", isActive: "boolean" },
+    ...byName(),
+  },
 };
 
 export const EQUIPMENT_TYPES: Catalog = {
   noun: "equipment type",
   table: (db) => db.equipmentType,
-  fields: { name: text(NAME_MAX, true), description: text(TEXT_MAX), manufacturer: text(NAME_MAX), modelNumber: text(NAME_MAX) },
+  fields: {
+    name: text(NAME_MAX, true),
+    description: text(TEXT_MAX),
+    manufacturer: text(NAME_MAX),
+    modelNumber: text(NAME_MAX),
+  },
   list: { filters: { id: "int", name: "string", manufacturer: "string", modelNumber: "string" }, ...byName() },
 };
 
@@ -59,16 +84,29 @@ export const PARTS: Catalog = {
   noun: "part",
   table: (db) => db.part,
   fields: {
-    number: text(NAME_MAX, true), name: text(NAME_MAX, true), description: text(TEXT_MAX),
-    unit: { ...text(50, true), required: false, notNull: true }, defaultVendorId: reference(), equipmentTypeId: reference(),
-    unitCost: money(), isActive: flag(),
+    number: text(NAME_MAX, true),
+    name: text(NAME_MAX, true),
+    description: text(TEXT_MAX),
+    unit: { ...text(50, true), required: false, notNull: true },
+    defaultVendorId: reference(),
+    equipmentTypeId: reference(),
+    unitCost: money(),
+    isActive: flag(),
   },
   references: {
     defaultVendorId: { noun: "vendor", table: (db) => db.vendor },
     equipmentTypeId: { noun: "equipment type", table: (db) => db.equipmentType },
   },
   list: {
-    filters: { id: "int", number: "string", name: "string", unit: "string", defaultVendorId: "int", equipmentTypeId: "int", isActive: "boolean" },
+    filters: {
+      id: "int",
+      number: "string",
+      name: "string",
+      unit: "string",
+      defaultVendorId: "int",
+      equipmentTypeId: "int",
+      isActive: "boolean",
+    },
     ...byName(["number", "unitCost"]),
   },
   duplicate: (data) => `a part numbered ${JSON.stringify(data.number)} already exists in this team's catalog`,
@@ -85,7 +123,9 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code
 
 async function columns(ctx: Context, catalog: Catalog, input: Record<string, unknown>, creating: boolean) {
   const data = columnsOf(input, catalog.fields, creating);
-  const references = Object.fromEntries(Object.entries(catalog.references ?? {}).map(([field, r]) => [field, { noun: r.noun, table: r.table(ctx.db) }]));
+  const references = Object.fromEntries(
+    Object.entries(catalog.references ?? {}).map(([field, r]) => [field, { noun: r.noun, table: r.table(ctx.db) }]),
+  );
   await checkReferences(ctx.viewer, data, references);
   return data;
 }
@@ -107,7 +147,13 @@ export async function createInCatalog(ctx: Context, catalog: Catalog, input: Rec
 }
 
 /** PATCH: the sent fields of a record of the key's team (unknown and foreign ids: the same 400). */
-export async function updateInCatalog(ctx: Context, catalog: Catalog, id: number, input: Record<string, unknown>, query: object) {
+export async function updateInCatalog(
+  ctx: Context,
+  catalog: Catalog,
+  id: number,
+  input: Record<string, unknown>,
+  query: object,
+) {
   await findWritable(catalog.table(ctx.db), catalog.noun, id, teamScope(ctx.viewer), { select: { id: true } });
   const data = await columns(ctx, catalog, input, false);
   return writing(catalog, data, () => catalog.table(ctx.db).update({ ...query, where: { id }, data }));
@@ -126,10 +172,16 @@ export const MAX_STOCK_COUNT = 500;
 /** `onHand` of a stock location body: each part of the team at most once, quantities not negative. */
 async function stockCountOf(ctx: Context, counts: StockCountInput[]) {
   if (counts.length > MAX_STOCK_COUNT) throw badInput(`onHand may set at most ${MAX_STOCK_COUNT} parts at once`);
-  const parsed = counts.map((c, i) => ({ partId: c.partId, quantity: decimalOf(c.quantity, `onHand[${i}].quantity`, QUANTITY) }));
+  const parsed = counts.map((c, i) => ({
+    partId: c.partId,
+    quantity: decimalOf(c.quantity, `onHand[${i}].quantity`, QUANTITY),
+  }));
   const ids = [...new Set(parsed.map((c) => c.partId))];
   if (ids.length !== parsed.length) throw badInput("onHand names a part more than once");
-  const known = await ctx.db.part.findMany({ where: { id: { in: ids }, ...teamScope(ctx.viewer) }, select: { id: true } });
+  const known = await ctx.db.part.findMany({
+    where: { id: { in: ids }, ...teamScope(ctx.viewer) },
+    select: { id: true },
+  });
   const unknown = ids.filter((id) => !known.some((p) => p.id === id));
   if (unknown.length) throw badInput(`onHand[].partId ${unknown.join(", ")} is not a part of this team`);
   return parsed;
@@ -147,9 +199,10 @@ export async function writeStockLocation(ctx: Context, id: number | null, input:
   const counts = onHand ? await stockCountOf(ctx, onHand) : [];
   const saved = await inTransaction(ctx.db, async (tx) => {
     const ctxTx = { ...ctx, db: joinable(tx) };
-    const location = id === null
-      ? await createInCatalog(ctxTx, STOCK_LOCATIONS, fields, { select: { id: true } })
-      : await updateInCatalog(ctxTx, STOCK_LOCATIONS, id, fields, { select: { id: true } });
+    const location =
+      id === null
+        ? await createInCatalog(ctxTx, STOCK_LOCATIONS, fields, { select: { id: true } })
+        : await updateInCatalog(ctxTx, STOCK_LOCATIONS, id, fields, { select: { id: true } });
     await setStockCount(tx, location.id, counts, ctx.now());
     return location.id as number;
   });

@@ -57,16 +57,25 @@ export async function changeStock(tx: Tx, changes: StockChange[], at: Date): Pro
 }
 
 async function refusal(tx: Tx, change: StockChange) {
-  const level = await tx.stockLevel.findUnique({ where: { stockLocationId_partId: { stockLocationId: change.stockLocationId, partId: change.partId } } });
+  const level = await tx.stockLevel.findUnique({
+    where: { stockLocationId_partId: { stockLocationId: change.stockLocationId, partId: change.partId } },
+  });
   const onHand = quantityText(level?.onHand ?? new Prisma.Decimal(0));
   const where = `part ${change.partId} at stock location ${change.stockLocationId}`;
   return change.delta.isPositive()
     ? badInput(`on-hand of ${where} would exceed the largest quantity held (${onHand} on hand)`)
-    : badInput(`on-hand of ${where} would go below zero: ${onHand} on hand, ${quantityText(change.delta.negated())} requested`);
+    : badInput(
+        `on-hand of ${where} would go below zero: ${onHand} on hand, ${quantityText(change.delta.negated())} requested`,
+      );
 }
 
 /** A stock count: sets the on-hand of each part at the stock location (absolute, not a change). */
-export async function setStockCount(tx: Tx, stockLocationId: number, counts: { partId: number; quantity: Decimal }[], at: Date): Promise<void> {
+export async function setStockCount(
+  tx: Tx,
+  stockLocationId: number,
+  counts: { partId: number; quantity: Decimal }[],
+  at: Date,
+): Promise<void> {
   for (const count of [...counts].sort((a, b) => a.partId - b.partId)) {
     await tx.$executeRaw`
       INSERT INTO "StockLevel" ("stockLocationId", "partId", "onHand", "updatedAt")

@@ -19,7 +19,10 @@ export const teamScope = (viewer: Viewer) => ({ supplierCompanyId: teamIdOf(view
 /** The team a new record belongs to; a key without one may not create any (403). */
 export function teamOf(viewer: Viewer): number {
   const team = teamIdOf(viewer);
-  if (team === null) throw forbidden("the internal teams interface serves keys of internal service teams; this key's supplier company is not one");
+  if (team === null)
+    throw forbidden(
+      "the internal teams interface serves keys of internal service teams; this key's supplier company is not one",
+    );
   return team;
 }
 
@@ -62,7 +65,10 @@ export interface FieldRule {
   read: (value: any, field: string) => unknown;
 }
 
-export const text = (max: number, required = false): FieldRule => ({ required, read: (v: string, f) => textOf(v, f, max, required) });
+export const text = (max: number, required = false): FieldRule => ({
+  required,
+  read: (v: string, f) => textOf(v, f, max, required),
+});
 export const email = (): FieldRule => ({ read: (v: string, f) => (v.trim() ? emailOf(v, f) : null) });
 export const money = (): FieldRule => ({ read: (v, f) => decimalOf(v, f, MONEY) });
 export const flag = (): FieldRule => ({ notNull: true, read: (v: boolean) => v });
@@ -74,7 +80,11 @@ export const reference = (): FieldRule => ({ read: (v: number) => v });
  * column default. Update: an absent key keeps the stored value, an explicit null clears it (a 400 for
  * required fields). Reference checks (ids of other records) are the caller's, after this.
  */
-export function columnsOf(input: Record<string, unknown>, rules: Record<string, FieldRule>, creating: boolean): Record<string, unknown> {
+export function columnsOf(
+  input: Record<string, unknown>,
+  rules: Record<string, FieldRule>,
+  creating: boolean,
+): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [field, rule] of Object.entries(rules)) {
     const value = input[field];
@@ -100,10 +110,15 @@ interface Lookup {
  * Every id in `data` named by `references` must be a record of the key's team: otherwise a 400 naming
  * the field (unknown and foreign ids alike, so other teams' ids cannot be probed).
  */
-export async function checkReferences(viewer: Viewer, data: Record<string, unknown>, references: Record<string, { noun: string; table: Lookup }>) {
+export async function checkReferences(
+  viewer: Viewer,
+  data: Record<string, unknown>,
+  references: Record<string, { noun: string; table: Lookup }>,
+) {
   for (const [field, { noun, table }] of Object.entries(references)) {
     const id = data[field];
     if (id === undefined || id === null) continue;
-    if ((await table.count({ where: { id, ...teamScope(viewer) } })) === 0) throw badInput(`${field} ${id} is not a ${noun} of this team`);
+    if ((await table.count({ where: { id, ...teamScope(viewer) } })) === 0)
+      throw badInput(`${field} ${id} is not a ${noun} of this team`);
   }
 }

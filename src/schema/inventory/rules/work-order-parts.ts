@@ -6,7 +6,16 @@ import type { ListSpec } from "../../core/list.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
 import { changeStock } from "./stock.ts";
-import { checkReferences, quantityOf, quantityText, RETURNABLE_QUANTITY, teamOf, teamScope, textOf, TEXT_MAX } from "./values.ts";
+import {
+  checkReferences,
+  quantityOf,
+  quantityText,
+  RETURNABLE_QUANTITY,
+  teamOf,
+  teamScope,
+  textOf,
+  TEXT_MAX,
+} from "./values.ts";
 
 export const WORK_ORDER_PART_LIST: ListSpec = {
   filters: { id: "int", workOrderId: "int", partId: "int", stockLocationId: "int", consumedBy: "string" },
@@ -53,14 +62,26 @@ export async function recordWorkOrderPart(ctx: Context, input: WorkOrderPartInpu
       });
       const net = consumed._sum.quantity;
       if (!net || net.lessThan(quantity.negated())) {
-        throw badInput(`cannot return ${quantityText(quantity.negated())} of part ${input.partId}: work order ${input.workOrderId} has ${net ? quantityText(net) : "0.0000"} of it`);
+        throw badInput(
+          `cannot return ${quantityText(quantity.negated())} of part ${input.partId}: work order ${input.workOrderId} has ${net ? quantityText(net) : "0.0000"} of it`,
+        );
       }
     }
-    await changeStock(tx, [{ stockLocationId: input.stockLocationId, partId: input.partId, delta: quantity.negated() }], now);
+    await changeStock(
+      tx,
+      [{ stockLocationId: input.stockLocationId, partId: input.partId, delta: quantity.negated() }],
+      now,
+    );
     const row = await tx.workOrderPart.create({
       data: {
-        supplierCompanyId, workOrderId: input.workOrderId, partId: input.partId,
-        stockLocationId: input.stockLocationId, quantity, note, consumedBy: ctx.viewer.email, consumedAt: input.consumedAt ?? now,
+        supplierCompanyId,
+        workOrderId: input.workOrderId,
+        partId: input.partId,
+        stockLocationId: input.stockLocationId,
+        quantity,
+        note,
+        consumedBy: ctx.viewer.email,
+        consumedAt: input.consumedAt ?? now,
       },
       select: { id: true },
     });

@@ -34,7 +34,8 @@ const text = (value: string | null | undefined, field: string, max: number) => {
 export async function saveInvoice(ctx: Context, input: InvoiceInput, query: object) {
   const viewer = ctx.viewer;
   const scope = invoiceScope(viewer);
-  if (input.invoicePDFLink != null && !isHttpUrl(input.invoicePDFLink)) throw badInput("invoicePDFLink must be a valid http(s) URL");
+  if (input.invoicePDFLink != null && !isHttpUrl(input.invoicePDFLink))
+    throw badInput("invoicePDFLink must be a valid http(s) URL");
   const invoiceNumber = text(input.invoiceNumber, "invoiceNumber", 100);
   const poNumber = text(input.poNumber, "poNumber", 100);
   const sentTaxLines = input.taxLineItems == null ? undefined : taxLines(input.taxLineItems);
@@ -46,22 +47,35 @@ export async function saveInvoice(ctx: Context, input: InvoiceInput, query: obje
       stored = await tx.invoice.findFirst({ where: { AND: [{ id: input.id }, scope] } });
       if (!stored) throw notWritable("invoice", input.id);
       transitionOf(INVOICE_TRANSITIONS, "invoice", stored.id, "revise", "supplier", stored.status, notAcceptable);
-      if (stored.workOrderId !== input.workOrderId) throw badInput(`workOrderId cannot change: invoice ${stored.id} is for work order ${stored.workOrderId}`);
+      if (stored.workOrderId !== input.workOrderId)
+        throw badInput(`workOrderId cannot change: invoice ${stored.id} is for work order ${stored.workOrderId}`);
     }
     const wo = await assignedWorkOrder(tx, viewer, input.workOrderId);
-    const calls = await tx.serviceCall.findMany({ where: { workOrderId: wo.id }, select: { id: true }, orderBy: { id: "asc" } });
+    const calls = await tx.serviceCall.findMany({
+      where: { workOrderId: wo.id },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
     const serviceCallIds = input.serviceCallIds?.length ? [...new Set(input.serviceCallIds)] : calls.map((c) => c.id);
     const stray = serviceCallIds.filter((id) => !calls.some((c) => c.id === id));
     if (stray.length) throw badInput(`serviceCallIds ${stray.join(", ")} are not service calls of work order ${wo.id}`);
 
     // Save-level validation (406): the currency's tax lines, the totals, the invoice number.
     const currency = wo.currencyId ?? wo.location.currency;
-    const lines = sentTaxLines ?? (input.taxLineItems === null || !stored ? [] : (stored.taxLineItems as unknown as TaxLine[]));
+    const lines =
+      sentTaxLines ?? (input.taxLineItems === null || !stored ? [] : (stored.taxLineItems as unknown as TaxLine[]));
     const costs = rollUpCosts(input, stored, INVOICE_TOTALS, taxLinesTotal(lines));
-    const problems = [...taxLineProblems(lines, currency, costs.beforeTax), ...(costs.mismatches.length ? [mismatchMessage(costs.mismatches)] : [])];
+    const problems = [
+      ...taxLineProblems(lines, currency, costs.beforeTax),
+      ...(costs.mismatches.length ? [mismatchMessage(costs.mismatches)] : []),
+    ];
     if (invoiceNumber) {
-      const taken = await tx.invoice.findFirst({ where: { supplierFacilityId: viewer.supplierFacilityId!, invoiceNumber, id: { not: stored?.id ?? -1 } }, select: { id: true } });
-      if (taken) problems.push(`invoiceNumber ${invoiceNumber} is already used by invoice ${taken.id} of this facility`);
+      const taken = await tx.invoice.findFirst({
+        where: { supplierFacilityId: viewer.supplierFacilityId!, invoiceNumber, id: { not: stored?.id ?? -1 } },
+        select: { id: true },
+      });
+      if (taken)
+        problems.push(`invoiceNumber ${invoiceNumber} is already used by invoice ${taken.id} of this facility`);
     }
     if (problems.length) throw notAcceptable(problems.join("; "));
 
@@ -78,14 +92,28 @@ export async function saveInvoice(ctx: Context, input: InvoiceInput, query: obje
       autoPublishOnApproval: keep(input.autoPublishOnApproval, "autoPublishOnApproval", false),
       // A link given becomes the single PDF entry (replacing an uploaded one); null removes the PDF.
       ...(input.invoicePDFLink !== undefined ? { pdfUrl: input.invoicePDFLink, pdfFileId: null } : {}),
-      workOrderId: wo.id, buyerCompanyId: wo.buyerCompanyId, buyerFacilityId: wo.buyerFacilityId, locationId: wo.locationId,
-      problemTypeId: wo.problemTypeId, spendCategoryId: wo.spendCategoryId,
+      workOrderId: wo.id,
+      buyerCompanyId: wo.buyerCompanyId,
+      buyerFacilityId: wo.buyerFacilityId,
+      locationId: wo.locationId,
+      problemTypeId: wo.problemTypeId,
+      spendCategoryId: wo.spendCategoryId,
       // revise: a disputed invoice goes back to draft.
       ...(stored?.status === "disputed" ? { status: "draft" as const, statusChangedAt: now } : {}),
     } as Prisma.InvoiceUncheckedCreateInput;
     const id = stored
       ? (await tx.invoice.update({ where: { id: stored.id }, data, select: { id: true } })).id
-      : (await tx.invoice.create({ data: { ...data, supplierFacilityId: viewer.supplierFacilityId!, createdById: viewer.contactId, statusChangedAt: now }, select: { id: true } })).id;
+      : (
+          await tx.invoice.create({
+            data: {
+              ...data,
+              supplierFacilityId: viewer.supplierFacilityId!,
+              createdById: viewer.contactId,
+              statusChangedAt: now,
+            },
+            select: { id: true },
+          })
+        ).id;
     // Already Completed: the flag publishes the draft at once (otherwise the worker does when it gets there).
     if (data.autoPublishOnApproval) await autoPublish(tx, id, now);
     return tx.invoice.findUniqueOrThrow({ ...query, where: { id } });

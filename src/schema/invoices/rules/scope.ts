@@ -5,7 +5,12 @@ import { enumFilter, type ListSpec } from "../../core/list.ts";
 import { refuseInternalTeams } from "../../core/permissions.ts";
 import { INVOICE_STATUSES } from "./state-machine.ts";
 
-export const INVOICE_TOTALS = { beforeTax: "invoiceTotalBeforeTax", taxRate: "invoiceTaxRate", tax: "invoiceTax", afterTax: "invoiceTotalAfterTax" };
+export const INVOICE_TOTALS = {
+  beforeTax: "invoiceTotalBeforeTax",
+  taxRate: "invoiceTaxRate",
+  tax: "invoiceTax",
+  afterTax: "invoiceTotalAfterTax",
+};
 
 /**
  * Supplier keys see their facility's invoices; buyer keys their company's once published (a draft is
@@ -19,8 +24,14 @@ export function invoiceScope(viewer: Viewer): Prisma.InvoiceWhereInput {
 
 export const INVOICE_LIST: ListSpec = {
   filters: {
-    id: "int", workOrderId: "int", status: "string", invoiceNumber: "string", poNumber: "string", locationId: "int",
-    supplierFacilityId: "int", currency: "string",
+    id: "int",
+    workOrderId: "int",
+    status: "string",
+    invoiceNumber: "string",
+    poNumber: "string",
+    locationId: "int",
+    supplierFacilityId: "int",
+    currency: "string",
   },
   sortable: ["id", "createdAt", "updatedAt", "dateOfInvoice", "statusChangedAt", "invoiceTotalAfterTax"],
   defaultSort: { field: "id", order: "desc" },

@@ -4,7 +4,14 @@
 import type { StateRow } from "../../core/state-table.ts";
 import type { InvoiceStatus } from "../../../generated/prisma/client.ts";
 
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ["draft", "pending", "approved", "processing", "paid", "disputed"];
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = [
+  "draft",
+  "pending",
+  "approved",
+  "processing",
+  "paid",
+  "disputed",
+];
 
 export const INVOICE_TRANSITIONS: readonly StateRow<InvoiceStatus>[] = [
   // A save with `id`: drafts stay drafts; a disputed invoice goes back to draft to be corrected.
@@ -23,7 +30,9 @@ export const BUYER_ACTIONS = ["approve", "process", "mark_paid", "dispute"] as c
 export type BuyerAction = (typeof BUYER_ACTIONS)[number];
 
 /** The timestamp each status sets when an invoice enters it. */
-export const ENTERED_AT: Partial<Record<InvoiceStatus, "publishedAt" | "approvedAt" | "processedAt" | "markedPaidAt" | "disputedAt">> = {
+export const ENTERED_AT: Partial<
+  Record<InvoiceStatus, "publishedAt" | "approvedAt" | "processedAt" | "markedPaidAt" | "disputedAt">
+> = {
   pending: "publishedAt",
   approved: "approvedAt",
   processing: "processedAt",

@@ -21,12 +21,20 @@ type Reader = Pick<Tx, "invoice" | "$queryRaw">;
 export const INVOICE_PDF_MAX_BYTES = 512 * 1024 * 1024;
 
 async function applyTransition(
-  tx: Tx, invoice: Invoice, action: string, actor: Actor, now: Date,
-  data: Prisma.InvoiceUncheckedUpdateInput = {}, by?: { name: string; email: string },
+  tx: Tx,
+  invoice: Invoice,
+  action: string,
+  actor: Actor,
+  now: Date,
+  data: Prisma.InvoiceUncheckedUpdateInput = {},
+  by?: { name: string; email: string },
 ): Promise<void> {
   const row = transitionOf(INVOICE_TRANSITIONS, "invoice", invoice.id, action, actor, invoice.status);
   const stamp = ENTERED_AT[row.to];
-  await tx.invoice.update({ where: { id: invoice.id }, data: { ...data, status: row.to, statusChangedAt: now, ...(stamp ? { [stamp]: now } : {}) } });
+  await tx.invoice.update({
+    where: { id: invoice.id },
+    data: { ...data, status: row.to, statusChangedAt: now, ...(stamp ? { [stamp]: now } : {}) },
+  });
   if (row.to === "paid") await invoicePaid(tx, invoice.workOrderId, by ?? { name: "system", email: "" }, now);
 }
 
@@ -80,7 +88,8 @@ export interface InvoiceActionInput {
 export function runInvoiceAction(ctx: Context, action: BuyerAction, input: InvoiceActionInput, query: object) {
   const scope = invoiceScope(ctx.viewer);
   const notes = input.notes?.trim() || null;
-  if (action === "dispute" && !notes) throw badInput("notes is required to dispute an invoice: the reason the supplier will read");
+  if (action === "dispute" && !notes)
+    throw badInput("notes is required to dispute an invoice: the reason the supplier will read");
   return inTransaction(ctx.db, async (tx) => {
     await lockRow(tx, "Invoice", input.id);
     const invoice = await tx.invoice.findFirst({ where: { AND: [{ id: input.id }, scope] } });
@@ -91,7 +100,10 @@ export function runInvoiceAction(ctx: Context, action: BuyerAction, input: Invoi
       data = { approvalNotes: notes, glCode: input.glCode?.trim() || invoice.glCode || wo.glCode };
     } else if (action === "process") data = { processingNotes: notes };
     else if (action === "dispute") data = { disputeNotes: notes };
-    await applyTransition(tx, invoice, action, "buyer", ctx.now(), data, { name: ctx.viewer.displayName, email: ctx.viewer.email });
+    await applyTransition(tx, invoice, action, "buyer", ctx.now(), data, {
+      name: ctx.viewer.displayName,
+      email: ctx.viewer.email,
+    });
     return tx.invoice.findUniqueOrThrow({ ...query, where: { id: invoice.id } });
   });
 }

@@ -23,9 +23,11 @@ export function taxLines(value: unknown): TaxLine[] {
   if (value.length > MAX_TAX_LINES) throw badInput(`taxLineItems has more than ${MAX_TAX_LINES} lines`);
   return value.map((item, i) => {
     const at = `taxLineItems[${i}]`;
-    if (!item || typeof item !== "object" || Array.isArray(item)) throw badInput(`${at} must be an object {type, amount, rate?}`);
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      throw badInput(`${at} must be an object {type, amount, rate?}`);
     const line = item as Record<string, unknown>;
-    if (typeof line.type !== "string" || !line.type.trim()) throw badInput(`${at}.type must be a tax type such as "GST"`);
+    if (typeof line.type !== "string" || !line.type.trim())
+      throw badInput(`${at}.type must be a tax type such as "GST"`);
     return {
       type: line.type.trim().toUpperCase(),
       amount: moneyText(money(line.amount, `${at}.amount`)),
@@ -34,23 +36,32 @@ export function taxLines(value: unknown): TaxLine[] {
   });
 }
 
-export const taxLinesTotal = (lines: TaxLine[]): Decimal => lines.reduce((sum, l) => sum.plus(l.amount), new Prisma.Decimal(0));
+export const taxLinesTotal = (lines: TaxLine[]): Decimal =>
+  lines.reduce((sum, l) => sum.plus(l.amount), new Prisma.Decimal(0));
 
 /** What is wrong with the lines for an invoice in `currency` with this before-tax total; empty when nothing. */
 export function taxLineProblems(lines: TaxLine[], currency: string, beforeTax: Decimal): string[] {
   if (!lines.length) return [];
   const allowed = TAX_TYPES[currency];
-  if (!allowed) return [`taxLineItems are accepted only on CAD invoices (GST, HST, PST); this invoice is in ${currency}`];
+  if (!allowed)
+    return [`taxLineItems are accepted only on CAD invoices (GST, HST, PST); this invoice is in ${currency}`];
   const problems: string[] = [];
   const types = lines.map((l) => l.type);
   lines.forEach((line, i) => {
-    if (!allowed.includes(line.type)) problems.push(`taxLineItems[${i}].type ${line.type} is not a tax of ${currency} invoices (allowed: ${allowed.join(", ")})`);
+    if (!allowed.includes(line.type))
+      problems.push(
+        `taxLineItems[${i}].type ${line.type} is not a tax of ${currency} invoices (allowed: ${allowed.join(", ")})`,
+      );
     if (types.indexOf(line.type) !== i) problems.push(`taxLineItems[${i}].type ${line.type} appears more than once`);
     if (line.rate !== null) {
       const expected = beforeTax.times(line.rate).dividedBy(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
-      if (!expected.equals(line.amount)) problems.push(`taxLineItems[${i}].amount is ${line.amount} but ${line.rate}% of ${moneyText(beforeTax)} is ${moneyText(expected)}`);
+      if (!expected.equals(line.amount))
+        problems.push(
+          `taxLineItems[${i}].amount is ${line.amount} but ${line.rate}% of ${moneyText(beforeTax)} is ${moneyText(expected)}`,
+        );
     }
   });
-  if (types.includes("HST") && (types.includes("GST") || types.includes("PST"))) problems.push("HST replaces GST and PST; it cannot be combined with them");
+  if (types.includes("HST") && (types.includes("GST") || types.includes("PST")))
+    problems.push("HST replaces GST and PST; it cannot be combined with them");
   return problems;
 }

@@ -27,7 +27,10 @@ const DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S
 export function parseCadence(text: string): Cadence {
   const value = text.trim();
   if (value.startsWith("P")) {
-    if (!DURATION.test(value)) throw new CadenceError(`cadence ${JSON.stringify(text)} is not an ISO 8601 duration of whole units such as P3M, P2W or P1DT12H`);
+    if (!DURATION.test(value))
+      throw new CadenceError(
+        `cadence ${JSON.stringify(text)} is not an ISO 8601 duration of whole units such as P3M, P2W or P1DT12H`,
+      );
     const duration = Duration.fromISO(value);
     if (!duration.isValid || duration.as("hours") < MIN_INTERVAL_HOURS) {
       throw new CadenceError(`cadence ${JSON.stringify(text)} must be at least PT${MIN_INTERVAL_HOURS}H`);
@@ -44,16 +47,25 @@ export function parseCadence(text: string): Cadence {
     const o = options.options;
     if (o.freq === undefined) throw new CadenceError(`cadence ${JSON.stringify(text)} needs FREQ`);
     if (o.freq === RRule.SECONDLY || o.freq === RRule.MINUTELY) {
-      throw new CadenceError(`cadence ${JSON.stringify(text)}: FREQ=SECONDLY and FREQ=MINUTELY are finer than ${MIN_INTERVAL_HOURS} hour`);
+      throw new CadenceError(
+        `cadence ${JSON.stringify(text)}: FREQ=SECONDLY and FREQ=MINUTELY are finer than ${MIN_INTERVAL_HOURS} hour`,
+      );
     }
-    if (o.dtstart || o.tzid) throw new CadenceError(`cadence ${JSON.stringify(text)}: DTSTART and TZID come from the schedule (anchor and location time zone)`);
+    if (o.dtstart || o.tzid)
+      throw new CadenceError(
+        `cadence ${JSON.stringify(text)}: DTSTART and TZID come from the schedule (anchor and location time zone)`,
+      );
     return options;
   }
-  throw new CadenceError(`cadence ${JSON.stringify(text)} must be an ISO 8601 duration (P3M) or an RRULE (RRULE:FREQ=MONTHLY;BYDAY=1MO)`);
+  throw new CadenceError(
+    `cadence ${JSON.stringify(text)} must be an ISO 8601 duration (P3M) or an RRULE (RRULE:FREQ=MONTHLY;BYDAY=1MO)`,
+  );
 }
 
 export function timeZoneProblem(zone: string): string | null {
-  return IANAZone.isValidZone(zone) ? null : `timeZone ${JSON.stringify(zone)} is not an IANA time zone such as America/New_York`;
+  return IANAZone.isValidZone(zone)
+    ? null
+    : `timeZone ${JSON.stringify(zone)} is not an IANA time zone such as America/New_York`;
 }
 
 /** What decides a schedule's due times. Due time number 0 is anchorAt. */
@@ -65,9 +77,11 @@ export interface Series {
 }
 
 // rrule works on "floating" times: the wall-clock time in the location written as if it were UTC.
-const toFloating = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).setZone("utc", { keepLocalTime: true }).toJSDate();
+const toFloating = (at: Date, zone: string) =>
+  DateTime.fromJSDate(at, { zone }).setZone("utc", { keepLocalTime: true }).toJSDate();
 // A wall-clock time that does not exist (the hour skipped when DST starts) moves forward by the gap.
-const fromFloating = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone: "utc" }).setZone(zone, { keepLocalTime: true }).toJSDate();
+const fromFloating = (at: Date, zone: string) =>
+  DateTime.fromJSDate(at, { zone: "utc" }).setZone(zone, { keepLocalTime: true }).toJSDate();
 
 function ruleOf(series: Series, options: Partial<Options>): RRuleType {
   return new RRule({ ...options, dtstart: toFloating(series.anchorAt, series.timeZone) });

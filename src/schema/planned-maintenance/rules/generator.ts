@@ -28,7 +28,11 @@ export const BATCH = 10;
 const BATCH_BUDGET_MS = 5_000;
 
 /** createdBy and actor of generated work orders. */
-export const GENERATOR_ACTOR: Actor = { kind: "system", name: "Planned maintenance", email: "planned-maintenance@wo-service.local" };
+export const GENERATOR_ACTOR: Actor = {
+  kind: "system",
+  name: "Planned maintenance",
+  email: "planned-maintenance@wo-service.local",
+};
 
 export interface GeneratorDeps {
   db: Db;
@@ -44,8 +48,16 @@ export interface RoundResult {
 }
 
 const SCHEDULE_SELECT = {
-  ...SERIES_SELECT, buyerCompanyId: true, locationId: true, problemTypeId: true, supplierFacilityId: true, title: true,
-  description: true, woPriority: true, needApproval: true, assetIds: true,
+  ...SERIES_SELECT,
+  buyerCompanyId: true,
+  locationId: true,
+  problemTypeId: true,
+  supplierFacilityId: true,
+  title: true,
+  description: true,
+  woPriority: true,
+  needApproval: true,
+  assetIds: true,
   buyerCompany: { select: { facilities: { orderBy: { id: "asc" }, take: 1, select: { id: true } } } },
 } satisfies Prisma.PlannedMaintenanceScheduleSelect;
 
@@ -58,13 +70,30 @@ type ScheduleRow = Prisma.PlannedMaintenanceScheduleGetPayload<{ select: typeof 
  * One locked schedule: a work order per kept due time up to `now`, run logs, and the advance. `done`
  * holds the due times (`<scheduleId>@<ms>`) that already have a successful run.
  */
-async function generateFor(tx: Tx, s: ScheduleRow, done: Set<string>, now: Date, result: RoundResult, logger: Logger): Promise<void> {
+async function generateFor(
+  tx: Tx,
+  s: ScheduleRow,
+  done: Set<string>,
+  now: Date,
+  result: RoundResult,
+  logger: Logger,
+): Promise<void> {
   const position = advancePast(s, now);
   const missed = position.passed;
   const dropped = missed.slice(0, Math.max(0, missed.length - CATCH_UP_LIMIT));
   const kept = missed.slice(dropped.length);
   const log = (status: RunLogStatus, lastRunDueAt: Date, extra: { woId?: number; log?: string } = {}) =>
-    tx.schedulerRunLog.create({ data: { buyerCompanyId: s.buyerCompanyId, scheduleId: s.id, status, source: "built_in", lastRunAt: now, lastRunDueAt, ...extra } });
+    tx.schedulerRunLog.create({
+      data: {
+        buyerCompanyId: s.buyerCompanyId,
+        scheduleId: s.id,
+        status,
+        source: "built_in",
+        lastRunAt: now,
+        lastRunDueAt,
+        ...extra,
+      },
+    });
   if (dropped.length) {
     await log("skipped", dropped.at(-1)!, {
       log: `catch-up limit ${CATCH_UP_LIMIT}: no work orders for ${dropped.length} missed due times from ${dropped[0].toISOString()} to ${dropped.at(-1)!.toISOString()}`,
@@ -77,14 +106,36 @@ async function generateFor(tx: Tx, s: ScheduleRow, done: Set<string>, now: Date,
     if (done.has(`${s.id}@${due.getTime()}`)) continue;
     try {
       const facility = s.buyerCompany.facilities[0];
-      if (!facility) throw new ApiError(400, "invalidInputDataException", "the buyer company has no facility to file the work order under");
-      const woId = await createCompanyWorkOrder(tx, s.buyerCompanyId, {
-        title: s.title, locationId: s.locationId, problemTypeId: s.problemTypeId, buyerFacilityId: facility.id,
-        assetId: s.assetIds[0] ?? null, subAssetIds: s.assetIds.slice(1), plannedMaintenanceScheduleId: s.id,
-        walkThroughId: null, siteSurveyTaskTitleId: null, createdBy: GENERATOR_ACTOR.email,
-        description: describeDue(s.description, due, s.id), poNumber: null, woPriority: s.woPriority, isPM: true,
-        supplierFacilityId: s.supplierFacilityId, needApproval: s.needApproval,
-      }, GENERATOR_ACTOR, now);
+      if (!facility)
+        throw new ApiError(
+          400,
+          "invalidInputDataException",
+          "the buyer company has no facility to file the work order under",
+        );
+      const woId = await createCompanyWorkOrder(
+        tx,
+        s.buyerCompanyId,
+        {
+          title: s.title,
+          locationId: s.locationId,
+          problemTypeId: s.problemTypeId,
+          buyerFacilityId: facility.id,
+          assetId: s.assetIds[0] ?? null,
+          subAssetIds: s.assetIds.slice(1),
+          plannedMaintenanceScheduleId: s.id,
+          walkThroughId: null,
+          siteSurveyTaskTitleId: null,
+          createdBy: GENERATOR_ACTOR.email,
+          description: describeDue(s.description, due, s.id),
+          poNumber: null,
+          woPriority: s.woPriority,
+          isPM: true,
+          supplierFacilityId: s.supplierFacilityId,
+          needApproval: s.needApproval,
+        },
+        GENERATOR_ACTOR,
+        now,
+      );
       await log("success", due, { woId });
       result.workOrders++;
       last = "success";
@@ -93,14 +144,23 @@ async function generateFor(tx: Tx, s: ScheduleRow, done: Set<string>, now: Date,
       // it and move on, so one broken schedule neither blocks the others nor retries forever.
       if (!(error instanceof ApiError)) throw error;
       await log("failed", due, { log: error.message });
-      logger.warn({ scheduleId: s.id, due: due.toISOString(), err: error.message }, "planned maintenance work order refused");
+      logger.warn(
+        { scheduleId: s.id, due: due.toISOString(), err: error.message },
+        "planned maintenance work order refused",
+      );
       result.failed++;
       last = "failed";
     }
   }
   await tx.plannedMaintenanceSchedule.update({
     where: { id: s.id },
-    data: { sequence: position.sequence, nextRunAt: position.nextRunAt, lastRunAt: now, lastRunDueAt: missed.at(-1), lastRunStatus: last },
+    data: {
+      sequence: position.sequence,
+      nextRunAt: position.nextRunAt,
+      lastRunAt: now,
+      lastRunDueAt: missed.at(-1),
+      lastRunStatus: last,
+    },
   });
   result.schedules++;
 }
@@ -108,34 +168,46 @@ async function generateFor(tx: Tx, s: ScheduleRow, done: Set<string>, now: Date,
 /** One batch in one transaction; false when nothing was due. */
 async function generateBatch(deps: GeneratorDeps, result: RoundResult, batch: number): Promise<boolean> {
   const now = deps.now();
-  return inTransaction(deps.db, async (tx) => {
-    const due = await tx.$queryRaw<{ id: number }[]>`
+  return inTransaction(
+    deps.db,
+    async (tx) => {
+      const due = await tx.$queryRaw<{ id: number }[]>`
       SELECT s.id FROM "PlannedMaintenanceSchedule" s JOIN "BuyerCompany" c ON c.id = s."buyerCompanyId"
        WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= ${now} AND c."pmScheduling" = 'built_in'
        ORDER BY s."nextRunAt" LIMIT ${batch}
          FOR UPDATE OF s SKIP LOCKED`;
-    if (due.length === 0) return false;
-    const ids = due.map((d) => d.id);
-    const schedules = await tx.plannedMaintenanceSchedule.findMany({ where: { id: { in: ids } }, select: SCHEDULE_SELECT, orderBy: { id: "asc" } });
-    const earliest = new Date(Math.min(...schedules.map((s) => s.nextRunAt!.getTime())));
-    const runs = await tx.schedulerRunLog.findMany({
-      where: { scheduleId: { in: ids }, status: "success", lastRunDueAt: { gte: earliest } }, select: { scheduleId: true, lastRunDueAt: true },
-    });
-    const done = new Set(runs.map((r) => `${r.scheduleId}@${r.lastRunDueAt.getTime()}`));
-    const deadline = performance.now() + BATCH_BUDGET_MS;
-    for (const [i, s] of schedules.entries()) {
-      if (i > 0 && performance.now() > deadline) break; // unlocked at commit, taken by the next batch
-      await generateFor(tx, s, done, now, result, deps.logger);
-    }
-    return true;
-  }, { timeout: 60_000 });
+      if (due.length === 0) return false;
+      const ids = due.map((d) => d.id);
+      const schedules = await tx.plannedMaintenanceSchedule.findMany({
+        where: { id: { in: ids } },
+        select: SCHEDULE_SELECT,
+        orderBy: { id: "asc" },
+      });
+      const earliest = new Date(Math.min(...schedules.map((s) => s.nextRunAt!.getTime())));
+      const runs = await tx.schedulerRunLog.findMany({
+        where: { scheduleId: { in: ids }, status: "success", lastRunDueAt: { gte: earliest } },
+        select: { scheduleId: true, lastRunDueAt: true },
+      });
+      const done = new Set(runs.map((r) => `${r.scheduleId}@${r.lastRunDueAt.getTime()}`));
+      const deadline = performance.now() + BATCH_BUDGET_MS;
+      for (const [i, s] of schedules.entries()) {
+        if (i > 0 && performance.now() > deadline) break; // unlocked at commit, taken by the next batch
+        await generateFor(tx, s, done, now, result, deps.logger);
+      }
+      return true;
+    },
+    { timeout: 60_000 },
+  );
 }
 
 /**
  * A generation round: batches until nothing is due (or `maxBatches`). Safe to run anywhere, any
  * number of times, concurrently.
  */
-export async function generateDue(deps: GeneratorDeps, options: { batch?: number; maxBatches?: number } = {}): Promise<RoundResult> {
+export async function generateDue(
+  deps: GeneratorDeps,
+  options: { batch?: number; maxBatches?: number } = {},
+): Promise<RoundResult> {
   const result: RoundResult = { schedules: 0, workOrders: 0, failed: 0, skipped: 0 };
   const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
   for (let n = 0; n < maxBatches && (await generateBatch(deps, result, options.batch ?? BATCH)); n++);

@@ -20,7 +20,15 @@ export const MAX_LOG_LENGTH = 10_000;
 export const runLogScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
 export const RUN_LOG_LIST: ListSpec = {
-  filters: { id: "int", scheduleId: "int", status: "string", woId: "int", source: "string", lastRunDueAt: "datetime", buyerCompanyId: "int" },
+  filters: {
+    id: "int",
+    scheduleId: "int",
+    status: "string",
+    woId: "int",
+    source: "string",
+    lastRunDueAt: "datetime",
+    buyerCompanyId: "int",
+  },
   sortable: ["id", "lastRunAt", "lastRunDueAt", "createdAt"],
   defaultSort: { field: "id", order: "desc" },
 };
@@ -29,7 +37,9 @@ export const RUN_LOG_LIST: ListSpec = {
 export function checkRunLogFilter(filter: unknown): unknown {
   const raw = (filter as Record<string, unknown> | null | undefined)?.status;
   if (raw === undefined || raw === null) return filter;
-  const bad = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter((v) => v && !(RUN_LOG_STATUSES as readonly string[]).includes(v));
+  const bad = (Array.isArray(raw) ? raw : String(raw).split(","))
+    .map((v) => String(v).trim())
+    .filter((v) => v && !(RUN_LOG_STATUSES as readonly string[]).includes(v));
   if (bad.length) throw badInput(`filter status expects one of ${RUN_LOG_STATUSES.join(", ")}, got ${bad.join(", ")}`);
   return filter;
 }
@@ -62,24 +72,39 @@ export async function recordRun(ctx: Context, input: RunLogInput, query: object)
     const s = await lockSchedule(tx, input.scheduleId, scheduleScope(ctx.viewer));
     if (!s) throw badInput(`scheduleId ${input.scheduleId} is not a planned maintenance schedule of this company`);
     if (woId !== null) {
-      const wo = await tx.workOrder.findFirst({ where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] }, select: { plannedMaintenanceScheduleId: true } });
+      const wo = await tx.workOrder.findFirst({
+        where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] },
+        select: { plannedMaintenanceScheduleId: true },
+      });
       if (!wo) throw badInput(`woId ${woId} is not a work order of this company`);
       if (wo.plannedMaintenanceScheduleId !== s.id) {
-        throw badInput(`woId ${woId} was not created for schedule ${s.id} (its plannedMaintenanceScheduleId is ${wo.plannedMaintenanceScheduleId ?? "null"})`);
+        throw badInput(
+          `woId ${woId} was not created for schedule ${s.id} (its plannedMaintenanceScheduleId is ${wo.plannedMaintenanceScheduleId ?? "null"})`,
+        );
       }
     }
     if (status === "success") {
-      const done = await tx.schedulerRunLog.findFirst({ where: { scheduleId: s.id, lastRunDueAt: input.lastRunDueAt, status: "success" } });
+      const done = await tx.schedulerRunLog.findFirst({
+        where: { scheduleId: s.id, lastRunDueAt: input.lastRunDueAt, status: "success" },
+      });
       if (done && done.woId === woId) return tx.schedulerRunLog.findUniqueOrThrow({ ...query, where: { id: done.id } });
       if (done) {
-        throw conflict(`due time ${input.lastRunDueAt.toISOString()} of schedule ${s.id} already has a successful run (run log ${done.id}, work order ${done.woId ?? "none"})`);
+        throw conflict(
+          `due time ${input.lastRunDueAt.toISOString()} of schedule ${s.id} already has a successful run (run log ${done.id}, work order ${done.woId ?? "none"})`,
+        );
       }
     }
     const log = await tx.schedulerRunLog.create({
       ...query,
       data: {
-        buyerCompanyId: ctx.viewer.buyerCompanyId!, scheduleId: s.id, status, source: "external", woId,
-        lastRunAt: input.lastRunAt, lastRunDueAt: input.lastRunDueAt, log: input.log ?? null,
+        buyerCompanyId: ctx.viewer.buyerCompanyId!,
+        scheduleId: s.id,
+        status,
+        source: "external",
+        woId,
+        lastRunAt: input.lastRunAt,
+        lastRunDueAt: input.lastRunDueAt,
+        log: input.log ?? null,
       },
     });
     const moves = status !== "failed" && s.nextRunAt !== null && input.lastRunDueAt >= s.nextRunAt;

@@ -17,7 +17,14 @@ export const scheduleScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 const WINDOWS = ["nextRunAt", "lastRunAt", "lastRunDueAt"] as const;
 
 export const SCHEDULE_LIST: ListSpec = {
-  filters: { id: "int", locationId: "int", problemTypeId: "int", supplierFacilityId: "int", isActive: "boolean", buyerCompanyId: "int" },
+  filters: {
+    id: "int",
+    locationId: "int",
+    problemTypeId: "int",
+    supplierFacilityId: "int",
+    isActive: "boolean",
+    buyerCompanyId: "int",
+  },
   sortable: ["id", "nextRunAt", "lastRunAt", "title", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
 };
@@ -42,12 +49,23 @@ function scheduleFilter(filter: unknown): { where: Record<string, unknown>; rest
 
 export function schedulePage(ctx: Context, args: ListArgs, query: object) {
   const { where, rest } = scheduleFilter(args.filter);
-  return findPage(ctx.db.plannedMaintenanceSchedule, { AND: [scheduleScope(ctx.viewer), where] }, { ...args, filter: rest }, SCHEDULE_LIST, query);
+  return findPage(
+    ctx.db.plannedMaintenanceSchedule,
+    { AND: [scheduleScope(ctx.viewer), where] },
+    { ...args, filter: rest },
+    SCHEDULE_LIST,
+    query,
+  );
 }
 
 export function scheduleCount(ctx: Context, args: { group_by?: string | null; filter?: unknown }) {
   const { where, rest } = scheduleFilter(args.filter);
-  return countBy(ctx.db.plannedMaintenanceSchedule, { AND: [scheduleScope(ctx.viewer), where] }, { ...args, filter: rest }, SCHEDULE_LIST);
+  return countBy(
+    ctx.db.plannedMaintenanceSchedule,
+    { AND: [scheduleScope(ctx.viewer), where] },
+    { ...args, filter: rest },
+    SCHEDULE_LIST,
+  );
 }
 
 export const scheduleById = (ctx: Context, id: number, query: object) =>
@@ -55,12 +73,24 @@ export const scheduleById = (ctx: Context, id: number, query: object) =>
 
 /** What computing a schedule's due times needs. */
 export const SERIES_SELECT = {
-  id: true, cadence: true, anchorAt: true, endsAt: true, sequence: true, nextRunAt: true, lastRunDueAt: true, location: { select: { timeZone: true } },
+  id: true,
+  cadence: true,
+  anchorAt: true,
+  endsAt: true,
+  sequence: true,
+  nextRunAt: true,
+  lastRunDueAt: true,
+  location: { select: { timeZone: true } },
 } satisfies Prisma.PlannedMaintenanceScheduleSelect;
 
 export type SeriesRow = Prisma.PlannedMaintenanceScheduleGetPayload<{ select: typeof SERIES_SELECT }>;
 
-export const seriesOf = (s: SeriesRow): Series => ({ cadence: s.cadence, timeZone: s.location.timeZone, anchorAt: s.anchorAt, endsAt: s.endsAt });
+export const seriesOf = (s: SeriesRow): Series => ({
+  cadence: s.cadence,
+  timeZone: s.location.timeZone,
+  anchorAt: s.anchorAt,
+  endsAt: s.endsAt,
+});
 
 /** Most due times one write may pass over (an hourly cadence over ten years stays below it). */
 const MAX_STEPS = 100_000;
@@ -75,7 +105,8 @@ export function advancePast(s: SeriesRow, through: Date): { sequence: number; ne
   let sequence = s.sequence;
   let at = s.nextRunAt;
   while (at && at <= through) {
-    if (passed.length === MAX_STEPS) throw badInput(`more than ${MAX_STEPS} due times of schedule ${s.id} would be passed at once`);
+    if (passed.length === MAX_STEPS)
+      throw badInput(`more than ${MAX_STEPS} due times of schedule ${s.id} would be passed at once`);
     passed.push(at);
     at = nextDue(series, sequence, at);
     sequence++;
@@ -98,19 +129,31 @@ export async function skipSchedule(ctx: Context, id: number, query: object) {
   return inTransaction(ctx.db, async (tx) => {
     const s = await lockSchedule(tx, id, scheduleScope(ctx.viewer));
     if (!s) throw notWritable("planned maintenance schedule", id);
-    if (!s.nextRunAt) throw badInput(`planned maintenance schedule ${id} has no next run to skip: its series has ended`);
+    if (!s.nextRunAt)
+      throw badInput(`planned maintenance schedule ${id} has no next run to skip: its series has ended`);
     const due = s.nextRunAt;
     const next = advancePast(s, due);
     await tx.schedulerRunLog.create({
       data: {
-        buyerCompanyId: ctx.viewer.buyerCompanyId!, scheduleId: id, status: "skipped", source: "skip_schedule",
-        lastRunAt: now, lastRunDueAt: due, log: `skipped by ${ctx.viewer.email}`,
+        buyerCompanyId: ctx.viewer.buyerCompanyId!,
+        scheduleId: id,
+        status: "skipped",
+        source: "skip_schedule",
+        lastRunAt: now,
+        lastRunDueAt: due,
+        log: `skipped by ${ctx.viewer.email}`,
       },
     });
     return tx.plannedMaintenanceSchedule.update({
       ...query,
       where: { id },
-      data: { sequence: next.sequence, nextRunAt: next.nextRunAt, lastRunAt: now, lastRunDueAt: due, lastRunStatus: "skipped" },
+      data: {
+        sequence: next.sequence,
+        nextRunAt: next.nextRunAt,
+        lastRunAt: now,
+        lastRunDueAt: due,
+        lastRunStatus: "skipped",
+      },
     });
   });
 }

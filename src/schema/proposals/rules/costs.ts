@@ -55,10 +55,13 @@ function lineItems(value: unknown, field: string): LineItem[] {
   if (value.length > MAX_LINE_ITEMS) throw badInput(`${field} has more than ${MAX_LINE_ITEMS} line items`);
   return value.map((item, i) => {
     const at = `${field}[${i}]`;
-    if (!item || typeof item !== "object" || Array.isArray(item)) throw badInput(`${at} must be an object {description, amount}`);
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      throw badInput(`${at} must be an object {description, amount}`);
     const { description, amount } = item as Record<string, unknown>;
-    if (typeof description !== "string" || !description.trim()) throw badInput(`${at}.description must be a non-empty string`);
-    if (description.length > MAX_DESCRIPTION) throw badInput(`${at}.description is longer than ${MAX_DESCRIPTION} characters`);
+    if (typeof description !== "string" || !description.trim())
+      throw badInput(`${at}.description must be a non-empty string`);
+    if (description.length > MAX_DESCRIPTION)
+      throw badInput(`${at}.description is longer than ${MAX_DESCRIPTION} characters`);
     return { description: description.trim(), amount: moneyText(lineAmount(amount, `${at}.amount`)) };
   });
 }
@@ -80,16 +83,26 @@ export interface RolledUp {
  * (null on create) and rolls them up. Shape errors (not decimal strings, negative, too precise, bad
  * line items) throw a 400 here; mismatched totals are returned.
  */
-export function rollUpCosts(input: Record<string, unknown>, stored: Record<string, unknown> | null, names: TotalNames, extraTax: Decimal = ZERO): RolledUp {
+export function rollUpCosts(
+  input: Record<string, unknown>,
+  stored: Record<string, unknown> | null,
+  names: TotalNames,
+  extraTax: Decimal = ZERO,
+): RolledUp {
   const data: Record<string, unknown> = {};
   const mismatches: string[] = [];
   const sent = (field: string) => input[field] !== undefined && input[field] !== null;
-  const kept = <T>(field: string, fallback: T): T => (input[field] === undefined && stored ? (stored[field] as T) : fallback);
+  const kept = <T>(field: string, fallback: T): T =>
+    input[field] === undefined && stored ? (stored[field] as T) : fallback;
 
   let rateTax = ZERO;
   const sectionTotals: Decimal[] = [];
   for (const section of COST_SECTIONS) {
-    const [linesField, rateField, totalField] = [`${section}LineItems`, `${section}TaxRate`, `${section}TotalBeforeTax`];
+    const [linesField, rateField, totalField] = [
+      `${section}LineItems`,
+      `${section}TaxRate`,
+      `${section}TotalBeforeTax`,
+    ];
     const lines = sent(linesField) ? lineItems(input[linesField], linesField) : kept<LineItem[]>(linesField, []);
     const sectionRate = sent(rateField) ? rate(input[rateField], rateField) : new Prisma.Decimal(kept(rateField, ZERO));
     const lineSum = sum(lines.map((l) => new Prisma.Decimal(l.amount)));
@@ -111,7 +124,9 @@ export function rollUpCosts(input: Record<string, unknown>, stored: Record<strin
   }
 
   const beforeTax = sum(sectionTotals);
-  const documentRate = sent(names.taxRate) ? rate(input[names.taxRate], names.taxRate) : new Prisma.Decimal(kept(names.taxRate, ZERO));
+  const documentRate = sent(names.taxRate)
+    ? rate(input[names.taxRate], names.taxRate)
+    : new Prisma.Decimal(kept(names.taxRate, ZERO));
   rateTax = rateTax.plus(beforeTax.times(documentRate)).dividedBy(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
   const tax = rateTax.plus(extraTax);
   const afterTax = beforeTax.plus(tax);
@@ -122,12 +137,25 @@ export function rollUpCosts(input: Record<string, unknown>, stored: Record<strin
     if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${why}`);
   };
   check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);
-  check(names.tax, tax, extraTax.isZero()
-    ? `the tax rates give ${moneyText(tax)}`
-    : `the tax rates give ${moneyText(rateTax)} and the tax lines ${moneyText(extraTax)}: ${moneyText(tax)}`);
-  check(names.afterTax, afterTax, `${names.beforeTax} ${moneyText(beforeTax)} + ${names.tax} ${moneyText(tax)} = ${moneyText(afterTax)}`);
+  check(
+    names.tax,
+    tax,
+    extraTax.isZero()
+      ? `the tax rates give ${moneyText(tax)}`
+      : `the tax rates give ${moneyText(rateTax)} and the tax lines ${moneyText(extraTax)}: ${moneyText(tax)}`,
+  );
+  check(
+    names.afterTax,
+    afterTax,
+    `${names.beforeTax} ${moneyText(beforeTax)} + ${names.tax} ${moneyText(tax)} = ${moneyText(afterTax)}`,
+  );
 
-  Object.assign(data, { [names.beforeTax]: beforeTax, [names.taxRate]: documentRate, [names.tax]: tax, [names.afterTax]: afterTax });
+  Object.assign(data, {
+    [names.beforeTax]: beforeTax,
+    [names.taxRate]: documentRate,
+    [names.tax]: tax,
+    [names.afterTax]: afterTax,
+  });
   return { data, beforeTax, tax, mismatches };
 }
 

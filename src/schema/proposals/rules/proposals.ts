@@ -14,7 +14,12 @@ import { attachableFiles } from "../../files/public.ts";
 import { mismatchMessage, rollUpCosts } from "./costs.ts";
 import { PROPOSAL_STATUSES, PROPOSAL_TRANSITIONS } from "./state-machine.ts";
 
-export const PROPOSAL_TOTALS = { beforeTax: "totalBeforeTax", taxRate: "taxRate", tax: "tax", afterTax: "totalAfterTax" };
+export const PROPOSAL_TOTALS = {
+  beforeTax: "totalBeforeTax",
+  taxRate: "taxRate",
+  tax: "tax",
+  afterTax: "totalAfterTax",
+};
 
 /** Buyer keys see the proposals for their company's work orders, supplier keys their facility's own. Internal teams: 403. */
 export function proposalScope(viewer: Viewer): Prisma.ProposalWhereInput {
@@ -24,7 +29,14 @@ export function proposalScope(viewer: Viewer): Prisma.ProposalWhereInput {
 }
 
 export const PROPOSAL_LIST: ListSpec = {
-  filters: { id: "int", workOrderId: "int", status: "string", supplierFacilityId: "int", locationId: "int", requestForProposalId: "int" },
+  filters: {
+    id: "int",
+    workOrderId: "int",
+    status: "string",
+    supplierFacilityId: "int",
+    locationId: "int",
+    requestForProposalId: "int",
+  },
   sortable: ["id", "createdAt", "updatedAt", "totalAfterTax"],
   defaultSort: { field: "id", order: "desc" },
 };
@@ -43,10 +55,12 @@ export interface ProposalInput extends Record<string, unknown> {
 
 /** The ids in `attachments`: file details as the upload returned them ({id, …}) or bare ids. */
 export function attachmentIds(value: unknown): number[] {
-  if (!Array.isArray(value)) throw badInput("attachments must be an array of file details (as POST /file/upload returns them) or file ids");
+  if (!Array.isArray(value))
+    throw badInput("attachments must be an array of file details (as POST /file/upload returns them) or file ids");
   return value.map((item, i) => {
     const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : item;
-    if (!Number.isSafeInteger(id) || (id as number) < 1) throw badInput(`attachments[${i}] must carry the id of an uploaded file`);
+    if (!Number.isSafeInteger(id) || (id as number) < 1)
+      throw badInput(`attachments[${i}] must carry the id of an uploaded file`);
     return id as number;
   });
 }
@@ -69,8 +83,10 @@ export const lockRow = (tx: Tx, table: "Proposal" | "Invoice", id: number) =>
 export async function upsertProposal(ctx: Context, input: ProposalInput, query: object) {
   const viewer = ctx.viewer;
   const scope = proposalScope(viewer);
-  if (input.proposalPdfLink != null && !isHttpUrl(input.proposalPdfLink)) throw badInput("proposalPdfLink must be a valid http(s) URL");
-  const attachments = input.attachments == null ? (input.attachments === null ? [] : undefined) : attachmentIds(input.attachments);
+  if (input.proposalPdfLink != null && !isHttpUrl(input.proposalPdfLink))
+    throw badInput("proposalPdfLink must be a valid http(s) URL");
+  const attachments =
+    input.attachments == null ? (input.attachments === null ? [] : undefined) : attachmentIds(input.attachments);
   return inTransaction(ctx.db, async (tx) => {
     let stored: Prisma.ProposalGetPayload<object> | null = null;
     if (input.id != null) {
@@ -78,28 +94,41 @@ export async function upsertProposal(ctx: Context, input: ProposalInput, query: 
       stored = await tx.proposal.findFirst({ where: { AND: [{ id: input.id }, scope] } });
       if (!stored) throw notWritable("proposal", input.id);
       transitionOf(PROPOSAL_TRANSITIONS, "proposal", stored.id, "revise", "supplier", stored.status);
-      if (stored.workOrderId !== input.workOrderId) throw badInput(`workOrderId cannot change: proposal ${stored.id} is for work order ${stored.workOrderId}`);
+      if (stored.workOrderId !== input.workOrderId)
+        throw badInput(`workOrderId cannot change: proposal ${stored.id} is for work order ${stored.workOrderId}`);
     }
     const wo = await assignedWorkOrder(tx, viewer, input.workOrderId);
     if (input.requestForProposalId != null && input.requestForProposalId !== wo.requestForProposalId) {
-      throw badInput(`requestForProposalId ${input.requestForProposalId} is not the request for proposal of work order ${wo.id}`);
+      throw badInput(
+        `requestForProposalId ${input.requestForProposalId} is not the request for proposal of work order ${wo.id}`,
+      );
     }
     const costs = rollUpCosts(input, stored, PROPOSAL_TOTALS);
     if (costs.mismatches.length) throw badInput(mismatchMessage(costs.mismatches));
     const data = {
       ...costs.data,
-      scope: input.scope === undefined ? stored?.scope ?? null : input.scope,
-      proposalPdfLink: input.proposalPdfLink === undefined ? stored?.proposalPdfLink ?? null : input.proposalPdfLink,
+      scope: input.scope === undefined ? (stored?.scope ?? null) : input.scope,
+      proposalPdfLink: input.proposalPdfLink === undefined ? (stored?.proposalPdfLink ?? null) : input.proposalPdfLink,
       requestForProposalId: wo.requestForProposalId,
-      workOrderId: wo.id, buyerCompanyId: wo.buyerCompanyId, buyerFacilityId: wo.buyerFacilityId, locationId: wo.locationId,
+      workOrderId: wo.id,
+      buyerCompanyId: wo.buyerCompanyId,
+      buyerFacilityId: wo.buyerFacilityId,
+      locationId: wo.locationId,
     } as Prisma.ProposalUncheckedCreateInput;
     const id = stored
       ? (await tx.proposal.update({ where: { id: stored.id }, data, select: { id: true } })).id
-      : (await tx.proposal.create({ data: { ...data, supplierFacilityId: viewer.supplierFacilityId!, createdById: viewer.contactId }, select: { id: true } })).id;
+      : (
+          await tx.proposal.create({
+            data: { ...data, supplierFacilityId: viewer.supplierFacilityId!, createdById: viewer.contactId },
+            select: { id: true },
+          })
+        ).id;
     if (attachments !== undefined) {
       const fileIds = await attachableFiles(tx, viewer, attachments);
       await tx.proposalAttachment.deleteMany({ where: { proposalId: id } });
-      await tx.proposalAttachment.createMany({ data: fileIds.map((fileId, position) => ({ proposalId: id, fileId, position })) });
+      await tx.proposalAttachment.createMany({
+        data: fileIds.map((fileId, position) => ({ proposalId: id, fileId, position })),
+      });
     }
     return tx.proposal.findUniqueOrThrow({ ...query, where: { id } });
   });
@@ -123,7 +152,12 @@ export function decideProposal(ctx: Context, action: "award" | "decline", input:
     return tx.proposal.update({
       ...query,
       where: { id: proposal.id },
-      data: { status: row.to, declineNotes: action === "decline" ? notes : null, decidedAt: ctx.now(), decidedBy: ctx.viewer.email },
+      data: {
+        status: row.to,
+        declineNotes: action === "decline" ? notes : null,
+        decidedAt: ctx.now(),
+        decidedBy: ctx.viewer.email,
+      },
     });
   });
 }

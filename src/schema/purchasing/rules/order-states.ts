@@ -4,7 +4,13 @@ import type { PurchaseOrderStatus } from "../../../generated/prisma/client.ts";
 import { transitionTable } from "./transitions.ts";
 
 export type OrderStatus = PurchaseOrderStatus;
-export const ORDER_STATUSES: readonly OrderStatus[] = ["draft", "ordered", "partially_received", "received", "cancelled"];
+export const ORDER_STATUSES: readonly OrderStatus[] = [
+  "draft",
+  "ordered",
+  "partially_received",
+  "received",
+  "cancelled",
+];
 
 /** How much of the order has been received (net of returns) after a receipt. */
 export interface ReceiptFacts {
@@ -16,7 +22,10 @@ export const ORDER_STATES = transitionTable<OrderStatus, ReceiptFacts>("purchase
   { action: "mark_ordered", actor: "team", from: ["draft"], to: ["ordered"] },
   { action: "cancel", actor: "team", from: ["draft", "ordered"], to: ["cancelled"] },
   {
-    action: "receive", actor: "team", from: ["ordered", "partially_received", "received"], to: ["ordered", "partially_received", "received"],
+    action: "receive",
+    actor: "team",
+    from: ["ordered", "partially_received", "received"],
+    to: ["ordered", "partially_received", "received"],
     pick: (f) => (f.received === "all" ? "received" : f.received === "some" ? "partially_received" : "ordered"),
   },
 ]);

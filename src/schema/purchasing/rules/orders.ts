@@ -56,8 +56,14 @@ export async function createOrder(ctx: Context, input: OrderInput, query: object
       statusChangedAt: now,
       lineItems: {
         create: lines.map(({ line, partId, description, quantity }, i) => {
-          const unitCost = line.unitCost != null ? decimalOf(line.unitCost, `lineItems[${i}].unitCost`, MONEY) : partId !== null ? parts.get(partId)!.unitCost : null;
-          if (unitCost === null) throw badInput(`lineItems[${i}].unitCost is required (the line names no part with a unit cost)`);
+          const unitCost =
+            line.unitCost != null
+              ? decimalOf(line.unitCost, `lineItems[${i}].unitCost`, MONEY)
+              : partId !== null
+                ? parts.get(partId)!.unitCost
+                : null;
+          if (unitCost === null)
+            throw badInput(`lineItems[${i}].unitCost is required (the line names no part with a unit cost)`);
           return { partId, description, quantity, unitCost };
         }),
       },
@@ -95,7 +101,14 @@ export async function markOrdered(ctx: Context, id: number, query: object) {
     const waiting = await tx.purchaseRequest.findMany({
       where: {
         id: { in: requestIds },
-        lineItems: { some: { OR: [{ purchaseOrderLineItemId: null }, { purchaseOrderLineItem: { purchaseOrder: { status: { notIn: [...ORDERED] } } } }] } },
+        lineItems: {
+          some: {
+            OR: [
+              { purchaseOrderLineItemId: null },
+              { purchaseOrderLineItem: { purchaseOrder: { status: { notIn: [...ORDERED] } } } },
+            ],
+          },
+        },
       },
       select: { id: true },
     });
@@ -120,10 +133,19 @@ export async function cancelOrder(ctx: Context, id: number, reason: string | nul
   await inTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx, id);
     const status = ORDER_STATES.next("cancel", order.status);
-    await tx.purchaseOrder.update({ where: { id }, data: { status, cancelledAt: now, cancellationReason: why, statusChangedAt: now } });
+    await tx.purchaseOrder.update({
+      where: { id },
+      data: { status, cancelledAt: now, cancellationReason: why, statusChangedAt: now },
+    });
     const requestIds = await lockRequestsOf(tx, id);
-    await tx.purchaseRequestLineItem.updateMany({ where: { purchaseOrderLineItem: { purchaseOrderId: id } }, data: { purchaseOrderLineItemId: null } });
-    const reopened = await tx.purchaseRequest.findMany({ where: { id: { in: requestIds }, status: "ordered" }, select: { id: true, status: true } });
+    await tx.purchaseRequestLineItem.updateMany({
+      where: { purchaseOrderLineItem: { purchaseOrderId: id } },
+      data: { purchaseOrderLineItemId: null },
+    });
+    const reopened = await tx.purchaseRequest.findMany({
+      where: { id: { in: requestIds }, status: "ordered" },
+      select: { id: true, status: true },
+    });
     for (const request of reopened) {
       await tx.purchaseRequest.update({
         where: { id: request.id },
@@ -151,14 +173,22 @@ function requestLineIds(ids: unknown): number[] {
  * the team, not on another order line, for the order line's part (free-text request lines fit any
  * line), and together need no more than the order line's quantity. Returns the lines now associated.
  */
-export async function associateRequestLines(ctx: Context, orderId: number, lineItemId: number, rawIds: unknown, query: object) {
+export async function associateRequestLines(
+  ctx: Context,
+  orderId: number,
+  lineItemId: number,
+  rawIds: unknown,
+  query: object,
+) {
   const ids = requestLineIds(rawIds);
   await inTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx, orderId);
-    if (order.status !== "draft") throw badInput(`request lines can be associated only while the purchase order is a draft; it is ${order.status}`);
+    if (order.status !== "draft")
+      throw badInput(`request lines can be associated only while the purchase order is a draft; it is ${order.status}`);
     const orderLine = await tx.purchaseOrderLineItem.findFirst({ where: { id: lineItemId, purchaseOrderId: orderId } });
     if (!orderLine) throw badInput(`purchase order ${orderId} has no line item ${lineItemId}`);
-    if (ids.length) await tx.$queryRaw`SELECT id FROM "PurchaseRequestLineItem" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR UPDATE`;
+    if (ids.length)
+      await tx.$queryRaw`SELECT id FROM "PurchaseRequestLineItem" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR UPDATE`;
     const lines = await tx.purchaseRequestLineItem.findMany({
       where: { id: { in: ids }, purchaseRequest: teamScope(ctx.viewer) },
       include: { purchaseRequest: { select: { id: true, status: true } } },
@@ -169,22 +199,39 @@ export async function associateRequestLines(ctx: Context, orderId: number, lineI
     for (const line of lines) {
       const request = line.purchaseRequest;
       if (request.status !== "approved") {
-        throw badInput(`line item ${line.id} belongs to purchase request ${request.id} in status ${request.status}; only lines of approved requests can be ordered`);
+        throw badInput(
+          `line item ${line.id} belongs to purchase request ${request.id} in status ${request.status}; only lines of approved requests can be ordered`,
+        );
       }
       if (line.purchaseOrderLineItemId !== null && line.purchaseOrderLineItemId !== lineItemId) {
         throw badInput(`line item ${line.id} is already on purchase order line item ${line.purchaseOrderLineItemId}`);
       }
       if (line.partId !== null && line.partId !== orderLine.partId) {
-        throw badInput(`line item ${line.id} is for part ${line.partId}; purchase order line item ${lineItemId} is ${orderLine.partId === null ? "free text" : `for part ${orderLine.partId}`}`);
+        throw badInput(
+          `line item ${line.id} is for part ${line.partId}; purchase order line item ${lineItemId} is ${orderLine.partId === null ? "free text" : `for part ${orderLine.partId}`}`,
+        );
       }
     }
     const needed = lines.reduce((sum, l) => sum.plus(l.quantity), new Prisma.Decimal(0));
     if (needed.greaterThan(orderLine.quantity)) {
-      throw badInput(`the request lines need ${quantityText(needed)}, more than the ${quantityText(orderLine.quantity)} of purchase order line item ${lineItemId}`);
+      throw badInput(
+        `the request lines need ${quantityText(needed)}, more than the ${quantityText(orderLine.quantity)} of purchase order line item ${lineItemId}`,
+      );
     }
-    await tx.purchaseRequestLineItem.updateMany({ where: { purchaseOrderLineItemId: lineItemId, id: { notIn: ids } }, data: { purchaseOrderLineItemId: null } });
-    if (ids.length) await tx.purchaseRequestLineItem.updateMany({ where: { id: { in: ids } }, data: { purchaseOrderLineItemId: lineItemId } });
+    await tx.purchaseRequestLineItem.updateMany({
+      where: { purchaseOrderLineItemId: lineItemId, id: { notIn: ids } },
+      data: { purchaseOrderLineItemId: null },
+    });
+    if (ids.length)
+      await tx.purchaseRequestLineItem.updateMany({
+        where: { id: { in: ids } },
+        data: { purchaseOrderLineItemId: lineItemId },
+      });
   });
-  const data = await ctx.db.purchaseRequestLineItem.findMany({ ...query, where: { purchaseOrderLineItemId: lineItemId }, orderBy: { id: "asc" } });
+  const data = await ctx.db.purchaseRequestLineItem.findMany({
+    ...query,
+    where: { purchaseOrderLineItemId: lineItemId },
+    orderBy: { id: "asc" },
+  });
   return { data, count: data.length };
 }

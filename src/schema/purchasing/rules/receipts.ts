@@ -7,7 +7,15 @@ import { badInput } from "../../core/errors.ts";
 import type { ListSpec } from "../../core/list.ts";
 import { inTransaction, joinable } from "../../core/transaction.ts";
 import {
-  changeStock, quantityOf, quantityText, refuseUnknown, RETURNABLE_QUANTITY, teamStockLocations, textOf, TEXT_MAX, type StockChange,
+  changeStock,
+  quantityOf,
+  quantityText,
+  refuseUnknown,
+  RETURNABLE_QUANTITY,
+  teamStockLocations,
+  textOf,
+  TEXT_MAX,
+  type StockChange,
 } from "../../inventory/public.ts";
 import { lockRecord } from "./records.ts";
 import { ORDER_STATES } from "./order-states.ts";
@@ -36,25 +44,39 @@ export async function recordReceipt(ctx: Context, orderId: number, input: Receip
   if (input.lines.length === 0) throw badInput("lines must hold at least one line");
   if (input.lines.length > MAX_RECEIPT_LINES) throw badInput(`lines may hold at most ${MAX_RECEIPT_LINES} lines`);
   const note = input.note != null ? textOf(input.note, "note", TEXT_MAX) : null;
-  const lines = input.lines.map((l, i) => ({ ...l, quantity: quantityOf(l.quantityReceived, `lines[${i}].quantityReceived`, RETURNABLE_QUANTITY) }));
+  const lines = input.lines.map((l, i) => ({
+    ...l,
+    quantity: quantityOf(l.quantityReceived, `lines[${i}].quantityReceived`, RETURNABLE_QUANTITY),
+  }));
   const locationIds = lines.flatMap((l) => (l.stockLocationId ? [l.stockLocationId] : []));
   const now = ctx.now();
 
   const receiptId = await inTransaction(ctx.db, async (tx) => {
     await lockRecord(tx, "PurchaseOrder", orderId, ctx.viewer, "purchase order");
-    refuseUnknown("lines[].stockLocationId", "stock location", locationIds, await teamStockLocations({ ...ctx, db: joinable(tx) }, locationIds));
+    refuseUnknown(
+      "lines[].stockLocationId",
+      "stock location",
+      locationIds,
+      await teamStockLocations({ ...ctx, db: joinable(tx) }, locationIds),
+    );
     const order = await tx.purchaseOrder.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
     // Refuses a draft or cancelled order before anything else is checked.
     ORDER_STATES.next("receive", order.status, { received: "none" });
 
     const orderLines = new Map(order.lineItems.map((l) => [l.id, l]));
-    refuseUnknown("lines[].purchaseOrderLineItemId", `line item of purchase order ${orderId}`, lines.map((l) => l.purchaseOrderLineItemId), orderLines);
+    refuseUnknown(
+      "lines[].purchaseOrderLineItemId",
+      `line item of purchase order ${orderId}`,
+      lines.map((l) => l.purchaseOrderLineItemId),
+      orderLines,
+    );
     const received = new Map(order.lineItems.map((l) => [l.id, l.quantityReceived]));
     const stock: StockChange[] = [];
     lines.forEach((line, i) => {
       const orderLine = orderLines.get(line.purchaseOrderLineItemId)!;
       if (orderLine.partId !== null) {
-        if (!line.stockLocationId) throw badInput(`lines[${i}].stockLocationId is required: the order line is for part ${orderLine.partId}`);
+        if (!line.stockLocationId)
+          throw badInput(`lines[${i}].stockLocationId is required: the order line is for part ${orderLine.partId}`);
         stock.push({ stockLocationId: line.stockLocationId, partId: orderLine.partId, delta: line.quantity });
       }
       received.set(orderLine.id, received.get(orderLine.id)!.plus(line.quantity));
@@ -62,18 +84,31 @@ export async function recordReceipt(ctx: Context, orderId: number, input: Receip
     for (const orderLine of order.lineItems) {
       const total = received.get(orderLine.id)!;
       if (total.greaterThan(orderLine.quantity)) {
-        throw badInput(`line item ${orderLine.id} would be received ${quantityText(total)} of ${quantityText(orderLine.quantity)} ordered; receiving more than was ordered is refused`);
+        throw badInput(
+          `line item ${orderLine.id} would be received ${quantityText(total)} of ${quantityText(orderLine.quantity)} ordered; receiving more than was ordered is refused`,
+        );
       }
       if (total.isNegative()) {
-        throw badInput(`line item ${orderLine.id} has ${quantityText(orderLine.quantityReceived)} received; more than that cannot be returned`);
+        throw badInput(
+          `line item ${orderLine.id} has ${quantityText(orderLine.quantityReceived)} received; more than that cannot be returned`,
+        );
       }
     }
 
     await changeStock(tx, stock, now);
     const receipt = await tx.receipt.create({
       data: {
-        purchaseOrderId: orderId, receivedAt: input.receivedAt ?? now, receivedBy: ctx.viewer.email, note,
-        lines: { create: lines.map((l) => ({ purchaseOrderLineItemId: l.purchaseOrderLineItemId, stockLocationId: l.stockLocationId ?? null, quantityReceived: l.quantity })) },
+        purchaseOrderId: orderId,
+        receivedAt: input.receivedAt ?? now,
+        receivedBy: ctx.viewer.email,
+        note,
+        lines: {
+          create: lines.map((l) => ({
+            purchaseOrderLineItemId: l.purchaseOrderLineItemId,
+            stockLocationId: l.stockLocationId ?? null,
+            quantityReceived: l.quantity,
+          })),
+        },
       },
       select: { id: true },
     });
@@ -87,7 +122,10 @@ export async function recordReceipt(ctx: Context, orderId: number, input: Receip
     const none = order.lineItems.every((l) => received.get(l.id)!.isZero());
     const status = ORDER_STATES.next("receive", order.status, { received: all ? "all" : none ? "none" : "some" });
     if (status !== order.status) {
-      await tx.purchaseOrder.update({ where: { id: orderId }, data: { status, statusChangedAt: now, receivedAt: status === "received" ? now : null } });
+      await tx.purchaseOrder.update({
+        where: { id: orderId },
+        data: { status, statusChangedAt: now, receivedAt: status === "received" ? now : null },
+      });
     }
     return receipt.id;
   });

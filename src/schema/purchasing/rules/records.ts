@@ -10,7 +10,13 @@ import { quantityOf, refuseUnknown, teamParts, teamScope, textOf, TEXT_MAX } fro
  * Locks a purchase request or order of the key's team for the rest of the transaction (changes to one
  * record run one after the other) and reads it. Unknown, foreign and denied alike: the same 400.
  */
-export async function lockRecord(tx: Tx, model: "PurchaseRequest" | "PurchaseOrder", id: number, viewer: Viewer, noun: string) {
+export async function lockRecord(
+  tx: Tx,
+  model: "PurchaseRequest" | "PurchaseOrder",
+  id: number,
+  viewer: Viewer,
+  noun: string,
+) {
   const locked = await tx.$queryRaw<{ id: number }[]>`
     SELECT id FROM ${Prisma.raw(`"${model}"`)} WHERE id = ${id} AND "supplierCompanyId" = ${teamScope(viewer).supplierCompanyId} FOR UPDATE`;
   if (locked.length === 0) throw notWritable(noun, id);
@@ -45,9 +51,15 @@ export async function readLines<L extends LineInput>(ctx: Context, lines: readon
   if (lines.length === 0) throw badInput("lineItems must hold at least one line");
   if (lines.length > MAX_LINE_ITEMS) throw badInput(`lineItems may hold at most ${MAX_LINE_ITEMS} lines`);
   const read = lines.map((line, i) => {
-    const description = line.description != null ? textOf(line.description, `lineItems[${i}].description`, TEXT_MAX) : null;
+    const description =
+      line.description != null ? textOf(line.description, `lineItems[${i}].description`, TEXT_MAX) : null;
     if (!line.partId && !description) throw badInput(`lineItems[${i}] needs a partId or a description`);
-    return { line, partId: line.partId ?? null, description, quantity: quantityOf(line.quantity, `lineItems[${i}].quantity`) };
+    return {
+      line,
+      partId: line.partId ?? null,
+      description,
+      quantity: quantityOf(line.quantity, `lineItems[${i}].quantity`),
+    };
   });
   const partIds = read.flatMap((l) => (l.partId === null ? [] : [l.partId]));
   const parts = await teamParts(ctx, partIds);

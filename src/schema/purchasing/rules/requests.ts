@@ -42,10 +42,14 @@ export async function createRequest(ctx: Context, input: RequestInput, query: ob
   const { lines, parts } = await readLines(ctx, input.lineItems);
   const workOrderIds = [...new Set(lines.flatMap((l) => (l.line.workOrderId ? [l.line.workOrderId] : [])))];
   const served = workOrderIds.length
-    ? await ctx.db.workOrder.findMany({ where: { AND: [{ id: { in: workOrderIds } }, workOrderScope(ctx.viewer)] }, select: { id: true } })
+    ? await ctx.db.workOrder.findMany({
+        where: { AND: [{ id: { in: workOrderIds } }, workOrderScope(ctx.viewer)] },
+        select: { id: true },
+      })
     : [];
   const unserved = workOrderIds.filter((id) => !served.some((w) => w.id === id));
-  if (unserved.length) throw badInput(`lineItems[].workOrderId ${unserved.join(", ")}: not a work order this team serves`);
+  if (unserved.length)
+    throw badInput(`lineItems[].workOrderId ${unserved.join(", ")}: not a work order this team serves`);
   const now = ctx.now();
   return ctx.db.purchaseRequest.create({
     ...query,
@@ -58,10 +62,16 @@ export async function createRequest(ctx: Context, input: RequestInput, query: ob
       statusChangedAt: now,
       lineItems: {
         create: lines.map(({ line, partId, description, quantity }, i) => ({
-          partId, description, quantity, workOrderId: line.workOrderId ?? null,
-          estimatedUnitCost: line.estimatedUnitCost != null
-            ? decimalOf(line.estimatedUnitCost, `lineItems[${i}].estimatedUnitCost`, MONEY)
-            : partId !== null ? parts.get(partId)!.unitCost : null,
+          partId,
+          description,
+          quantity,
+          workOrderId: line.workOrderId ?? null,
+          estimatedUnitCost:
+            line.estimatedUnitCost != null
+              ? decimalOf(line.estimatedUnitCost, `lineItems[${i}].estimatedUnitCost`, MONEY)
+              : partId !== null
+                ? parts.get(partId)!.unitCost
+                : null,
         })),
       },
     },
@@ -71,7 +81,13 @@ export async function createRequest(ctx: Context, input: RequestInput, query: ob
 export type RequestAction = "submit" | "approve" | "reject";
 
 /** submit, approve or reject (with a reason), through the request transition table. */
-export async function changeRequest(ctx: Context, action: RequestAction, id: number, reason: string | null | undefined, query: object) {
+export async function changeRequest(
+  ctx: Context,
+  action: RequestAction,
+  id: number,
+  reason: string | null | undefined,
+  query: object,
+) {
   const why = action === "reject" ? textOf(reason ?? "", "reason", TEXT_MAX, true) : null;
   const now = ctx.now();
   await inTransaction(ctx.db, async (tx) => {

@@ -25,7 +25,9 @@ export function transitionTable<S extends string, F = never>(noun: string, rows:
       const row = rows.find((r) => r.action === action);
       if (!row) throw new Error(`no transition ${action} for a ${noun}`);
       if (!row.from.includes(current)) {
-        throw badInput(`cannot ${action.replace(/_/g, " ")} a ${noun} in status ${current}; allowed from ${row.from.join(", ")}`);
+        throw badInput(
+          `cannot ${action.replace(/_/g, " ")} a ${noun} in status ${current}; allowed from ${row.from.join(", ")}`,
+        );
       }
       return row.pick ? row.pick(facts as F) : row.to[0];
     },

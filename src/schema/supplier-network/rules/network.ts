@@ -14,8 +14,14 @@ export const networkScope = (viewer: Viewer): Prisma.BuyerSupplierRelationshipWh
 
 export const NETWORK_LIST: ListSpec = {
   filters: {
-    id: "int", supplierFacilityId: "int", supplierCompanyId: "int", name: "string", isPreferred: "boolean",
-    trade: "string", problemTypeId: "int", locationId: "int",
+    id: "int",
+    supplierFacilityId: "int",
+    supplierCompanyId: "int",
+    name: "string",
+    isPreferred: "boolean",
+    trade: "string",
+    problemTypeId: "int",
+    locationId: "int",
   },
   sortable: ["id", "name", "isPreferred", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
@@ -37,7 +43,11 @@ export function networkFilter(filter: unknown): Prisma.BuyerSupplierRelationship
   for (const key of ["id", "supplierFacilityId"]) if (key in f) and.push({ supplierFacilityId: ints(key) });
   if ("supplierCompanyId" in f) and.push({ supplierFacility: { supplierCompanyId: ints("supplierCompanyId") } });
   if ("name" in f) {
-    and.push({ OR: valuesOf<string>(f.name).map((name) => ({ supplierFacility: { name: { contains: name, mode: "insensitive" as const } } })) });
+    and.push({
+      OR: valuesOf<string>(f.name).map((name) => ({
+        supplierFacility: { name: { contains: name, mode: "insensitive" as const } },
+      })),
+    });
   }
   if ("isPreferred" in f) and.push({ OR: valuesOf<boolean>(f.isPreferred).map((isPreferred) => ({ isPreferred })) });
   if ("trade" in f) and.push({ trades: { hasSome: valuesOf<string>(f.trade) } });
@@ -48,7 +58,9 @@ export function networkFilter(filter: unknown): Prisma.BuyerSupplierRelationship
 }
 
 /** The list's sort fields on the relationship table: `id` is the facility id, `name` the facility's. */
-function networkOrder(orderBy: Record<string, "asc" | "desc">[]): Prisma.BuyerSupplierRelationshipOrderByWithRelationInput[] {
+function networkOrder(
+  orderBy: Record<string, "asc" | "desc">[],
+): Prisma.BuyerSupplierRelationshipOrderByWithRelationInput[] {
   return orderBy.map((entry) => {
     const [[field, order]] = Object.entries(entry);
     if (field === "id") return { supplierFacilityId: order };
@@ -61,7 +73,13 @@ export async function networkPage(ctx: Context, args: ListArgs, query: object) {
   const page = pageOf({ ...args, filter: undefined }, NETWORK_LIST);
   const where = { AND: [networkScope(ctx.viewer), networkFilter(args.filter)] };
   const [data, count] = await Promise.all([
-    ctx.db.buyerSupplierRelationship.findMany({ ...query, where, orderBy: networkOrder(page.orderBy), skip: page.skip, take: page.take }),
+    ctx.db.buyerSupplierRelationship.findMany({
+      ...query,
+      where,
+      orderBy: networkOrder(page.orderBy),
+      skip: page.skip,
+      take: page.take,
+    }),
     ctx.db.buyerSupplierRelationship.count({ where }),
   ]);
   return { data, count };
@@ -69,8 +87,13 @@ export async function networkPage(ctx: Context, args: ListArgs, query: object) {
 
 /** One supplier facility of the network: 404 when no such facility exists, 400 when it is not in the network. */
 export async function networkFacility(ctx: Context, supplierFacilityId: number, query: object) {
-  const row = await ctx.db.buyerSupplierRelationship.findFirst({ ...query, where: { AND: [networkScope(ctx.viewer), { supplierFacilityId }] } });
+  const row = await ctx.db.buyerSupplierRelationship.findFirst({
+    ...query,
+    where: { AND: [networkScope(ctx.viewer), { supplierFacilityId }] },
+  });
   if (row) return row;
   const exists = await ctx.db.supplierFacility.count({ where: { id: supplierFacilityId } });
-  throw exists ? outOfScope(`supplier facility ${supplierFacilityId} is not in this company's supplier network`) : notFound(`no supplier facility ${supplierFacilityId}`);
+  throw exists
+    ? outOfScope(`supplier facility ${supplierFacilityId} is not in this company's supplier network`)
+    : notFound(`no supplier facility ${supplierFacilityId}`);
 }

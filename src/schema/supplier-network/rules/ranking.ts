@@ -31,7 +31,10 @@ export function rankedWhere(key: RankingKey): Prisma.SupplierRankingWhereInput {
   };
 }
 
-export const RANK_ORDER = [{ rank: "asc" }, { relationshipId: "asc" }] satisfies Prisma.SupplierRankingOrderByWithRelationInput[];
+export const RANK_ORDER = [
+  { rank: "asc" },
+  { relationshipId: "asc" },
+] satisfies Prisma.SupplierRankingOrderByWithRelationInput[];
 
 /** The next candidate (auto-pick): the first supplier of the ranking, or null when none is left. */
 export async function nextRankedSupplier(tx: Tx, key: RankingKey): Promise<{ id: number; currency: string } | null> {
@@ -51,7 +54,13 @@ const RANKING_LIST: ListSpec = { filters: {}, sortable: ["rank"], defaultSort: {
  * relationship with `rank` = offset + position (rank continues across pages). The location and the
  * problem type must be the company's: 404 when absent, 400 when another company's.
  */
-export async function rankedPage(ctx: Context, locationId: number, problemTypeId: number, args: ListArgs, relationshipQuery: object) {
+export async function rankedPage(
+  ctx: Context,
+  locationId: number,
+  problemTypeId: number,
+  args: ListArgs,
+  relationshipQuery: object,
+) {
   const buyerCompanyId = ctx.viewer.buyerCompanyId!;
   await findInScope(ctx.db.location, locationId, { buyerCompanyId }, { select: { id: true } });
   await findInScope(ctx.db.problemType, problemTypeId, { buyerCompanyId }, { select: { id: true } });
@@ -59,8 +68,15 @@ export async function rankedPage(ctx: Context, locationId: number, problemTypeId
   const where = rankedWhere({ buyerCompanyId, locationId, problemTypeId });
   const [rows, count] = await Promise.all([
     ctx.db.supplierRanking.findMany({
-      where, orderBy: RANK_ORDER, skip: page.skip, take: page.take,
-      select: { relationship: (Object.keys(relationshipQuery).length ? relationshipQuery : true) as Prisma.BuyerSupplierRelationshipDefaultArgs },
+      where,
+      orderBy: RANK_ORDER,
+      skip: page.skip,
+      take: page.take,
+      select: {
+        relationship: (Object.keys(relationshipQuery).length
+          ? relationshipQuery
+          : true) as Prisma.BuyerSupplierRelationshipDefaultArgs,
+      },
     }),
     ctx.db.supplierRanking.count({ where }),
   ]);

@@ -22,7 +22,11 @@ export interface DeliveryMetrics {
    * One claimed delivery's attempt ended and was recorded: its outcome; the POST's status code (null: no
    * answer) and duration when one was sent; seconds from the change to the acknowledgement when delivered.
    */
-  webhookAttempt(report: { outcome: "delivered" | "retry" | "expired"; post?: { statusCode: number | null; seconds: number }; sinceEventSeconds?: number }): void;
+  webhookAttempt(report: {
+    outcome: "delivered" | "retry" | "expired";
+    post?: { statusCode: number | null; seconds: number };
+    sinceEventSeconds?: number;
+  }): void;
   /** The expiry sweep expired `count` pending deliveries (three-hour rule, no attempt). */
   webhooksExpired(count: number): void;
 }
@@ -93,13 +97,12 @@ const batching = { cache: false, maxBatchSize: 1000, batchScheduleFn: (run: () =
 
 function attemptLog(db: Db) {
   const pool = sqlPool(db);
-  return new DataLoader<AttemptRecord, undefined>(
-    async (records) => {
-      const column = <K extends keyof AttemptRecord>(key: K) => records.map((r) => r[key]);
-      // Only where the claim's lease still holds (another worker may have taken a delivery whose lease
-      // ran out); the sweep may have expired it meanwhile, and the attempt's outcome then wins.
-      await pool.query(
-        `WITH v AS (
+  return new DataLoader<AttemptRecord, undefined>(async (records) => {
+    const column = <K extends keyof AttemptRecord>(key: K) => records.map((r) => r[key]);
+    // Only where the claim's lease still holds (another worker may have taken a delivery whose lease
+    // ran out); the sweep may have expired it meanwhile, and the attempt's outcome then wins.
+    await pool.query(
+      `WITH v AS (
            SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[], $10::timestamptz[])
              AS v(id, lease, attempt, code, latency, error, at, status, delivered, next)),
          recorded AS (
@@ -110,12 +113,21 @@ function attemptLog(db: Db) {
            RETURNING d.id)
          INSERT INTO "WebhookAttempt" ("deliveryId", attempt, "statusCode", "latencyMs", error, at)
          SELECT v.id, v.attempt, v.code, v.latency, v.error, v.at FROM v JOIN recorded USING (id)`,
-        [column("deliveryId"), column("lease"), column("attempt"), column("statusCode"), column("latencyMs"), column("error"), column("at"), column("status"), column("deliveredAt"), column("nextAttemptAt")],
-      );
-      return records.map(() => undefined);
-    },
-    batching,
-  );
+      [
+        column("deliveryId"),
+        column("lease"),
+        column("attempt"),
+        column("statusCode"),
+        column("latencyMs"),
+        column("error"),
+        column("at"),
+        column("status"),
+        column("deliveredAt"),
+        column("nextAttemptAt"),
+      ],
+    );
+    return records.map(() => undefined);
+  }, batching);
 }
 
 export function createDeliverer(options: DelivererOptions) {
@@ -158,14 +170,24 @@ export function createDeliverer(options: DelivererOptions) {
       const retry = !ok && !expired;
       const deliveredAt = ok ? options.now() : null;
       await log.load({
-        deliveryId: delivery.id, lease: delivery.leaseUntil, attempt, statusCode, latencyMs, error, at: started,
-        status: ok ? "delivered" : expired ? "expired" : "pending", deliveredAt,
+        deliveryId: delivery.id,
+        lease: delivery.leaseUntil,
+        attempt,
+        statusCode,
+        latencyMs,
+        error,
+        at: started,
+        status: ok ? "delivered" : expired ? "expired" : "pending",
+        deliveredAt,
         nextAttemptAt: retry ? new Date(started.getTime() + Math.round(wait * retryScale)) : null,
       });
       const outcome = ok ? "delivered" : expired ? "expired" : "retry";
       options.metrics?.webhookAttempt({
-        outcome, post: { statusCode, seconds },
-        sinceEventSeconds: deliveredAt ? Math.max(0, deliveredAt.getTime() - delivery.eventAt.getTime()) / 1000 : undefined,
+        outcome,
+        post: { statusCode, seconds },
+        sinceEventSeconds: deliveredAt
+          ? Math.max(0, deliveredAt.getTime() - delivery.eventAt.getTime()) / 1000
+          : undefined,
       });
       return outcome;
     },

@@ -45,7 +45,10 @@ export interface RelayDeps {
  * Up to `batch` outbox rows → deliveries; returns how many of each, and the messages for live subscribers.
  * Plain SQL on Prisma's pool: this runs for every event, and an ORM call per step costs more than the SQL.
  */
-export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 200): Promise<{ events: number; deliveries: number; messages: (Message & { eventId: string })[] }> {
+export async function relayOutbox(
+  deps: Pick<RelayDeps, "db" | "now">,
+  batch = 200,
+): Promise<{ events: number; deliveries: number; messages: (Message & { eventId: string })[] }> {
   return sqlTransaction(deps.db, async (sql) => {
     const { rows } = await sql.query<RelayRow>(
       `SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
@@ -59,7 +62,11 @@ export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 2
     );
     const companyById = new Map(companies.map((c) => [c.id, c]));
     const messages = rows.flatMap((row) =>
-      messagesFor(row, companyById.get(row.buyerCompanyId) ?? { visibilityWebhooks: false }).map((m) => ({ ...m, eventId: row.id, row })),
+      messagesFor(row, companyById.get(row.buyerCompanyId) ?? { visibilityWebhooks: false }).map((m) => ({
+        ...m,
+        eventId: row.id,
+        row,
+      })),
     );
     const { rows: endpoints } = await sql.query<EndpointRow>(
       `SELECT id, "buyerCompanyId", "supplierFacilityId", events FROM "WebhookEndpoint"
@@ -78,8 +85,13 @@ export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 2
           const n = sequence.get(key) ?? 0;
           sequence.set(key, n + 1);
           return {
-            eventId: m.eventId, endpointId: e.id, sequence: n, webhookId: `msg_${key}_${n}`, eventType: m.event_type,
-            body: messageBody(m), eventAt: m.row.createdAt,
+            eventId: m.eventId,
+            endpointId: e.id,
+            sequence: n,
+            webhookId: `msg_${key}_${n}`,
+            eventType: m.event_type,
+            body: messageBody(m),
+            eventAt: m.row.createdAt,
           };
         }),
     );
@@ -90,26 +102,43 @@ export async function relayOutbox(deps: Pick<RelayDeps, "db" | "now">, batch = 2
       `INSERT INTO "WebhookDelivery" ("eventId", "endpointId", sequence, "webhookId", "eventType", body, "eventAt", "nextAttemptAt")
        SELECT *, $8::timestamptz FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
        ON CONFLICT DO NOTHING`,
-      [column("eventId"), column("endpointId"), column("sequence"), column("webhookId"), column("eventType"), column("body"), column("eventAt"), now],
+      [
+        column("eventId"),
+        column("endpointId"),
+        column("sequence"),
+        column("webhookId"),
+        column("eventType"),
+        column("body"),
+        column("eventAt"),
+        now,
+      ],
     );
-    await sql.query(`UPDATE "OutboxEvent" SET "relayedAt" = $1 WHERE id = ANY($2::bigint[])`, [now, rows.map((r) => r.id)]);
+    await sql.query(`UPDATE "OutboxEvent" SET "relayedAt" = $1 WHERE id = ANY($2::bigint[])`, [
+      now,
+      rows.map((r) => r.id),
+    ]);
     return { events: rows.length, deliveries: deliveries.length, messages: messages.map(({ row: _row, ...m }) => m) };
   });
 }
 
 /** Runs the relay until stopped: deliveries and live messages; polls every `intervalMs` while idle. */
 export function startRelay(deps: RelayDeps, intervalMs: number) {
-  return startPollLoop("outbox relay", async () => {
-    const { events, deliveries, messages } = await relayOutbox(deps, 1000);
-    if (deliveries > 0) deps.onDeliveries?.();
-    if (messages.length) {
-      // One round trip for the whole batch (subscriptions are live-only: a failure is logged, not retried).
-      const pipeline = deps.publisher.pipeline();
-      for (let i = 0; i < messages.length; i += LIVE_CHUNK) {
-        pipeline.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(messages.slice(i, i + LIVE_CHUNK)));
+  return startPollLoop(
+    "outbox relay",
+    async () => {
+      const { events, deliveries, messages } = await relayOutbox(deps, 1000);
+      if (deliveries > 0) deps.onDeliveries?.();
+      if (messages.length) {
+        // One round trip for the whole batch (subscriptions are live-only: a failure is logged, not retried).
+        const pipeline = deps.publisher.pipeline();
+        for (let i = 0; i < messages.length; i += LIVE_CHUNK) {
+          pipeline.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(messages.slice(i, i + LIVE_CHUNK)));
+        }
+        await pipeline.exec().catch((err) => deps.logger.warn({ err: err.message }, "subscription publish failed"));
       }
-      await pipeline.exec().catch((err) => deps.logger.warn({ err: err.message }, "subscription publish failed"));
-    }
-    return events > 0;
-  }, intervalMs, deps.logger);
+      return events > 0;
+    },
+    intervalMs,
+    deps.logger,
+  );
 }

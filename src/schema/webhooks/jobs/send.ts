@@ -42,9 +42,16 @@ function publicOnly(lookup: typeof dns.lookup): LookupFunction {
     lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, "", 0);
       const list = addresses as dns.LookupAddress[];
-      if (list.length === 0) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), "", 0);
+      if (list.length === 0)
+        return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), "", 0);
       if (list.some((a) => isPrivateAddress(a.address))) {
-        return callback(Object.assign(new Error(`endpoint URL resolves to a private address (${hostname})`), { code: "EPRIVATEADDRESS" }), "", 0);
+        return callback(
+          Object.assign(new Error(`endpoint URL resolves to a private address (${hostname})`), {
+            code: "EPRIVATEADDRESS",
+          }),
+          "",
+          0,
+        );
       }
       // net asks for every address when it tries several families (autoSelectFamily), else for one.
       if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
@@ -64,7 +71,10 @@ export function createSender(options: SenderOptions) {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   // Keep-alive connections per endpoint origin, reused across deliveries.
   const agent = new Agent({
-    connect: { timeout: timeoutMs, ...(options.allowInsecureUrls ? {} : { lookup: publicOnly(options.lookup ?? dns.lookup) }) },
+    connect: {
+      timeout: timeoutMs,
+      ...(options.allowInsecureUrls ? {} : { lookup: publicOnly(options.lookup ?? dns.lookup) }),
+    },
   });
 
   return {
@@ -73,7 +83,8 @@ export function createSender(options: SenderOptions) {
       const refused = endpointUrlProblem(target.url, options.allowInsecureUrls);
       if (refused) return { statusCode: null, error: `endpoint URL ${refused}` };
       const secrets = [target.secret];
-      if (target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at) secrets.push(target.previousSecret);
+      if (target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at)
+        secrets.push(target.previousSecret);
       try {
         const response = await request(target.url, {
           method: "POST",

@@ -32,24 +32,46 @@ export interface WebhookJobOptions {
 }
 
 export function startWebhookJobs(o: WebhookJobOptions) {
-  const deliverer = createDeliverer({ db: o.db, now: o.now, allowInsecureUrls: o.allowInsecureUrls, retryScale: o.retryScale, leaseMs: o.leaseMs, metrics: o.metrics });
+  const deliverer = createDeliverer({
+    db: o.db,
+    now: o.now,
+    allowInsecureUrls: o.allowInsecureUrls,
+    retryScale: o.retryScale,
+    leaseMs: o.leaseMs,
+    metrics: o.metrics,
+  });
   const deliveries = startDueWork({
-    name: "webhook deliveries", logger: o.logger, concurrency: o.concurrency, intervalMs: o.relayIntervalMs,
+    name: "webhook deliveries",
+    logger: o.logger,
+    concurrency: o.concurrency,
+    intervalMs: o.relayIntervalMs,
     claim: (limit) => deliverer.claim(limit),
     run: (delivery) => deliverer.attempt(delivery),
   });
   const relay = startRelay(
-    { db: o.db, publisher: o.publisher, prefix: o.prefix, logger: o.logger, now: o.now, onDeliveries: () => deliveries.poke() },
+    {
+      db: o.db,
+      publisher: o.publisher,
+      prefix: o.prefix,
+      logger: o.logger,
+      now: o.now,
+      onDeliveries: () => deliveries.poke(),
+    },
     o.relayIntervalMs,
   );
-  const sweep = startPollLoop("webhook expiry", async () => {
-    const expired = await expireOverdue(o.db, o.now());
-    if (expired > 0) {
-      o.logger.info({ expired }, "webhook deliveries expired (three-hour rule)");
-      o.metrics?.webhooksExpired(expired);
-    }
-    return false;
-  }, o.sweepIntervalMs ?? EXPIRY_SWEEP_MS, o.logger);
+  const sweep = startPollLoop(
+    "webhook expiry",
+    async () => {
+      const expired = await expireOverdue(o.db, o.now());
+      if (expired > 0) {
+        o.logger.info({ expired }, "webhook deliveries expired (three-hour rule)");
+        o.metrics?.webhooksExpired(expired);
+      }
+      return false;
+    },
+    o.sweepIntervalMs ?? EXPIRY_SWEEP_MS,
+    o.logger,
+  );
   return {
     async close() {
       await relay.close();

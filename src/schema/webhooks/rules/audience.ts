@@ -9,6 +9,7 @@ import type { Audience } from "../../work-orders/public.ts";
  */
 export function audienceOf(viewer: Viewer): Audience {
   if (viewer.kind === "buyer" && viewer.buyerCompanyId !== null) return { buyerCompanyId: viewer.buyerCompanyId };
-  if (viewer.kind === "supplier" && viewer.supplierFacilityId !== null) return { supplierFacilityId: viewer.supplierFacilityId };
+  if (viewer.kind === "supplier" && viewer.supplierFacilityId !== null)
+    return { supplierFacilityId: viewer.supplierFacilityId };
   throw forbidden("work order events and webhook deliveries are for buyer and supplier keys");
 }

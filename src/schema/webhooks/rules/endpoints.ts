@@ -13,9 +13,25 @@ export function isPrivateAddress(host: string): boolean {
   if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
   if (net.isIPv4(h)) {
     const [a, b] = h.split(".").map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
-  if (net.isIPv6(h)) return h === "::1" || h === "::" || h.startsWith("fc") || h.startsWith("fd") || h.startsWith("fe80") || h.startsWith("::ffff:");
+  if (net.isIPv6(h))
+    return (
+      h === "::1" ||
+      h === "::" ||
+      h.startsWith("fc") ||
+      h.startsWith("fd") ||
+      h.startsWith("fe80") ||
+      h.startsWith("::ffff:")
+    );
   return false;
 }
 
@@ -28,7 +44,9 @@ export function endpointUrlProblem(url: string, allowInsecure: boolean): string 
     return "is not a valid URL";
   }
   if (parsed.protocol !== "https:" && !(allowInsecure && parsed.protocol === "http:")) {
-    return allowInsecure ? "must be http or https" : "must be https (set WEBHOOK_ALLOW_INSECURE_URLS=true for development)";
+    return allowInsecure
+      ? "must be http or https"
+      : "must be https (set WEBHOOK_ALLOW_INSECURE_URLS=true for development)";
   }
   if (!allowInsecure && isPrivateAddress(parsed.hostname)) return "must not point at a private or local address";
   return null;
@@ -57,21 +75,39 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 export async function addEndpoint(
   db: Db,
-  options: { buyerCompanyId?: number; supplierFacilityId?: number; url: string; events: string[]; mode: "test" | "production"; allowInsecure: boolean },
+  options: {
+    buyerCompanyId?: number;
+    supplierFacilityId?: number;
+    url: string;
+    events: string[];
+    mode: "test" | "production";
+    allowInsecure: boolean;
+  },
 ) {
-  if (!options.buyerCompanyId === !options.supplierFacilityId) throw new Error("give exactly one of --buyer-company or --supplier-facility");
+  if (!options.buyerCompanyId === !options.supplierFacilityId)
+    throw new Error("give exactly one of --buyer-company or --supplier-facility");
   const problem = endpointUrlProblem(options.url, options.allowInsecure);
   if (problem) throw new Error(`url ${problem}`);
   const owner = options.buyerCompanyId
     ? await db.buyerCompany.findUnique({ where: { id: options.buyerCompanyId } })
     : await db.supplierFacility.findUnique({ where: { id: options.supplierFacilityId! } });
-  if (!owner) throw new Error(options.buyerCompanyId ? `no buyer company ${options.buyerCompanyId}` : `no supplier facility ${options.supplierFacilityId}`);
+  if (!owner)
+    throw new Error(
+      options.buyerCompanyId
+        ? `no buyer company ${options.buyerCompanyId}`
+        : `no supplier facility ${options.supplierFacilityId}`,
+    );
   const unknown = options.events.filter((e) => !EVENT_TYPES.includes(e as EventType));
-  if (unknown.length || options.events.length === 0) throw new Error(`events must be some of ${EVENT_TYPES.join(", ")}`);
+  if (unknown.length || options.events.length === 0)
+    throw new Error(`events must be some of ${EVENT_TYPES.join(", ")}`);
   const row = await db.webhookEndpoint.create({
     data: {
-      url: options.url, events: options.events, mode: options.mode, secret: newSigningSecret(),
-      buyerCompanyId: options.buyerCompanyId ?? null, supplierFacilityId: options.supplierFacilityId ?? null,
+      url: options.url,
+      events: options.events,
+      mode: options.mode,
+      secret: newSigningSecret(),
+      buyerCompanyId: options.buyerCompanyId ?? null,
+      supplierFacilityId: options.supplierFacilityId ?? null,
     },
   });
   return { id: row.id, secret: row.secret };
@@ -83,7 +119,11 @@ export async function rotateEndpointSecret(db: Db, id: number, now = new Date())
   if (!row) throw new Error(`no webhook endpoint ${id}`);
   const updated = await db.webhookEndpoint.update({
     where: { id },
-    data: { secret: newSigningSecret(), previousSecret: row.secret, previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS) },
+    data: {
+      secret: newSigningSecret(),
+      previousSecret: row.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+    },
   });
   return { id, secret: updated.secret, previousSecretExpiresAt: updated.previousSecretExpiresAt!.toISOString() };
 }
@@ -91,8 +131,12 @@ export async function rotateEndpointSecret(db: Db, id: number, now = new Date())
 export async function listEndpoints(db: Db, filter: { buyerCompanyId?: number; supplierFacilityId?: number }) {
   const rows = await db.webhookEndpoint.findMany({ where: filter, orderBy: { id: "asc" } });
   return rows.map((r) => ({
-    id: r.id, url: r.url, events: r.events, mode: r.mode,
-    buyerCompanyId: r.buyerCompanyId, supplierFacilityId: r.supplierFacilityId,
+    id: r.id,
+    url: r.url,
+    events: r.events,
+    mode: r.mode,
+    buyerCompanyId: r.buyerCompanyId,
+    supplierFacilityId: r.supplierFacilityId,
     rotating: r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > new Date(),
     disabledAt: r.disabledAt?.toISOString() ?? null,
   }));

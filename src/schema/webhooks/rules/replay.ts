@@ -32,7 +32,9 @@ export const MAX_REDELIVER_BATCH = 1000;
 /** `where` over WebhookEndpoint for the endpoints a reader may see. */
 export function endpointWhere(reader: Reader): Prisma.WebhookEndpointWhereInput {
   if (reader === "operator") return {};
-  return "buyerCompanyId" in reader ? { buyerCompanyId: reader.buyerCompanyId } : { supplierFacilityId: reader.supplierFacilityId };
+  return "buyerCompanyId" in reader
+    ? { buyerCompanyId: reader.buyerCompanyId }
+    : { supplierFacilityId: reader.supplierFacilityId };
 }
 
 /** `where` over WebhookDelivery for the deliveries a reader may see. */
@@ -41,7 +43,8 @@ export function deliveryWhere(reader: Reader): Prisma.WebhookDeliveryWhereInput 
 }
 
 /** When the three-hour window of a delivery closes. */
-export const windowClosesAt = (delivery: { eventAt: Date }) => new Date(delivery.eventAt.getTime() + DELIVERY_WINDOW_MS);
+export const windowClosesAt = (delivery: { eventAt: Date }) =>
+  new Date(delivery.eventAt.getTime() + DELIVERY_WINDOW_MS);
 
 export interface LogFilter {
   endpointId?: number | null;
@@ -63,7 +66,8 @@ export async function listDeliveries<T = Prisma.WebhookDeliveryGetPayload<{ incl
   if (!Number.isInteger(offset) || offset < 0) throw badInput("offset must not be negative");
   const limit = filter.limit ?? DEFAULT_LOG_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw badInput("limit must be at least 1");
-  if (filter.status && !DELIVERY_STATUSES.includes(filter.status)) throw badInput(`status must be one of ${DELIVERY_STATUSES.join(", ")}`);
+  if (filter.status && !DELIVERY_STATUSES.includes(filter.status))
+    throw badInput(`status must be one of ${DELIVERY_STATUSES.join(", ")}`);
   const where: Prisma.WebhookDeliveryWhereInput = {
     AND: [
       deliveryWhere(reader),
@@ -73,7 +77,13 @@ export async function listDeliveries<T = Prisma.WebhookDeliveryGetPayload<{ incl
     ],
   };
   const [data, count] = await Promise.all([
-    db.webhookDelivery.findMany({ ...query, where, orderBy: [{ eventAt: "desc" }, { id: "desc" }], skip: offset, take: Math.min(limit, MAX_LOG_LIMIT) }),
+    db.webhookDelivery.findMany({
+      ...query,
+      where,
+      orderBy: [{ eventAt: "desc" }, { id: "desc" }],
+      skip: offset,
+      take: Math.min(limit, MAX_LOG_LIMIT),
+    }),
     db.webhookDelivery.count({ where }),
   ]);
   return { data: data as T[], count };
@@ -96,21 +106,30 @@ async function replay(deps: ReplayDeps, delivery: DeliveryRow, force: boolean): 
     UPDATE "WebhookDelivery"
        SET status = 'pending', "nextAttemptAt" = ${now}, "retriesFrom" = attempts ${force ? Prisma.sql`, "eventAt" = ${now}` : Prisma.empty}
      WHERE id = ${delivery.id} AND ("leaseUntil" IS NULL OR "leaseUntil" <= ${now})`;
-  if (replayed === 0) throw conflict(`delivery ${delivery.webhookId} is being attempted right now; try again in a moment`);
+  if (replayed === 0)
+    throw conflict(`delivery ${delivery.webhookId} is being attempted right now; try again in a moment`);
 }
 
 async function findDelivery(db: Db, webhookId: string, reader: Reader): Promise<DeliveryRow> {
-  const delivery = await db.webhookDelivery.findFirst({ where: { AND: [{ webhookId }, deliveryWhere(reader)] }, include: { endpoint: true } });
+  const delivery = await db.webhookDelivery.findFirst({
+    where: { AND: [{ webhookId }, deliveryWhere(reader)] },
+    include: { endpoint: true },
+  });
   if (delivery) return delivery;
   // Like every other record: "does not exist" is 404, "exists but not yours" is 400.
-  throw reader !== "operator" && (await db.webhookDelivery.count({ where: { webhookId } })) > 0 ? outOfScope() : notFound(`no webhook delivery ${webhookId}`);
+  throw reader !== "operator" && (await db.webhookDelivery.count({ where: { webhookId } })) > 0
+    ? outOfScope()
+    : notFound(`no webhook delivery ${webhookId}`);
 }
 
 /** Replays one delivery; returns it as it now is (pending, due now). */
 export async function redeliverWebhook(deps: ReplayDeps, webhookId: string, options: ReplayOptions) {
   const delivery = await findDelivery(deps.db, webhookId, options.reader);
   await replay(deps, delivery, options.force === true);
-  return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attemptLog: { orderBy: { attempt: "asc" } } } });
+  return deps.db.webhookDelivery.findUniqueOrThrow({
+    where: { id: delivery.id },
+    include: { attemptLog: { orderBy: { attempt: "asc" } } },
+  });
 }
 
 export interface RedeliverFailuresResult {
@@ -127,9 +146,16 @@ export interface RedeliverFailuresResult {
  * Replays every failure of one endpoint for changes at or after `since`: given-up deliveries (failed,
  * expired) and deliveries still retrying after a failed attempt (which are retried at once).
  */
-export async function redeliverFailures(deps: ReplayDeps, endpointId: number, since: Date, options: ReplayOptions): Promise<RedeliverFailuresResult> {
+export async function redeliverFailures(
+  deps: ReplayDeps,
+  endpointId: number,
+  since: Date,
+  options: ReplayOptions,
+): Promise<RedeliverFailuresResult> {
   if (Number.isNaN(since.getTime())) throw badInput("since must be an ISO 8601 time");
-  const endpoint = await deps.db.webhookEndpoint.findFirst({ where: { AND: [{ id: endpointId }, endpointWhere(options.reader)] } });
+  const endpoint = await deps.db.webhookEndpoint.findFirst({
+    where: { AND: [{ id: endpointId }, endpointWhere(options.reader)] },
+  });
   if (!endpoint) {
     throw options.reader !== "operator" && (await deps.db.webhookEndpoint.count({ where: { id: endpointId } })) > 0
       ? outOfScope()
@@ -139,13 +165,21 @@ export async function redeliverFailures(deps: ReplayDeps, endpointId: number, si
     where: {
       endpointId,
       eventAt: { gte: since },
-      OR: [{ status: { in: ["failed", "expired"] } }, { status: "pending", attempts: { gt: 0 }, lastError: { not: null } }],
+      OR: [
+        { status: { in: ["failed", "expired"] } },
+        { status: "pending", attempts: { gt: 0 }, lastError: { not: null } },
+      ],
     },
     include: { endpoint: true },
     orderBy: { id: "asc" },
     take: MAX_REDELIVER_BATCH + 1,
   });
-  const result: RedeliverFailuresResult = { endpointId, redelivered: [], skipped: [], more: failures.length > MAX_REDELIVER_BATCH };
+  const result: RedeliverFailuresResult = {
+    endpointId,
+    redelivered: [],
+    skipped: [],
+    more: failures.length > MAX_REDELIVER_BATCH,
+  };
   for (const delivery of failures.slice(0, MAX_REDELIVER_BATCH)) {
     try {
       await replay(deps, delivery, options.force === true);
@@ -175,14 +209,25 @@ export function deliveryJson(d: Prisma.WebhookDeliveryGetPayload<{ include: { at
     lastStatusCode: d.lastStatusCode,
     lastError: d.lastError,
     payload: JSON.parse(d.body) as unknown,
-    attempts: d.attemptLog.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, at: a.at.toISOString() })),
+    attempts: d.attemptLog.map((a) => ({
+      attempt: a.attempt,
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      error: a.error,
+      at: a.at.toISOString(),
+    })),
   };
 }
 
 // ---- the operator's delivery log and replay commands
 
-export async function endpointDeliveries(db: Db, endpointId: number, filter: { status?: DeliveryStatus; since?: Date; limit?: number; offset?: number }) {
-  if (!(await db.webhookEndpoint.findUnique({ where: { id: endpointId } }))) throw new Error(`no webhook endpoint ${endpointId}`);
+export async function endpointDeliveries(
+  db: Db,
+  endpointId: number,
+  filter: { status?: DeliveryStatus; since?: Date; limit?: number; offset?: number },
+) {
+  if (!(await db.webhookEndpoint.findUnique({ where: { id: endpointId } })))
+    throw new Error(`no webhook endpoint ${endpointId}`);
   const page = await listDeliveries(db, "operator", { endpointId, ...filter });
   return { count: page.count, data: page.data.map(deliveryJson) };
 }

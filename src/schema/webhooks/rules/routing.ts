@@ -11,7 +11,9 @@ export interface RoutedEndpoint {
 
 /** The audience an endpoint belongs to: its buyer company or its supplier facility. */
 export function endpointOwner(e: Pick<RoutedEndpoint, "buyerCompanyId" | "supplierFacilityId">): Audience {
-  return e.buyerCompanyId !== null ? { buyerCompanyId: e.buyerCompanyId } : { supplierFacilityId: e.supplierFacilityId! };
+  return e.buyerCompanyId !== null
+    ? { buyerCompanyId: e.buyerCompanyId }
+    : { supplierFacilityId: e.supplierFacilityId! };
 }
 
 /**
@@ -19,7 +21,10 @@ export function endpointOwner(e: Pick<RoutedEndpoint, "buyerCompanyId" | "suppli
  * endpoint's owner and be of an event type the endpoint was registered for. (Disabled endpoints are
  * left out before this, by the relay's query.)
  */
-export function endpointSkips(e: RoutedEndpoint, m: Pick<Message, "to" | "event_type">): "not-addressed" | "not-subscribed" | null {
+export function endpointSkips(
+  e: RoutedEndpoint,
+  m: Pick<Message, "to" | "event_type">,
+): "not-addressed" | "not-subscribed" | null {
   if (!addressedTo(endpointOwner(e), m)) return "not-addressed";
   return e.events.includes(m.event_type) ? null : "not-subscribed";
 }

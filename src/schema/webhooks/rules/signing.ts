@@ -11,7 +11,9 @@ function keyOf(secret: string): Buffer {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size > 10_000) keys.clear(); // endpoints are few; a bound against unbounded growth all the same
-    key = secret.startsWith("whsec_") ? Buffer.from(secret.slice("whsec_".length), "base64") : Buffer.from(secret, "utf8");
+    key = secret.startsWith("whsec_")
+      ? Buffer.from(secret.slice("whsec_".length), "base64")
+      : Buffer.from(secret, "utf8");
     keys.set(secret, key);
   }
   return key;
@@ -21,7 +23,9 @@ export function signatureHeaders(
   body: string,
   options: { webhookId: string; timestamp: number; secrets: string[] },
 ): Record<string, string> {
-  const sha256 = options.secrets.map((s) => `sha256=${crypto.createHmac("sha256", keyOf(s)).update(body).digest("hex")}`);
+  const sha256 = options.secrets.map(
+    (s) => `sha256=${crypto.createHmac("sha256", keyOf(s)).update(body).digest("hex")}`,
+  );
   const signed = `${options.webhookId}.${options.timestamp}.${body}`;
   const v1 = options.secrets.map((s) => `v1,${crypto.createHmac("sha256", keyOf(s)).update(signed).digest("base64")}`);
   return {

@@ -29,17 +29,33 @@ export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch,
   return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, id, writableScope(ctx.viewer));
     const target = input.supplierFacilityId;
-    if (target === null) throw badInput("supplierFacilityId cannot be cleared; assign another supplier or cancel the work order");
+    if (target === null)
+      throw badInput("supplierFacilityId cannot be cleared; assign another supplier or cancel the work order");
     if (target !== undefined && target !== wo.supplierFacilityId) {
       const actor = actorOf(ctx.viewer);
       refuseUnless("reassign", actor.kind, wo.status);
       const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
-      const contact = input.supplierPrimaryContactEmail == null ? null : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
-      if (contact) await checkContactEmails(tx, [{ field: "supplierPrimaryContactEmail", email: contact }], { buyerCompanyId: null, supplierFacilityIds: [target] });
+      const contact =
+        input.supplierPrimaryContactEmail == null
+          ? null
+          : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
+      if (contact)
+        await checkContactEmails(tx, [{ field: "supplierPrimaryContactEmail", email: contact }], {
+          buyerCompanyId: null,
+          supplierFacilityIds: [target],
+        });
       const now = ctx.now();
       await changeStatus(tx, wo, {
-        action: "reassign", actor, now, facts: factsOf(wo),
-        data: { supplierFacilityId: target, supplierPrimaryContactEmail: contact, assignedAt: now, ...(await currencyData(tx, wo.locationId, supplier.currency)) },
+        action: "reassign",
+        actor,
+        now,
+        facts: factsOf(wo),
+        data: {
+          supplierFacilityId: target,
+          supplierPrimaryContactEmail: contact,
+          assignedAt: now,
+          ...(await currencyData(tx, wo.locationId, supplier.currency)),
+        },
         // The events relay turns this into the old supplier's intermediate `Rejected` update.
         previousSupplierFacilityId: wo.supplierFacilityId,
       });
@@ -97,16 +113,24 @@ async function nextSupplierFor(tx: Tx, wo: WorkOrderForChange) {
     where: { workOrderId: wo.id, action: "decline", supplierFacilityId: { not: null } },
     select: { supplierFacilityId: true },
   });
-  const excluded = [wo.supplierFacilityId, ...declines.map((d) => d.supplierFacilityId)].filter((id): id is number => typeof id === "number");
+  const excluded = [wo.supplierFacilityId, ...declines.map((d) => d.supplierFacilityId)].filter(
+    (id): id is number => typeof id === "number",
+  );
   return nextRankedSupplier(tx, {
-    buyerCompanyId: wo.buyerCompanyId, locationId: wo.locationId, problemTypeId: wo.problemTypeId, excludeSupplierFacilityIds: excluded,
+    buyerCompanyId: wo.buyerCompanyId,
+    locationId: wo.locationId,
+    problemTypeId: wo.problemTypeId,
+    excludeSupplierFacilityIds: excluded,
   });
 }
 
 /** A technician of the acting supplier (or someone without an account), never another tenant's contact. */
 async function technicianOf(tx: Tx, wo: WorkOrderForChange, raw: string): Promise<string> {
   const email = emailOf(raw, "technicianEmail");
-  await checkContactEmails(tx, [{ field: "technicianEmail", email }], { buyerCompanyId: null, supplierFacilityIds: [wo.supplierFacilityId] });
+  await checkContactEmails(tx, [{ field: "technicianEmail", email }], {
+    buyerCompanyId: null,
+    supplierFacilityIds: [wo.supplierFacilityId],
+  });
   return email;
 }
 
@@ -130,7 +154,11 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
     // reverse), so the lock cannot be slipped past by a concurrent check-in.
     await tx.$queryRaw`SELECT id FROM "WorkOrder" WHERE "parentWorkOrderId" = ${wo.id} FOR UPDATE`;
     const onSite = await tx.serviceCall.findFirst({
-      where: { checkInAt: { not: null }, checkOutAt: null, workOrder: { OR: [{ id: wo.id }, { parentWorkOrderId: wo.id }] } },
+      where: {
+        checkInAt: { not: null },
+        checkOutAt: null,
+        workOrder: { OR: [{ id: wo.id }, { parentWorkOrderId: wo.id }] },
+      },
       orderBy: { checkInAt: "desc" },
     });
     if (onSite) {
@@ -142,14 +170,20 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
 
   decline: async ({ tx, wo, now }) => {
     const next = wo.buyerCompany.declineAutoPick ? await nextSupplierFor(tx, wo) : null;
-    const supplier = { supplierFacilityId: next?.id ?? null, supplierPrimaryContactEmail: null, assignedAt: next ? now : null };
+    const supplier = {
+      supplierFacilityId: next?.id ?? null,
+      supplierPrimaryContactEmail: null,
+      assignedAt: next ? now : null,
+    };
     const data = { ...supplier, ...(await currencyData(tx, wo.locationId, next?.currency ?? null)) };
     if (!next) return { data };
     return { data, facts: { nextSupplierFound: true }, previousSupplierFacilityId: wo.supplierFacilityId };
   },
 
   assign_tech: async ({ tx, wo, input }) => {
-    await updateOpenCall(tx, wo.id, { technicianEmail: await technicianOf(tx, wo, required(input.technicianEmail, "technicianEmail is required")) });
+    await updateOpenCall(tx, wo.id, {
+      technicianEmail: await technicianOf(tx, wo, required(input.technicianEmail, "technicianEmail is required")),
+    });
     return {};
   },
 
@@ -158,16 +192,23 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
 
   check_in: async ({ tx, wo, input, now }) => {
     const given = input.technicianEmail == null ? null : await technicianOf(tx, wo, input.technicianEmail);
-    const technicianEmail = required(given ?? (await openCall(tx, wo.id))?.technicianEmail, "technicianEmail is required: no technician is assigned");
+    const technicianEmail = required(
+      given ?? (await openCall(tx, wo.id))?.technicianEmail,
+      "technicianEmail is required: no technician is assigned",
+    );
     await updateOpenCall(tx, wo.id, { technicianEmail, checkInAt: now, checkInNote: input.note?.text ?? null });
     return { serviceCallNote: true };
   },
 
   check_out: async ({ tx, wo, input, now }) => {
     const outcome = input.outcome;
-    if (outcome !== "completed" && outcome !== "incomplete") throw badInput('outcome must be "completed" or "incomplete"');
+    if (outcome !== "completed" && outcome !== "incomplete")
+      throw badInput('outcome must be "completed" or "incomplete"');
     if (outcome === "incomplete") required(input.reason, "reason is required when the outcome is incomplete");
-    const onSite = await tx.serviceCall.findFirst({ where: { workOrderId: wo.id, checkInAt: { not: null }, checkOutAt: null }, orderBy: { id: "desc" } });
+    const onSite = await tx.serviceCall.findFirst({
+      where: { workOrderId: wo.id, checkInAt: { not: null }, checkOutAt: null },
+      orderBy: { id: "desc" },
+    });
     if (!onSite) throw badInput(`no technician is checked in on work order ${wo.id}`);
     await tx.serviceCall.update({
       where: { id: onSite.id },
@@ -187,13 +228,22 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
     refuseUnless(action, actor.kind, wo.status);
     const effect = (await EXTRA[action]?.({ tx, wo, input, actor, now })) ?? {};
     await changeStatus(tx, wo, {
-      action, actor, now, facts: { ...factsOf(wo), ...effect.facts }, data: effect.data, previousSupplierFacilityId: effect.previousSupplierFacilityId,
+      action,
+      actor,
+      now,
+      facts: { ...factsOf(wo), ...effect.facts },
+      data: effect.data,
+      previousSupplierFacilityId: effect.previousSupplierFacilityId,
     });
     if (effect.serviceCallNote) await refreshSearchVector(tx, wo.id);
     else if (input.note) {
       // Reloaded: the note's event goes to the recipients after the change (e.g. the next supplier).
       const changed = await tx.workOrder.findUniqueOrThrow({ where: { id: wo.id }, include: FOR_CHANGE });
-      await appendRootNotes(tx, changed, [input.note], { now, addedByName: actor.name, formerSupplierFacilityId: wo.supplierFacilityId });
+      await appendRootNotes(tx, changed, [input.note], {
+        now,
+        addedByName: actor.name,
+        formerSupplierFacilityId: wo.supplierFacilityId,
+      });
     }
     return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: wo.id } });
   });

@@ -11,7 +11,11 @@ export interface Related {
 }
 
 /** 400 naming the first field whose e-mail is a contact of a company or facility outside `related`. */
-export async function checkContactEmails(tx: Tx, named: readonly { field: string; email: string }[], related: Related): Promise<void> {
+export async function checkContactEmails(
+  tx: Tx,
+  named: readonly { field: string; email: string }[],
+  related: Related,
+): Promise<void> {
   if (named.length === 0) return;
   const emails = [...new Set(named.map((n) => n.email.trim().toLowerCase()))];
   const contacts = await tx.contact.findMany({
@@ -28,5 +32,6 @@ export async function checkContactEmails(tx: Tx, named: readonly { field: string
       .map((c) => c.email.toLowerCase()),
   );
   const offending = named.find((n) => outside.has(n.email.trim().toLowerCase()));
-  if (offending) throw badInput(`${offending.field} ${offending.email} is a contact of a company unrelated to this work order`);
+  if (offending)
+    throw badInput(`${offending.field} ${offending.email} is a contact of a company unrelated to this work order`);
 }

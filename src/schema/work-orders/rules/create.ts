@@ -19,11 +19,15 @@ export async function dispatchableSupplier(tx: Tx, buyerCompanyId: number, suppl
   const facility = await tx.supplierFacility.findFirst({
     where: {
       id: supplierFacilityId,
-      OR: [{ buyerLinks: { some: { buyerCompanyId, deletedAt: null } } }, { supplierCompany: { internalTeamOfId: buyerCompanyId } }],
+      OR: [
+        { buyerLinks: { some: { buyerCompanyId, deletedAt: null } } },
+        { supplierCompany: { internalTeamOfId: buyerCompanyId } },
+      ],
     },
     select: { id: true, currency: true },
   });
-  if (!facility) throw badInput(`supplierFacilityId ${supplierFacilityId} is not a supplier facility of this company's network`);
+  if (!facility)
+    throw badInput(`supplierFacilityId ${supplierFacilityId} is not a supplier facility of this company's network`);
   return facility;
 }
 
@@ -38,8 +42,16 @@ export async function currencyData(tx: Tx, locationId: number, supplierCurrency:
     return { currencyId: null, locationCurrencyId: null, currencyExchangeRate: null, currencyExchangeRateAt: null };
   }
   // Same query as GET /currency_exchange/latest, so integrators can reproduce the stored rate.
-  const rate = await tx.currencyRate.findFirst({ where: { base: currency, target: supplierCurrency }, orderBy: { at: "desc" } });
-  return { currencyId: supplierCurrency, locationCurrencyId: currency, currencyExchangeRate: rate?.rate ?? null, currencyExchangeRateAt: rate?.at ?? null };
+  const rate = await tx.currencyRate.findFirst({
+    where: { base: currency, target: supplierCurrency },
+    orderBy: { at: "desc" },
+  });
+  return {
+    currencyId: supplierCurrency,
+    locationCurrencyId: currency,
+    currencyExchangeRate: rate?.rate ?? null,
+    currencyExchangeRateAt: rate?.at ?? null,
+  };
 }
 
 /** The fields both create paths read and check against the company. */
@@ -65,28 +77,41 @@ async function checkReferences(tx: Tx, companyId: number, f: ReferenceFields): P
   const owned = { buyerCompanyId: companyId };
   // One after the other: a transaction is one connection, and pg refuses overlapping queries on it.
   const location = await tx.location.findFirst({ where: { id: f.locationId, ...owned }, select: { id: true } });
-  const problemType = await tx.problemType.findFirst({ where: { id: f.problemTypeId, ...owned }, select: { id: true } });
-  const asset = f.assetId === null ? null : await tx.asset.findFirst({ where: { id: f.assetId, ...owned }, select: { locationId: true } });
-  const schedule = f.plannedMaintenanceScheduleId === null
-    ? null
-    : await tx.plannedMaintenanceSchedule.findFirst({ where: { id: f.plannedMaintenanceScheduleId, ...owned }, select: { id: true } });
-  const walkthrough = f.walkThroughId === null
-    ? null
-    : await tx.walkthrough.findFirst({
-        where: { id: f.walkThroughId, location: owned },
-        select: { answers: true, survey: { select: { tasks: { orderBy: { id: "asc" } } } } },
-      });
+  const problemType = await tx.problemType.findFirst({
+    where: { id: f.problemTypeId, ...owned },
+    select: { id: true },
+  });
+  const asset =
+    f.assetId === null
+      ? null
+      : await tx.asset.findFirst({ where: { id: f.assetId, ...owned }, select: { locationId: true } });
+  const schedule =
+    f.plannedMaintenanceScheduleId === null
+      ? null
+      : await tx.plannedMaintenanceSchedule.findFirst({
+          where: { id: f.plannedMaintenanceScheduleId, ...owned },
+          select: { id: true },
+        });
+  const walkthrough =
+    f.walkThroughId === null
+      ? null
+      : await tx.walkthrough.findFirst({
+          where: { id: f.walkThroughId, location: owned },
+          select: { answers: true, survey: { select: { tasks: { orderBy: { id: "asc" } } } } },
+        });
   const problems: string[] = [];
   if (!location) problems.push(`locationId ${f.locationId} is not a location of this company`);
   if (!problemType) problems.push(`problemTypeId ${f.problemTypeId} is not a problem type of this company`);
   if (f.assetId !== null) {
     if (!asset) problems.push(`assetId ${f.assetId} is not an asset of this company`);
-    else if (asset.locationId !== f.locationId) problems.push(`assetId ${f.assetId} is not at location ${f.locationId}`);
+    else if (asset.locationId !== f.locationId)
+      problems.push(`assetId ${f.assetId} is not at location ${f.locationId}`);
   }
   if (f.subAssetIds.length) {
     const below = f.assetId !== null && asset ? (await subtreeIds(tx, f.assetId)).filter((id) => id !== f.assetId) : [];
     const stray = f.subAssetIds.filter((id) => !below.includes(id));
-    if (stray.length) problems.push(`subAssetIds ${stray.join(", ")} are not sub-assets of assetId ${f.assetId ?? "(none given)"}`);
+    if (stray.length)
+      problems.push(`subAssetIds ${stray.join(", ")} are not sub-assets of assetId ${f.assetId ?? "(none given)"}`);
   }
   if (f.plannedMaintenanceScheduleId !== null && !schedule) {
     problems.push(`plannedMaintenanceScheduleId ${f.plannedMaintenanceScheduleId} is not a schedule of this company`);
@@ -100,20 +125,39 @@ async function checkReferences(tx: Tx, companyId: number, f: ReferenceFields): P
   if (problems.length) throw badInput(problems.join("; "));
   if (!walkthrough) return null;
   const answers = new Map(walkthrough.answers.map((a) => [a.taskId, a.answer]));
-  return walkthrough.survey.tasks.map((t) => `- ${t.title}${answers.has(t.id) ? `: ${answers.get(t.id)}` : ""}`).join("\n");
+  return walkthrough.survey.tasks
+    .map((t) => `- ${t.title}${answers.has(t.id) ? `: ${answers.get(t.id)}` : ""}`)
+    .join("\n");
 }
 
 const withTaskList = (description: string | null, taskList: string) =>
   `${description ? `${description}\n\n` : ""}Walkthrough task list:\n${taskList}`;
 
 /** Inserts the work order with its first statusChanges entry, the workorder.create event and the search vector. */
-async function insertWorkOrder(tx: Tx, data: Omit<Prisma.WorkOrderUncheckedCreateInput, "statusChangedAt">, actor: Actor, now: Date): Promise<number> {
+async function insertWorkOrder(
+  tx: Tx,
+  data: Omit<Prisma.WorkOrderUncheckedCreateInput, "statusChangedAt">,
+  actor: Actor,
+  now: Date,
+): Promise<number> {
   const wo = await tx.workOrder.create({ data: { ...data, statusChangedAt: now }, include: FOR_CHANGE });
   await tx.workOrderStatusChange.create({
-    data: { workOrderId: wo.id, from: null, to: wo.status, action: "create", actor: actor.name, actorKind: actor.kind, at: now },
+    data: {
+      workOrderId: wo.id,
+      from: null,
+      to: wo.status,
+      action: "create",
+      actor: actor.name,
+      actorKind: actor.kind,
+      at: now,
+    },
   });
   await writeEvent(tx, "workorder.create", eventContext(wo), {
-    oldStatus: null, newStatus: wo.status, changedBy: actor.name, changedAt: now.toISOString(), action: "create",
+    oldStatus: null,
+    newStatus: wo.status,
+    changedBy: actor.name,
+    changedAt: now.toISOString(),
+    action: "create",
   });
   await refreshSearchVector(tx, wo.id);
   return wo.id;
@@ -129,8 +173,17 @@ const REQUESTABLE: readonly Status[] = ["Unassigned", "PendingApproval", "Pendin
 
 /** What an upsert keeps from the stored work order. */
 const WRITABLE = {
-  id: true, supplierFacilityId: true, assetId: true, subAssetIds: true, plannedMaintenanceScheduleId: true, walkThroughId: true,
-  siteSurveyTaskTitleId: true, description: true, poNumber: true, woPriority: true, isPM: true,
+  id: true,
+  supplierFacilityId: true,
+  assetId: true,
+  subAssetIds: true,
+  plannedMaintenanceScheduleId: true,
+  walkThroughId: true,
+  siteSurveyTaskTitleId: true,
+  description: true,
+  poNumber: true,
+  woPriority: true,
+  isPM: true,
   supplierFacility: { select: { currency: true } },
 } satisfies Prisma.WorkOrderSelect;
 
@@ -168,7 +221,8 @@ export interface WorkOrderInput {
  */
 export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query: object) {
   const companyId = ctx.viewer.buyerCompanyId!;
-  if (input.buyerCompanyId !== companyId) throw badInput(`buyerCompanyId ${input.buyerCompanyId} is not this key's company`);
+  if (input.buyerCompanyId !== companyId)
+    throw badInput(`buyerCompanyId ${input.buyerCompanyId} is not this key's company`);
   if (input.status != null && !REQUESTABLE.includes(input.status)) {
     throw badInput(`status ${input.status} cannot be requested on create; allowed: ${REQUESTABLE.join(", ")}`);
   }
@@ -178,10 +232,15 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
     const stored =
       input.id == null
         ? null
-        : await tx.workOrder.findFirst({ where: { AND: [{ id: input.id }, workOrderScope(ctx.viewer)] }, select: WRITABLE });
+        : await tx.workOrder.findFirst({
+            where: { AND: [{ id: input.id }, workOrderScope(ctx.viewer)] },
+            select: WRITABLE,
+          });
     if (input.id != null && !stored) throw notWritable("work order", input.id);
     if (stored && input.supplierFacilityId != null && input.supplierFacilityId !== stored.supplierFacilityId) {
-      throw badInput(`work order ${stored.id} is assigned to supplier facility ${stored.supplierFacilityId ?? "none"}; reassign with PATCH /work_order/work_orders/${stored.id}`);
+      throw badInput(
+        `work order ${stored.id} is assigned to supplier facility ${stored.supplierFacilityId ?? "none"}; reassign with PATCH /work_order/work_orders/${stored.id}`,
+      );
     }
     if (!(await tx.buyerFacility.findFirst({ where: { id: input.buyerFacilityId, buyerCompanyId: companyId } }))) {
       throw badInput(`buyerFacilityId ${input.buyerFacilityId} is not a facility of this company`);
@@ -194,7 +253,10 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
       buyerFacilityId: input.buyerFacilityId,
       assetId: keep(input.assetId, stored?.assetId ?? null),
       subAssetIds: keep(input.subAssetIds, stored?.subAssetIds ?? []) ?? [],
-      plannedMaintenanceScheduleId: keep(input.plannedMaintenanceScheduleId, stored?.plannedMaintenanceScheduleId ?? null),
+      plannedMaintenanceScheduleId: keep(
+        input.plannedMaintenanceScheduleId,
+        stored?.plannedMaintenanceScheduleId ?? null,
+      ),
       walkThroughId: keep(input.walkThroughId, stored?.walkThroughId ?? null),
       siteSurveyTaskTitleId: keep(input.siteSurveyTaskTitleId, stored?.siteSurveyTaskTitleId ?? null),
       description: keep(input.description, stored?.description ?? null),
@@ -209,10 +271,22 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
       await refreshSearchVector(tx, stored.id);
       return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: stored.id } });
     }
-    const id = await insertChecked(tx, companyId, {
-      ...fields, isPM, createdBy, supplierFacilityId: input.supplierFacilityId ?? null, needApproval: input.needApproval,
-      status: input.status, includeWalkthroughTaskList: input.includeWalkthroughTaskList,
-    }, taskList, actorOf(ctx.viewer), now);
+    const id = await insertChecked(
+      tx,
+      companyId,
+      {
+        ...fields,
+        isPM,
+        createdBy,
+        supplierFacilityId: input.supplierFacilityId ?? null,
+        needApproval: input.needApproval,
+        status: input.status,
+        includeWalkthroughTaskList: input.includeWalkthroughTaskList,
+      },
+      taskList,
+      actorOf(ctx.viewer),
+      now,
+    );
     return tx.workOrder.findUniqueOrThrow({ ...query, where: { id } });
   });
 }
@@ -233,27 +307,46 @@ export interface CompanyWorkOrder extends ReferenceFields {
 }
 
 /** The create half of the buyer's POST, once the references are checked (taskList: checkReferences' answer). */
-async function insertChecked(tx: Tx, companyId: number, input: CompanyWorkOrder, taskList: string | null, actor: Actor, now: Date): Promise<number> {
+async function insertChecked(
+  tx: Tx,
+  companyId: number,
+  input: CompanyWorkOrder,
+  taskList: string | null,
+  actor: Actor,
+  now: Date,
+): Promise<number> {
   const { needApproval, status, includeWalkthroughTaskList: include, ...fields } = input;
   const includeWalkthroughTaskList = include ?? false;
   if (includeWalkthroughTaskList && taskList === null) throw badInput("includeWalkthroughTaskList needs walkThroughId");
-  const supplier = input.supplierFacilityId === null ? null : await dispatchableSupplier(tx, companyId, input.supplierFacilityId);
-  await checkContactEmails(tx, [{ field: "createdBy", email: input.createdBy }], { buyerCompanyId: companyId, supplierFacilityIds: [supplier?.id ?? null] });
-  const company = await tx.buyerCompany.findUniqueOrThrow({ where: { id: companyId }, select: { serviceRequestsNeedApproval: true } });
+  const supplier =
+    input.supplierFacilityId === null ? null : await dispatchableSupplier(tx, companyId, input.supplierFacilityId);
+  await checkContactEmails(tx, [{ field: "createdBy", email: input.createdBy }], {
+    buyerCompanyId: companyId,
+    supplierFacilityIds: [supplier?.id ?? null],
+  });
+  const company = await tx.buyerCompany.findUniqueOrThrow({
+    where: { id: companyId },
+    select: { serviceRequestsNeedApproval: true },
+  });
   // needApproval overrides the company default; a requested PendingApproval asks for approval too.
   // Any other requested status is only a wish: the facts (approval, supplier) decide.
   const needsApproval = (needApproval ?? company.serviceRequestsNeedApproval) || status === "PendingApproval";
-  return insertWorkOrder(tx, {
-    ...fields,
-    ...(await currencyData(tx, fields.locationId, supplier?.currency ?? null)),
-    description: includeWalkthroughTaskList ? withTaskList(fields.description, taskList!) : fields.description,
-    includeWalkthroughTaskList,
-    buyerCompanyId: companyId,
-    needsApproval,
-    status: initialStatus({ actor: "buyer", needsApproval, hasSupplier: supplier !== null }),
-    supplierFacilityId: supplier?.id ?? null,
-    assignedAt: supplier ? now : null,
-  }, actor, now);
+  return insertWorkOrder(
+    tx,
+    {
+      ...fields,
+      ...(await currencyData(tx, fields.locationId, supplier?.currency ?? null)),
+      description: includeWalkthroughTaskList ? withTaskList(fields.description, taskList!) : fields.description,
+      includeWalkthroughTaskList,
+      buyerCompanyId: companyId,
+      needsApproval,
+      status: initialStatus({ actor: "buyer", needsApproval, hasSupplier: supplier !== null }),
+      supplierFacilityId: supplier?.id ?? null,
+      assignedAt: supplier ? now : null,
+    },
+    actor,
+    now,
+  );
 }
 
 /**
@@ -261,7 +354,13 @@ async function insertChecked(tx: Tx, companyId: number, input: CompanyWorkOrder,
  * reference checks (400 naming each bad reference), initial status, supplier and currency rules, the
  * create entry, ONE workorder.create event and the search vector, in the caller's transaction.
  */
-export async function createCompanyWorkOrder(tx: Tx, companyId: number, input: CompanyWorkOrder, actor: Actor, now: Date): Promise<number> {
+export async function createCompanyWorkOrder(
+  tx: Tx,
+  companyId: number,
+  input: CompanyWorkOrder,
+  actor: Actor,
+  now: Date,
+): Promise<number> {
   return insertChecked(tx, companyId, input, await checkReferences(tx, companyId, input), actor, now);
 }
 
@@ -282,9 +381,13 @@ export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkO
   return inTransaction(ctx.db, async (tx) => {
     const location = await tx.location.findFirst({
       where: { id: input.locationId, buyerCompany: relatedBuyerCompanyWhere(ctx.viewer) },
-      select: { buyerCompanyId: true, buyerCompany: { select: { facilities: { orderBy: { id: "asc" }, take: 1, select: { id: true } } } } },
+      select: {
+        buyerCompanyId: true,
+        buyerCompany: { select: { facilities: { orderBy: { id: "asc" }, take: 1, select: { id: true } } } },
+      },
     });
-    if (!location) throw badInput(`locationId ${input.locationId} is not a location of a buyer related to this supplier`);
+    if (!location)
+      throw badInput(`locationId ${input.locationId} is not a location of a buyer related to this supplier`);
     const facility = location.buyerCompany.facilities[0];
     if (!facility) throw badInput("the buyer company has no facility to file the work order under");
     const fields = {
@@ -298,21 +401,29 @@ export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkO
       siteSurveyTaskTitleId: null,
     };
     await checkReferences(tx, location.buyerCompanyId, fields);
-    const supplier = await tx.supplierFacility.findUniqueOrThrow({ where: { id: ctx.viewer.supplierFacilityId! }, select: { id: true, currency: true } });
-    const id = await insertWorkOrder(tx, {
-      ...fields,
-      ...(await currencyData(tx, fields.locationId, supplier.currency)),
-      description: input.description ?? null,
-      poNumber: input.poNumber ?? null,
-      woPriority: input.woPriority ?? null,
-      buyerCompanyId: location.buyerCompanyId,
-      buyerFacilityId: facility.id,
-      createdBy: ctx.viewer.email,
-      needsApproval: true,
-      status: initialStatus({ actor: "supplier", needsApproval: true, hasSupplier: true }),
-      supplierFacilityId: supplier.id,
-      assignedAt: now,
-    }, actorOf(ctx.viewer), now);
+    const supplier = await tx.supplierFacility.findUniqueOrThrow({
+      where: { id: ctx.viewer.supplierFacilityId! },
+      select: { id: true, currency: true },
+    });
+    const id = await insertWorkOrder(
+      tx,
+      {
+        ...fields,
+        ...(await currencyData(tx, fields.locationId, supplier.currency)),
+        description: input.description ?? null,
+        poNumber: input.poNumber ?? null,
+        woPriority: input.woPriority ?? null,
+        buyerCompanyId: location.buyerCompanyId,
+        buyerFacilityId: facility.id,
+        createdBy: ctx.viewer.email,
+        needsApproval: true,
+        status: initialStatus({ actor: "supplier", needsApproval: true, hasSupplier: true }),
+        supplierFacilityId: supplier.id,
+        assignedAt: now,
+      },
+      actorOf(ctx.viewer),
+      now,
+    );
     return tx.workOrder.findUniqueOrThrow({ ...query, where: { id } });
   });
 }

@@ -25,17 +25,33 @@ export const MAX_SEARCH_LENGTH = 500;
 
 /** Columns that narrow with `=` (comma = any of). */
 const COLUMNS: Record<string, FilterKind> = {
-  id: "int", status: "string", locationId: "int", problemTypeId: "int", supplierFacilityId: "int",
-  plannedMaintenanceScheduleId: "int", parentWorkOrderId: "int", isPM: "boolean",
+  id: "int",
+  status: "string",
+  locationId: "int",
+  problemTypeId: "int",
+  supplierFacilityId: "int",
+  plannedMaintenanceScheduleId: "int",
+  parentWorkOrderId: "int",
+  isPM: "boolean",
   // Either name matches the main asset or any sub-asset.
-  assetId: "int", assetIds: "int",
+  assetId: "int",
+  assetIds: "int",
 };
 /** Time windows: `<name>Start` / `<name>End` (inclusive), or `<name>=<from>,<to>` with either end empty. */
 const WINDOWS = ["statusChangedAt", "assignedAt", "createdAt"] as const;
 /** Accepted for compatibility with the contract, but they do not narrow (List and filter rules 4). */
 const IGNORED = ["updatedAtStartDate", "updatedAtEndDate", "buyerFacilityId", "walkthroughId"];
 /** What count_by may group on. */
-export const GROUPABLE = ["status", "locationId", "problemTypeId", "supplierFacilityId", "plannedMaintenanceScheduleId", "isPM", "assetId", "buyerFacilityId"];
+export const GROUPABLE = [
+  "status",
+  "locationId",
+  "problemTypeId",
+  "supplierFacilityId",
+  "plannedMaintenanceScheduleId",
+  "isPM",
+  "assetId",
+  "buyerFacilityId",
+];
 
 /** Sort fields; any other value (or none) sorts by createdAt descending (List and filter rules 3). */
 const SORTABLE = ["createdAt", "locationName", "woPriority", "lastServiceCallServiceScheduledAt"] as const;
@@ -44,7 +60,13 @@ const SORTABLE = ["createdAt", "locationName", "woPriority", "lastServiceCallSer
 export const WORK_ORDER_QUERY: ListQuery = {
   filters: {
     ...COLUMNS,
-    ...Object.fromEntries(WINDOWS.flatMap((name) => [[name, "string"], [`${name}Start`, "datetime"], [`${name}End`, "datetime"]])),
+    ...Object.fromEntries(
+      WINDOWS.flatMap((name) => [
+        [name, "string"],
+        [`${name}Start`, "datetime"],
+        [`${name}End`, "datetime"],
+      ]),
+    ),
     ...Object.fromEntries(IGNORED.map((name) => [name, "string"])),
   },
   sortable: SORTABLE,
@@ -92,7 +114,9 @@ function filterSql(filter: unknown): Sql[] {
     if (to) conditions.push(sql`${col(name)} <= ${to}`);
   }
   const windowKeys = WINDOWS.flatMap((n) => [n, `${n}Start`, `${n}End`]);
-  const columns = Object.fromEntries(Object.entries(raw).filter(([k]) => !windowKeys.includes(k) && !IGNORED.includes(k)));
+  const columns = Object.fromEntries(
+    Object.entries(raw).filter(([k]) => !windowKeys.includes(k) && !IGNORED.includes(k)),
+  );
   // filterWhere reads and checks the values; every accepted name is listed in its "unknown filter" message.
   const known = { ...COLUMNS, ...Object.fromEntries([...windowKeys, ...IGNORED].map((k) => [k, "string" as const])) };
   const where = filterWhere(columns, { filters: known });
@@ -108,7 +132,8 @@ function filterSql(filter: unknown): Sql[] {
     } else conditions.push(sql`${col(name)} IN (${Prisma.join(values)})`);
   }
   // The btree on assetId and the GIN on subAssetIds combine in one bitmap.
-  if (assets.length) conditions.push(sql`(w."assetId" IN (${Prisma.join(assets)}) OR w."subAssetIds" && ${assets}::int[])`);
+  if (assets.length)
+    conditions.push(sql`(w."assetId" IN (${Prisma.join(assets)}) OR w."subAssetIds" && ${assets}::int[])`);
   return conditions;
 }
 
@@ -126,7 +151,8 @@ export function parseSearch(text: string): { words: string[]; phrases: string[] 
 }
 
 /** tsquery text → tsquery, with the `:*` of one- and two-character lexemes removed. */
-const shortLexemesExact = (tsqueryText: Sql) => sql`regexp_replace(${tsqueryText}, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
+const shortLexemesExact = (tsqueryText: Sql) =>
+  sql`regexp_replace(${tsqueryText}, ${"'([^']{1,2})':\\*"}, ${"'\\1'"}, 'g')::tsquery`;
 
 /**
  * One word as a prefix query under one configuration (the parser splits codes such as PO-100042 into
@@ -181,10 +207,13 @@ function searchSql(text: string | null | undefined): Sql | null {
   if (text.length > MAX_SEARCH_LENGTH) throw badInput(`search is limited to ${MAX_SEARCH_LENGTH} characters`);
   const { words, phrases } = parseSearch(text);
   // Both configurations, but only once when they agree: every operand is one more scan of the GIN index.
-  const either = (english: Sql, simple: Sql) => sql`(CASE WHEN ${english} = ${simple} THEN ${english} ELSE ${english} || ${simple} END)`;
+  const either = (english: Sql, simple: Sql) =>
+    sql`(CASE WHEN ${english} = ${simple} THEN ${english} ELSE ${english} || ${simple} END)`;
   const parts = [
     ...words.map(wordQuery),
-    ...phrases.map((phrase) => either(sql`phraseto_tsquery('english', ${phrase})`, sql`phraseto_tsquery('simple', ${phrase})`)),
+    ...phrases.map((phrase) =>
+      either(sql`phraseto_tsquery('english', ${phrase})`, sql`phraseto_tsquery('simple', ${phrase})`),
+    ),
   ];
   return parts.length ? sql`w."searchVector" @@ (${Prisma.join(parts, " && ")})` : null;
 }
@@ -225,7 +254,10 @@ function orderSql(args: WorkOrderQueryArgs): Sql {
 
 /** offset and limit as on every list (default 10, at most 25), plus the 10,000-row window. */
 function windowPage(args: ListArgs) {
-  const { skip, take } = pageOf({ offset: args.offset, limit: args.limit }, { filters: {}, sortable: ["id"], defaultSort: { field: "id", order: "asc" } });
+  const { skip, take } = pageOf(
+    { offset: args.offset, limit: args.limit },
+    { filters: {}, sortable: ["id"], defaultSort: { field: "id", order: "asc" } },
+  );
   if (skip + take > WINDOW) throw badInput(`offset + limit must not exceed ${WINDOW}`);
   return { skip, take };
 }
@@ -270,19 +302,39 @@ export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs, re
  * (search-bitmaps.ts); anything else, or a search that path declines, takes the GIN path below.
  */
 export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled = true): BitmapQuery | undefined {
-  if (!enabled || viewer.kind !== "buyer" || viewer.buyerCompanyId === null || viewer.buyerCompanyId === undefined || !args.search?.trim()) return undefined;
+  if (
+    !enabled ||
+    viewer.kind !== "buyer" ||
+    viewer.buyerCompanyId === null ||
+    viewer.buyerCompanyId === undefined ||
+    !args.search?.trim()
+  )
+    return undefined;
   const filter = (args.filter ?? {}) as Record<string, unknown>;
   if (Object.keys(filter).some((name) => name !== "status")) return undefined;
   const { where } = workOrderWhere(viewer, args); // validates every argument first, as the GIN path does
   const { skip, take } = windowPage(args);
-  const status = filter.status === undefined ? undefined : filterWhere({ status: filter.status }, { filters: { status: "string" } }).status;
+  const status =
+    filter.status === undefined
+      ? undefined
+      : filterWhere({ status: filter.status }, { filters: { status: "string" } }).status;
   const order = (args.order ?? "asc").toLowerCase() as "asc" | "desc";
-  const walk = args.sort_by === "createdAt" || args.sort_by === "woPriority" ? { by: args.sort_by as "createdAt" | "woPriority", order }
-    : SORTABLE.includes(args.sort_by as never) ? undefined : { by: "createdAt" as const, order: "desc" as const };
+  const walk =
+    args.sort_by === "createdAt" || args.sort_by === "woPriority"
+      ? { by: args.sort_by as "createdAt" | "woPriority", order }
+      : SORTABLE.includes(args.sort_by as never)
+        ? undefined
+        : { by: "createdAt" as const, order: "desc" as const };
   return {
-    companyId: viewer.buyerCompanyId, ...parseSearch(args.search), search: args.search,
+    companyId: viewer.buyerCompanyId,
+    ...parseSearch(args.search),
+    search: args.search,
     statuses: status === undefined ? undefined : (anyOf(status) as string[]),
-    where, order: orderSql(args), walk, skip, take,
+    where,
+    order: orderSql(args),
+    walk,
+    skip,
+    take,
   };
 }
 
@@ -309,10 +361,16 @@ export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, quer
 async function rowsOf(ctx: Context, ids: number[], query: object, reader?: RowReader): Promise<object[]> {
   if (!ids.length) return [];
   if (reader) {
-    const [{ rows }] = await sqlRows<{ rows: unknown[] }>(ctx.db, sql`SELECT ${rowsSql(ctx.viewer, reader, sql`${ids}::int[]`)} AS rows`);
+    const [{ rows }] = await sqlRows<{ rows: unknown[] }>(
+      ctx.db,
+      sql`SELECT ${rowsSql(ctx.viewer, reader, sql`${ids}::int[]`)} AS rows`,
+    );
     return reader.read<object>(rows);
   }
-  const rows = await ctx.db.workOrder.findMany({ ...query, where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] } });
+  const rows = await ctx.db.workOrder.findMany({
+    ...query,
+    where: { AND: [{ id: { in: ids } }, workOrderScope(ctx.viewer)] },
+  });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
 }
@@ -325,7 +383,8 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
   }
   const { count } = workOrderStatements(ctx.viewer, args);
   if (!args.group_by) return { count: (await ctx.db.$queryRaw<{ count: number }[]>(count))[0].count };
-  if (!GROUPABLE.includes(args.group_by)) throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
+  if (!GROUPABLE.includes(args.group_by))
+    throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
   const group = col(args.group_by);
   // Statuses come out as text, ordered as the lifecycle declares them (like count_by on other enums).
   const value = args.group_by === "status" ? sql`${group}::text` : group;

@@ -36,30 +36,52 @@ export async function appendRootNotes(
   tx: Tx,
   wo: WorkOrderForChange,
   notes: NoteInput[],
-  options: { now: Date; addedByName: string; subscribe?: string[]; bulk?: boolean; formerSupplierFacilityId?: number | null },
+  options: {
+    now: Date;
+    addedByName: string;
+    subscribe?: string[];
+    bulk?: boolean;
+    formerSupplierFacilityId?: number | null;
+  },
 ): Promise<number[]> {
-  const authors = notes.map((n, i) => ({ field: notes.length > 1 ? `notes[${i}].noteAddedBy` : "note.noteAddedBy", email: n.noteAddedBy }));
+  const authors = notes.map((n, i) => ({
+    field: notes.length > 1 ? `notes[${i}].noteAddedBy` : "note.noteAddedBy",
+    email: n.noteAddedBy,
+  }));
   const tagged = (options.subscribe ?? []).map((email, i) => ({ field: `taggedUsers[${i}]`, email }));
   const related = relatedTo(wo);
   // The note of an action that took the work order from its supplier (decline) is still that supplier's.
-  if (options.formerSupplierFacilityId !== undefined) related.supplierFacilityIds.push(options.formerSupplierFacilityId);
+  if (options.formerSupplierFacilityId !== undefined)
+    related.supplierFacilityIds.push(options.formerSupplierFacilityId);
   await checkContactEmails(tx, [...authors, ...tagged], related);
   const ids: number[] = [];
   for (const note of notes) {
     const row = await tx.workOrderNote.create({
       data: {
-        workOrderId: wo.id, thread: "root", text: note.text ?? "", noteAddedBy: note.noteAddedBy, noteAddedAt: options.now,
-        photo: note.photo ?? null, video: note.video ?? null, audio: note.audio ?? null, otherFile: note.otherFile ?? null,
+        workOrderId: wo.id,
+        thread: "root",
+        text: note.text ?? "",
+        noteAddedBy: note.noteAddedBy,
+        noteAddedAt: options.now,
+        photo: note.photo ?? null,
+        video: note.video ?? null,
+        audio: note.audio ?? null,
+        otherFile: note.otherFile ?? null,
         elements: (note.elements ?? []) as object[],
       },
     });
     ids.push(row.id);
   }
-  const emails = [...new Set([...notes.map((n) => n.noteAddedBy), ...(options.subscribe ?? [])].map((e) => e.trim().toLowerCase()))];
-  await tx.workOrderSubscriber.createMany({ data: emails.map((email) => ({ workOrderId: wo.id, email })), skipDuplicates: true });
+  const emails = [
+    ...new Set([...notes.map((n) => n.noteAddedBy), ...(options.subscribe ?? [])].map((e) => e.trim().toLowerCase())),
+  ];
+  await tx.workOrderSubscriber.createMany({
+    data: emails.map((email) => ({ workOrderId: wo.id, email })),
+    skipDuplicates: true,
+  });
   const first = notes[0];
   await writeEvent(tx, "workorder.new_note", eventContext(wo), {
-    newNote: options.bulk ? "" : first.text ?? "",
+    newNote: options.bulk ? "" : (first.text ?? ""),
     photo: first.photo ?? null,
     video: first.video ?? null,
     ...(options.bulk ? { photos: notes.map((n) => n.photo!).filter(Boolean) } : {}),
@@ -101,12 +123,19 @@ function parseNote(raw: unknown, what = "note"): NoteInput & { elements: unknown
   if (!given(note.noteAddedBy)) throw badInput(`${what}.noteAddedBy is required`);
   const elements = note.elements ?? [];
   if (!Array.isArray(elements)) throw badInput(`${what}.elements must be an array`);
-  return { text: note.text, noteAddedBy: emailOf(note.noteAddedBy, `${what}.noteAddedBy`), elements, ...mediaOf(note, what) };
+  return {
+    text: note.text,
+    noteAddedBy: emailOf(note.noteAddedBy, `${what}.noteAddedBy`),
+    elements,
+    ...mediaOf(note, what),
+  };
 }
 
 const userElementEmail = (element: unknown) => {
   const e = element as { type?: unknown; email?: unknown } | null;
-  return e && typeof e === "object" && e.type === "user" && typeof e.email === "string" ? e.email.trim().toLowerCase() : undefined;
+  return e && typeof e === "object" && e.type === "user" && typeof e.email === "string"
+    ? e.email.trim().toLowerCase()
+    : undefined;
 };
 
 /**
@@ -116,7 +145,8 @@ const userElementEmail = (element: unknown) => {
 function tagUsers(note: NoteInput & { elements: unknown[] }, raw: unknown): { note: NoteInput; subscribe: string[] } {
   if (!given(raw)) return { note, subscribe: [] };
   if (!Array.isArray(raw)) throw badInput("taggedUsers must be an array of email addresses");
-  if (raw.length > MAX_TAGGED_USERS) throw badInput(`taggedUsers takes at most ${MAX_TAGGED_USERS} emails, got ${raw.length}`);
+  if (raw.length > MAX_TAGGED_USERS)
+    throw badInput(`taggedUsers takes at most ${MAX_TAGGED_USERS} emails, got ${raw.length}`);
   const emails = [...new Set(raw.map((email, i) => emailOf(email, `taggedUsers[${i}]`)))];
   const tagged = new Set(note.elements.map(userElementEmail));
   const added = emails.filter((email) => !tagged.has(email)).map((email) => ({ type: "user", email }));
@@ -151,7 +181,12 @@ function parsePhotoNotes(raw: unknown, defaultAuthor: string): NoteInput[] {
 // ---- appending and reading over the API
 
 /** Appends in one transaction under the work order's row lock; returns the created notes in order. */
-async function append(ctx: Context, workOrderId: number, notes: NoteInput[], options: { subscribe?: string[]; bulk?: boolean }) {
+async function append(
+  ctx: Context,
+  workOrderId: number,
+  notes: NoteInput[],
+  options: { subscribe?: string[]; bulk?: boolean },
+) {
   const scope = workOrderScope(ctx.viewer);
   const now = ctx.now();
   return inTransaction(ctx.db, async (tx) => {
@@ -163,7 +198,8 @@ async function append(ctx: Context, workOrderId: number, notes: NoteInput[], opt
 
 /** PATCH /append_notes: one note (with tagged users) on the root thread; returns the created note. */
 export async function appendNote(ctx: Context, input: { id: number; note?: unknown; taggedUsers?: unknown }) {
-  if (!given(input.note)) throw badInput(given(input.taggedUsers) ? "taggedUsers needs a note object" : "note is required");
+  if (!given(input.note))
+    throw badInput(given(input.taggedUsers) ? "taggedUsers needs a note object" : "note is required");
   const { note, subscribe } = tagUsers(parseNote(input.note), input.taggedUsers);
   return (await append(ctx, input.id, [note], { subscribe }))[0];
 }
@@ -174,12 +210,19 @@ export async function appendPhotoNotes(ctx: Context, input: { id: number; notes?
   return { data, count: data.length };
 }
 
-export const NOTE_LIST: ListSpec = { filters: {}, sortable: ["noteAddedAt", "id"], defaultSort: { field: "noteAddedAt", order: "asc" } };
+export const NOTE_LIST: ListSpec = {
+  filters: {},
+  sortable: ["noteAddedAt", "id"],
+  defaultSort: { field: "noteAddedAt", order: "asc" },
+};
 
 /** The root thread, paged; reading it marks it read for the key's contact. A work order the key may not read: empty. */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
   pageOf(args, NOTE_LIST);
-  const wo = await ctx.db.workOrder.findFirst({ where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] }, select: { id: true } });
+  const wo = await ctx.db.workOrder.findFirst({
+    where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] },
+    select: { id: true },
+  });
   if (!wo) return { data: [], count: 0 };
   const [page] = await Promise.all([
     findPage(ctx.db.workOrderNote, { workOrderId: wo.id, thread: "root" }, args, NOTE_LIST, query),

@@ -52,7 +52,9 @@ export const actorOf = (viewer: Viewer): Actor => ({
 });
 
 export const FOR_CHANGE = {
-  buyerCompany: { select: { name: true, cancellationLock: true, declineAutoPick: true, serviceRequestsNeedApproval: true } },
+  buyerCompany: {
+    select: { name: true, cancellationLock: true, declineAutoPick: true, serviceRequestsNeedApproval: true },
+  },
   location: { select: { name: true } },
   visibleTo: { select: { supplierFacilityId: true } },
 } satisfies Prisma.WorkOrderInclude;
@@ -69,7 +71,11 @@ export const relatedTo = (wo: WorkOrderForChange) => ({
  * Locks the work order row for the rest of the transaction (concurrent actions on one work order run
  * one after the other) and loads what a change needs. Not in scope, or absent: the same 400.
  */
-export async function lockForChange(tx: Tx, id: number, scope: Prisma.WorkOrderWhereInput): Promise<WorkOrderForChange> {
+export async function lockForChange(
+  tx: Tx,
+  id: number,
+  scope: Prisma.WorkOrderWhereInput,
+): Promise<WorkOrderForChange> {
   await tx.$queryRaw`SELECT id FROM "WorkOrder" WHERE id = ${id} FOR UPDATE`;
   const row = await tx.workOrder.findFirst({ where: { AND: [{ id }, scope] }, include: FOR_CHANGE });
   if (!row) throw notWritable("work order", id);

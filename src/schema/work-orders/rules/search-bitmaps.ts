@@ -98,9 +98,14 @@ function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): Planne
   const { lexemes, gaps } = chain;
   if (lexemes.length === 1) return { patterns: [{ term: `w${lexemes[0]}`, prefix: false }], confirm: false };
   if (gaps.some((gap) => gap > 2)) return null;
-  const pairs = gaps.map((gap, i) => ({ term: `${gap === 1 ? "p" : "q"}${lexemes[i]} ${lexemes[i + 1]}`, prefix: false }));
+  const pairs = gaps.map((gap, i) => ({
+    term: `${gap === 1 ? "p" : "q"}${lexemes[i]} ${lexemes[i + 1]}`,
+    prefix: false,
+  }));
   if (pairs.length === 1) return { patterns: pairs, confirm: false };
-  const triples = gaps.slice(1).map((gap, i) => ({ term: `t${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`, prefix: false }));
+  const triples = gaps
+    .slice(1)
+    .map((gap, i) => ({ term: `t${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`, prefix: false }));
   return { patterns: pairs, confirm: true, triples };
 }
 
@@ -116,7 +121,9 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
       [...word.lexeme].length > 2
         ? [[{ term: `w${word.lexeme}`, prefix: true }], [{ term: `w#${word.lexeme}`, prefix: true }]]
         : [[{ term: `w${word.lexeme}`, prefix: false }]];
-    groups.push((word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]).map(exact));
+    groups.push(
+      (word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]).map(exact),
+    );
   }
   for (const phrase of analysis.phrases) {
     const readings = phrase.english === phrase.simple ? [phrase.english] : [phrase.english, phrase.simple];
@@ -142,7 +149,10 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
  * (confirmed; `missing` names the triples to ask for). An alternative with a pattern in no work order
  * matches nothing, so only alternatives that can match make the search confirm its candidates.
  */
-function resolve(planned: PlannedAlternative[][], expansion: Expansion): { groups: Group[]; confirm: boolean; missing: string[] } {
+function resolve(
+  planned: PlannedAlternative[][],
+  expansion: Expansion,
+): { groups: Group[]; confirm: boolean; missing: string[] } {
   const known = (pattern: Pattern) => expansion.get(key(pattern))!.length > 0;
   const missing = new Set<string>();
   let confirm = false;
@@ -279,7 +289,10 @@ const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / 819
 function docPageSql(query: BitmapQuery, { by, order }: Walk, walk: boolean): Sql {
   const dir = Prisma.raw(order);
   const n = query.skip + query.take;
-  const docs = (where: Sql, sort: Sql) => sql`(SELECT d."workOrderId" AS id, d."createdAt", d."woPriority" FROM "WorkOrderSearchDoc" d
+  const docs = (
+    where: Sql,
+    sort: Sql,
+  ) => sql`(SELECT d."workOrderId" AS id, d."createdAt", d."woPriority" FROM "WorkOrderSearchDoc" d
       WHERE d."buyerCompanyId" = ${query.companyId} AND ${where} AND d."workOrderId" NOT IN (SELECT id FROM pending) ${sort})`;
   const indexed = !walk
     ? docs(sql`d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))`, Prisma.empty)
@@ -305,7 +318,9 @@ type Walk = { by: "createdAt" | "woPriority"; order: "asc" | "desc" };
  * other sorts, and matches that must be confirmed, read the matches' rows (up to SORT_LIMIT).
  */
 export async function bitmapSearch(
-  ctx: Context, query: BitmapQuery, options: { countOnly?: boolean; decodeLimit?: number } = {},
+  ctx: Context,
+  query: BitmapQuery,
+  options: { countOnly?: boolean; decodeLimit?: number } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
   const analysis = await analyze(ctx, query.words, query.phrases);

@@ -17,8 +17,12 @@ const PHRASES = 5;
 
 /** One round: a batch of pending work orders, then requested phrase triples; how many of both. */
 export async function indexSearchBatch(db: Db, minDocs: number): Promise<number> {
-  const [{ indexed }] = await db.$queryRaw<{ indexed: number }[]>`SELECT work_order_search_index(${BATCH}, ${minDocs}) AS indexed`;
-  const [{ materialized }] = await db.$queryRaw<{ materialized: number }[]>`SELECT work_order_search_materialize(${PHRASES}) AS materialized`;
+  const [{ indexed }] = await db.$queryRaw<
+    { indexed: number }[]
+  >`SELECT work_order_search_index(${BATCH}, ${minDocs}) AS indexed`;
+  const [{ materialized }] = await db.$queryRaw<
+    { materialized: number }[]
+  >`SELECT work_order_search_materialize(${PHRASES}) AS materialized`;
   return indexed + materialized;
 }
 

@@ -3,7 +3,13 @@
 import type { Prisma, Tx } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
 import { writeEvent, type WorkOrderEventContext } from "../events.ts";
-import { transitionFor, TransitionRefused, type ActorKind, type Status, type TransitionFacts } from "./state-machine.ts";
+import {
+  transitionFor,
+  TransitionRefused,
+  type ActorKind,
+  type Status,
+  type TransitionFacts,
+} from "./state-machine.ts";
 import type { Actor, WorkOrderForChange } from "./scope.ts";
 
 /** The table's verdict as the contract's 400, naming the current status. */
@@ -20,7 +26,11 @@ export const factsOf = (wo: WorkOrderForChange): TransitionFacts => ({
   supplierInitiated: wo.status === "SupplierInitiatedPendingApproval",
 });
 
-export function eventContext(wo: WorkOrderForChange, supplierFacilityId = wo.supplierFacilityId, status = wo.status): WorkOrderEventContext {
+export function eventContext(
+  wo: WorkOrderForChange,
+  supplierFacilityId = wo.supplierFacilityId,
+  status = wo.status,
+): WorkOrderEventContext {
   return {
     status,
     workOrderId: wo.id,
@@ -54,8 +64,14 @@ export async function changeStatus(tx: Tx, wo: WorkOrderForChange, change: Statu
   });
   await tx.workOrderStatusChange.create({
     data: {
-      workOrderId: wo.id, from: wo.status, to, action: change.action, actor: change.actor.name, actorKind: change.actor.kind,
-      supplierFacilityId: wo.supplierFacilityId, at: change.now,
+      workOrderId: wo.id,
+      from: wo.status,
+      to,
+      action: change.action,
+      actor: change.actor.name,
+      actorKind: change.actor.kind,
+      supplierFacilityId: wo.supplierFacilityId,
+      at: change.now,
     },
   });
   if (to !== wo.status || change.previousSupplierFacilityId !== undefined) {
@@ -65,7 +81,9 @@ export async function changeStatus(tx: Tx, wo: WorkOrderForChange, change: Statu
       changedBy: change.actor.name,
       changedAt: change.now.toISOString(),
       action: change.action,
-      ...(change.previousSupplierFacilityId !== undefined ? { previousSupplierFacilityId: change.previousSupplierFacilityId } : {}),
+      ...(change.previousSupplierFacilityId !== undefined
+        ? { previousSupplierFacilityId: change.previousSupplierFacilityId }
+        : {}),
     });
   }
   return to;
