@@ -351,7 +351,8 @@ function printSummary(s: Summary) {
     ),
   );
   console.log("\nThe statements of one REST location list request (limit=10):");
-  s.statements.restLocationsSql.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.replace(/\s+/g, " ").trim()}`));
+  for (const [i, sql] of s.statements.restLocationsSql.entries())
+    console.log(`  ${i + 1}. ${sql.replace(/\s+/g, " ").trim()}`);
   for (const [target, rows] of Object.entries(s.load.profiles ?? {})) {
     console.log(`\nWhere the service's CPU time went under ${target} (self time, % of busy time; idle excluded):`);
     console.log(

@@ -13,7 +13,7 @@ const DOCS_DIR = fileURLToPath(new URL("../../docs/", import.meta.url));
 export const DOCS_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;margin:0;color:#1d2330}
@@ -24,9 +24,9 @@ pre{background:#f1f3f6;padding:.8rem;overflow:auto;border-radius:4px}pre code{ba
 table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #d5d9e0;padding:.3rem .6rem;vertical-align:top;text-align:left}
 th{background:#f6f7f9}h1,h2,h3{line-height:1.25}`;
 
-export function htmlPage(title: string, body: string): string {
+function htmlPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>${STYLE}</style></head>
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><nav><a href="/docs">Documentation</a><a href="/v1/buyer/docs">Buyer</a><a href="/v1/supplier/docs">Supplier</a><a href="/v1/partners/docs">Internal teams</a></nav>
 <main>${body}</main></body></html>`;
 }
@@ -47,7 +47,7 @@ export function docsIndex(options: { graphiql: boolean }): string {
   const iface = (name: string, label: string) =>
     `<li><a href="/v1/${name}/docs">${label}</a> (<a href="/v1/${name}/openapi.json">OpenAPI</a>)</li>`;
   const list = guideNames()
-    .map((name) => `<li><a href="/docs/${name}">${escape(titleOf(readGuide(name), name))}</a></li>`)
+    .map((name) => `<li><a href="/docs/${name}">${escapeHtml(titleOf(readGuide(name), name))}</a></li>`)
     .join("\n");
   return htmlPage(
     "Work order service",
@@ -95,7 +95,7 @@ function render(markdown: string, names: Set<string>): string {
       heading({ tokens, depth }) {
         const html = this.parser.parseInline(tokens);
         const text = html.replace(/<[^>]+>/g, "").replace(/&[#\w]+;/g, "");
-        return `<h${depth} id="${escape(slug(text))}">${html}</h${depth}>\n`;
+        return `<h${depth} id="${escapeHtml(slug(text))}">${html}</h${depth}>\n`;
       },
     },
   });

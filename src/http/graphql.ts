@@ -41,11 +41,11 @@ import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
-export const MAX_QUERY_DEPTH = 10;
+const MAX_QUERY_DEPTH = 10;
 /** Aliases per operation: enough for a dashboard's side-by-side lists, not for a thousand copies of one. */
 export const MAX_ALIASES = 15;
 /** graphql-armor's cost (objects 2, scalars 1, ×1.5 per level): a dashboard query costs a few hundred. */
-export const MAX_COST = 5000;
+const MAX_COST = 5000;
 /** Characters of a GraphQL document (variables are bounded by the body size). */
 export const MAX_DOCUMENT_LENGTH = 20_000;
 

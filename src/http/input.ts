@@ -9,7 +9,7 @@ import { badInput } from "../schema/core/errors.ts";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** How deep a JSON body (or GraphQL variables) may nest. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const NUL = "\u0000";
 

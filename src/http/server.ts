@@ -16,7 +16,7 @@ import { ASSET_PREFIX, serveAsset } from "./assets.ts";
 import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
 
 /** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
-export interface PathHandler {
+interface PathHandler {
   /** The interface a path belongs to, or undefined when it is not one of this handler's paths. */
   interfaceOf(path: string): string | undefined;
   handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, iface: string): Promise<void>;

@@ -125,7 +125,7 @@ class Refs {
   }
 }
 
-export function parseFixture(input: unknown): Fixture {
+function parseFixture(input: unknown): Fixture {
   const parsed = fixtureSchema.safeParse(input);
   if (!parsed.success) {
     const path = (parts: PropertyKey[]) =>
@@ -143,7 +143,7 @@ export function parseFixture(input: unknown): Fixture {
     if (!Array.isArray(items)) continue;
     items.forEach((item: { ref?: string; tasks?: { ref: string }[] }, i) => {
       if (item.ref) note(item.ref, `${section}[${i}]`);
-      item.tasks?.forEach((t, j) => note(t.ref, `${section}[${i}].tasks[${j}]`));
+      for (const [j, t] of (item.tasks ?? []).entries()) note(t.ref, `${section}[${i}].tasks[${j}]`);
     });
   }
   if (problems.length) throw new FixtureError(problems);
@@ -450,7 +450,7 @@ export async function applyFixture(
         (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
           refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
           refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
-          x.assets.forEach((a, j) => refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`));
+          for (const [j, a] of x.assets.entries()) refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`);
           return pmScheduleWrite(tx, x, {
             buyerCompanyId,
             locationId: refs.id("location", x.location, `${where}.location`),

@@ -9,7 +9,7 @@ const ref = z.string().min(1).max(100);
 const currency = z.string().regex(/^[A-Z]{3}$/, "a three-letter currency code");
 const timestamp = z.string().datetime({ offset: true });
 
-export const companyConfig = z
+const companyConfig = z
   .object({
     subAssetsEnabled: z.boolean(),
     serviceRequestsNeedApproval: z.boolean(),

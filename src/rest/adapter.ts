@@ -172,7 +172,9 @@ export class RestAdapter {
       // The fetch ponyfill SOFA's server works with: lighter per request than Node's undici Request.
       const response = await server.sofa.router.fetch(new Request(url.href, { method: req.method }), { rest });
       const headers: Record<string, string> = {};
-      response.headers.forEach((value, key) => (headers[key] = value));
+      response.headers.forEach((value, key) => {
+        headers[key] = value;
+      });
       return { status: response.status, body: await response.text(), headers };
     };
     if (idempotencyKey === undefined) {

@@ -24,7 +24,7 @@ export interface ReceivedUpload {
 }
 
 /** "512 MB (536870912 bytes)" for whole megabytes, else "N bytes". */
-export function describeBytes(bytes: number): string {
+function describeBytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return Number.isInteger(mb) ? `${mb} MB (${bytes} bytes)` : `${bytes} bytes`;
 }

@@ -29,7 +29,7 @@ export async function waitFor<T>(
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface Receipt {
+interface Receipt {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
@@ -77,12 +77,12 @@ export interface LiveEvent {
   data: Record<string, unknown>;
 }
 
-export const WORK_ORDER_EVENTS = `subscription($types: [String!], $wo: Int) {
+const WORK_ORDER_EVENTS = `subscription($types: [String!], $wo: Int) {
   workOrderEvents(eventTypes: $types, workOrderId: $wo) { eventType workOrderId data }
 }`;
 
 /** A probe's work order id when the subscription does not filter by one: never a real one. */
-export const PROBE = -1;
+const PROBE = -1;
 const isProbe = (e: LiveEvent) => typeof e.data.probe === "string";
 
 export interface Subscriber {

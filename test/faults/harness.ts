@@ -21,7 +21,7 @@ import { createTestDatabase } from "../support/databases.ts";
 export { sleep };
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
       const { port } = server.address() as net.AddressInfo;
@@ -42,7 +42,7 @@ export async function waitUntil(probe: () => boolean | Promise<boolean>, ms: num
 // ---------------------------------------------------------------- processes
 
 /** A child process whose exit is a failure unless `kill()` asked for it. */
-export class Child {
+class Child {
   private proc?: ChildProcess;
   private expectedExit = false;
   readonly unexpectedExits: string[] = [];
@@ -92,7 +92,7 @@ export class Child {
   }
 }
 
-export class RedisServer extends Child {
+class RedisServer extends Child {
   constructor(
     readonly port: number,
     dir: string,
@@ -133,7 +133,7 @@ export class RedisServer extends Child {
 }
 
 /** `ROLES=api` or `ROLES=worker` of src/main.ts. */
-export class Service extends Child {
+class Service extends Child {
   constructor(
     readonly role: "api" | "worker",
     readonly port: number,
@@ -171,7 +171,7 @@ export class Service extends Child {
 
 // ---------------------------------------------------------------- the receiver
 
-export interface Arrival {
+interface Arrival {
   webhookId: string;
   path: string;
   workOrderId: number;
@@ -179,7 +179,7 @@ export interface Arrival {
 }
 
 /** Answers 204, or 500 while `failing`; counts every webhook-id (failed answers are not arrivals). */
-export async function startReceiver() {
+async function startReceiver() {
   const arrivals = new Map<string, Arrival>();
   const state = { failing: false, failedAnswers: 0 };
   const server = http.createServer((req, res) => {
@@ -332,7 +332,7 @@ export async function produceEvents(i: Installation, count: number, batch = 250)
 }
 
 /** Each event of these work orders is expected at both endpoints (acme-hook, coolco-hook). */
-export const ENDPOINT_PATHS = ["/acme-hook", "/coolco-hook"];
+const ENDPOINT_PATHS = ["/acme-hook", "/coolco-hook"];
 
 export interface ScenarioReport {
   scenario: string;

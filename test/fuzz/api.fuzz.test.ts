@@ -104,7 +104,7 @@ describe("REST operations", async () => {
       await fc.assert(
         fc.asyncProperty(key, params, queryFor(op, ids), bodyFor(op.body, ids), async (keyRef, values, query, body) => {
           let path = op.path;
-          op.pathParams.forEach((p, i) => (path = path.replace(`{${p.name}}`, values[i])));
+          for (const [i, p] of op.pathParams.entries()) path = path.replace(`{${p.name}}`, values[i]);
           const search = new URLSearchParams(query).toString();
           const reply = await send(
             "rest",

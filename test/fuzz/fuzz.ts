@@ -135,7 +135,7 @@ const HOSTILE_NUMBERS = [
   1e-9,
 ];
 
-export const hostileText = fc.oneof(
+const hostileText = fc.oneof(
   fc.constantFrom(...HOSTILE_TEXT),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 20 }),

@@ -283,6 +283,6 @@ describe("the BullMQ trigger", () => {
     await workers[0].close();
     const leftovers = await connections[0].keys(`${prefix}:*`);
     if (leftovers.length) await connections[0].del(...leftovers);
-    connections.forEach((c) => c.disconnect());
+    for (const c of connections) c.disconnect();
   });
 });

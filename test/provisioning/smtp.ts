@@ -77,7 +77,7 @@ export async function startSmtp(): Promise<TestSmtp> {
 }
 
 /** Just enough MIME for nodemailer's single-part text mails: unfolded headers, RFC 2047 words, QP/base64 bodies. */
-export function parseMail(raw: string, rcptTo: string[]): ReceivedMail {
+function parseMail(raw: string, rcptTo: string[]): ReceivedMail {
   const split = raw.indexOf("\r\n\r\n");
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
   const headers: Record<string, string> = {};

@@ -17,7 +17,7 @@ export const NO_TEAM = "coolco-partner-key";
 
 const limit = { requests: 100000, windowSeconds: 20 };
 
-export function purchasingFixture() {
+function purchasingFixture() {
   const fixture = structuredClone(BASE_FIXTURE);
   fixture.supplierCompanies.push({ ref: "globex-inhouse", name: "Globex Maintenance", internalTeamOf: "globex" });
   fixture.supplierFacilities.push({ ref: "globex-team", company: "globex-inhouse", name: "Globex Maintenance East" });

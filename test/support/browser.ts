@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 export const NO_CHROMIUM_MESSAGE = `skipped: ${CHROMIUM} is missing (bash scripts/ensure-browser.sh, or apt-get install chromium)`;
 

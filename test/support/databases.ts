@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import pg from "pg";
 
 /** The server of DATABASE_URL, at its maintenance database. */
-export function serverUrl(): string {
+function serverUrl(): string {
   const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
   url.pathname = "/postgres";
   return url.toString();

@@ -49,7 +49,7 @@ export function rawRequest(
  * The request's log line (written when the response closes, which can be just after the client has
  * read it) without what differs between two runs: time, duration, process.
  */
-export async function logLine(app: TestApp, traceId: string) {
+async function logLine(app: TestApp, traceId: string) {
   const find = () => app.logs.find((l) => l.msg === "request" && l.traceId === traceId);
   for (let waited = 0; !find() && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(find(), `log line of ${traceId}`).toBeDefined();

@@ -28,7 +28,7 @@ The CLI uses DATABASE_URL, REDIS_URL and WEBHOOK_ALLOW_INSECURE_URLS from the en
 then the built-in defaults (as .env.example lists them). Guide: docs/operator.md (also served at
 /docs/operator).`;
 
-export function commandHelp(c: Command): string {
+function commandHelp(c: Command): string {
   const options = Object.entries(c.options ?? {}).map(([name, o]) => [
     `--${name}${o.value ? ` ${o.value}` : ""}`,
     o.help,

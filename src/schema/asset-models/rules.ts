@@ -43,7 +43,7 @@ export async function createAssetModel(ctx: Context, input: AssetModelInput, que
 }
 
 /** Longest name a fuzzy match compares (similarity costs time in the name's length). */
-export const MAX_MODEL_NAME = 200;
+const MAX_MODEL_NAME = 200;
 
 /** The model of the asset type whose name is most similar to `name`; 404 below the threshold. */
 export async function closestModel(ctx: Context, rawName: string, assetTypeId: number, query: object) {

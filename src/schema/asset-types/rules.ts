@@ -33,7 +33,7 @@ export interface AssetTypeInput {
  * The columns an asset type write sets. A key that is absent keeps the stored value (on create: the
  * column default); an explicit null clears the nullable fields. buyerCompanyId is never read from input.
  */
-export function assetTypeData(input: AssetTypeInput) {
+function assetTypeData(input: AssetTypeInput) {
   if (!input.name.trim()) throw badInput("name must not be blank");
   if (input.fullChargeLb !== undefined && input.fullChargeLb !== null && !(input.fullChargeLb > 0)) {
     throw badInput("fullChargeLb must be positive");

@@ -81,7 +81,7 @@ const OVERRIDE_CHECKS: Partial<Record<(typeof REFRIGERANT_OVERRIDES)[number], [(
  * asset type. isRefrigerantTracked: absent or null keeps; only an explicit false turns tracking off.
  * buyerCompanyId is not part of the input at all.
  */
-export function assetData(input: AssetInput): AssetData {
+function assetData(input: AssetInput): AssetData {
   if (!input.name.trim()) throw badInput("name must not be blank");
   const { name, assetTypeId, locationId, isActive, isLeased } = input;
   const data: Record<string, unknown> = { name, assetTypeId, locationId, isActive, isLeased };
@@ -130,7 +130,7 @@ export interface StoredAsset {
  * Sub-assets: a new parent needs the company's subAssetsEnabled, cannot be the asset or one of its
  * descendants, and the child must be at the parent's location (also when only the location changes).
  */
-export async function checkAssetReferences(
+async function checkAssetReferences(
   tx: Tx,
   companyId: number,
   data: AssetData,

@@ -74,7 +74,7 @@ export const AssetWithMeterRef = builder.prismaObject("Asset", {
 });
 
 /** The lite projection: id, name, type, serial, location and warranties. */
-export const AssetLiteRef = builder.prismaObject("Asset", {
+const AssetLiteRef = builder.prismaObject("Asset", {
   variant: "AssetLite",
   fields: (t) => ({
     id: t.exposeInt("id"),

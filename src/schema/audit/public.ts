@@ -1,2 +1,2 @@
 // What the operator CLI uses of the audit log.
-export { operatorAuditLog, type AuditFilter } from "./rules.ts";
+export { operatorAuditLog } from "./rules.ts";

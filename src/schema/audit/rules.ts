@@ -4,8 +4,8 @@ import type { Db, Prisma } from "../../db.ts";
 import { badInput, forbidden } from "../core/errors.ts";
 import type { Viewer } from "../core/viewer.ts";
 
-export const DEFAULT_AUDIT_LIMIT = 25;
-export const MAX_AUDIT_LIMIT = 100;
+const DEFAULT_AUDIT_LIMIT = 25;
+const MAX_AUDIT_LIMIT = 100;
 
 /** The one scope of the feature: a buyer key sees the entries of its company's keys. */
 export function auditScope(viewer: Viewer): Prisma.AuditEntryWhereInput {
@@ -69,7 +69,7 @@ export async function listAudit<T = Prisma.AuditEntryGetPayload<object>>(
 }
 
 /** An entry as the operator CLI prints it. */
-export const auditJson = (e: Prisma.AuditEntryGetPayload<object>) => ({
+const auditJson = (e: Prisma.AuditEntryGetPayload<object>) => ({
   ...e,
   id: e.id.toString(),
   at: e.at.toISOString(),

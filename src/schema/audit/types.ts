@@ -3,7 +3,7 @@ import { builder } from "../core/builder.ts";
 
 const GRAPHQL_ONLY = { subGraphs: ["graphql" as const] };
 
-export const AuditEntryRef = builder.prismaObject("AuditEntry", {
+const AuditEntryRef = builder.prismaObject("AuditEntry", {
   ...GRAPHQL_ONLY,
   description: "One committed mutation: who made it, what it wrote, when, and the request's trace id",
   fields: (t) => ({

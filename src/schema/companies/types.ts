@@ -23,7 +23,7 @@ const BuyerCompanySettingsRef = builder
     }),
   });
 
-export const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
+const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
   // Suppliers get buyer companies with their settings stripped: absent from the supplier REST cut,
   // null in GraphQL.
   extensions: masked({ supplier: ["buyerCompanySettings"] }),

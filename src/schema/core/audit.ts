@@ -7,7 +7,7 @@ import type { Context } from "./context.ts";
 import { inTransaction, joinable } from "./transaction.ts";
 import type { Viewer } from "./viewer.ts";
 
-export interface AuditActor {
+interface AuditActor {
   /** A REST interface (buyer, supplier, partners), graphql, or operator. */
   channel: string;
   apiKeyId: number | null;
@@ -27,7 +27,7 @@ export interface AuditEntryInput extends AuditActor {
   at: Date;
 }
 
-export function actorOf(viewer: Viewer, channel: string): AuditActor {
+function actorOf(viewer: Viewer, channel: string): AuditActor {
   const buyer = viewer.kind === "buyer";
   return {
     channel,
@@ -39,7 +39,7 @@ export function actorOf(viewer: Viewer, channel: string): AuditActor {
   };
 }
 
-export async function recordAudit(tx: Tx | Db, entry: AuditEntryInput): Promise<void> {
+async function recordAudit(tx: Tx | Db, entry: AuditEntryInput): Promise<void> {
   await tx.auditEntry.create({ data: entry });
 }
 
@@ -56,7 +56,7 @@ function idsIn(value: unknown, keys: string[], into: Set<string>) {
 }
 
 /** The records a mutation wrote: the ids its arguments name and those of the record(s) it returned. */
-export function recordIdsOf(args: Record<string, unknown>, result: unknown): string[] {
+function recordIdsOf(args: Record<string, unknown>, result: unknown): string[] {
   const ids = new Set<string>();
   idsIn(args, ID_ARGS, ids);
   idsIn(args.input, ID_ARGS, ids);

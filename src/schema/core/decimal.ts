@@ -31,6 +31,3 @@ export function decimalOf(value: unknown, field: string, rule: DecimalRule): Dec
   if (!rule.negative && decimal.isNegative() && !decimal.isZero()) throw badInput(`${field} must not be negative`);
   return decimal;
 }
-
-/** A stored decimal as the contract's string, with exactly `scale` decimals ("12.50"). */
-export const decimalText = (value: { toFixed(digits: number): string }, scale: number) => value.toFixed(scale);

@@ -50,7 +50,7 @@ export const rateLimited = (
   );
 
 /** Seconds a client is told to wait (Retry-After) while the database is unreachable. */
-export const UNAVAILABLE_RETRY_SECONDS = 5;
+const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /** The database cannot be reached right now (refused, terminated, restarting); the request did nothing. */
 export const serviceUnavailable = () =>

@@ -10,7 +10,7 @@ import { startPollLoop } from "./poll-loop.ts";
 import { inTransaction, joinable } from "./transaction.ts";
 
 /** How long an answer is kept and replayed. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Keys are 1 to 255 visible ASCII characters (a UUID is the usual choice). */
 export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {

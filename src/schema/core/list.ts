@@ -33,8 +33,8 @@ export const listQuery = (spec: Pick<ListSpec, "filters" | "sortable">) => ({
   sortable: spec.sortable,
 });
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 25;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 25;
 
 export const listArgs = builder.args((t) => ({
   offset: t.int({ description: "Rows to skip (default 0)" }),
@@ -112,7 +112,7 @@ export function pageOf(args: ListArgs, spec: ListSpec): Page {
   return { skip: offset, take, orderBy: orderOf(args, spec), where: filterWhere(args.filter, spec) };
 }
 
-export function orderOf(args: Pick<ListArgs, "sort_by" | "order">, spec: ListSpec): Page["orderBy"] {
+function orderOf(args: Pick<ListArgs, "sort_by" | "order">, spec: ListSpec): Page["orderBy"] {
   const field = args.sort_by ?? spec.defaultSort.field;
   if (!spec.sortable.includes(field)) {
     throw badInput(`cannot sort by ${JSON.stringify(field)}; sortable fields: ${spec.sortable.join(", ")}`);

@@ -56,7 +56,7 @@ const PERMISSIONS: Record<Permission, { roles: readonly string[]; what: string }
   },
 };
 
-export function can(viewer: Viewer, permission: Permission): boolean {
+function can(viewer: Viewer, permission: Permission): boolean {
   return viewer.roles.some((role) => PERMISSIONS[permission].roles.includes(role));
 }
 
@@ -67,7 +67,7 @@ export function refuseInternalTeams(viewer: Viewer, what: string): void {
 }
 
 /** The answer to a key without the permission a write needs. */
-export function denied(permission: Permission) {
+function denied(permission: Permission) {
   const { roles, what } = PERMISSIONS[permission];
   return badInput(`this key may not ${what}: that needs one of the roles ${roles.join(", ")}`);
 }

@@ -15,7 +15,7 @@ function currencyCode(param: string, raw: string): string {
  * every significant digit but drops trailing zeros beyond the 4th decimal, so the operator's "1.3650"
  * comes back as "1.3650" (not "1.36500000" or "1.365") and 1.23456789 keeps all 8 decimals.
  */
-export function formatRate(rate: { toFixed(digits: number): string }): string {
+function formatRate(rate: { toFixed(digits: number): string }): string {
   return rate.toFixed(8).replace(/(\.\d{4}\d*?)0+$/, "$1");
 }
 

@@ -17,7 +17,7 @@ export const FILE_MAX_BYTES = 100 * 1024 * 1024;
  * of their company and the PDFs of their company's invoices once published (a draft is invisible to the
  * buyer, its PDF too) — the same visibility as the proposals' and invoices' own buyer scopes.
  */
-export function fileScope(viewer: Viewer): Prisma.StoredFileWhereInput {
+function fileScope(viewer: Viewer): Prisma.StoredFileWhereInput {
   if (viewer.kind !== "buyer") return { supplierFacilityId: viewer.supplierFacilityId ?? -1 };
   const buyerCompanyId = viewer.buyerCompanyId ?? -1;
   return {
@@ -65,6 +65,7 @@ async function* pdfOnly(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
 /** A name to store: the client's base name without control characters, at most 255 characters. */
 function fileName(sent: string, fallback: string): string {
   const name = sent
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this strips
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .trim()
     .slice(0, 255);

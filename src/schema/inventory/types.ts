@@ -35,7 +35,7 @@ export const EquipmentTypeRef = builder.prismaObject("EquipmentType", {
   }),
 });
 
-export const StockLevelRef = builder.prismaObject("StockLevel", {
+builder.prismaObject("StockLevel", {
   description: "On-hand quantity of one part at one stock location",
   fields: (t) => ({
     stockLocationId: t.exposeInt("stockLocationId"),

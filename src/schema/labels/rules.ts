@@ -67,10 +67,10 @@ export async function labelPage(db: Db, kind: LabelKind, viewer: Viewer, args: L
 }
 
 /** Most ids one PUT may carry: far above any real catalog, well below PostgreSQL's bind-parameter limit. */
-export const MAX_LABEL_IDS = 1000;
+const MAX_LABEL_IDS = 1000;
 
 /** The `ids` of a PUT labels body: an array of whole numbers (duplicates are harmless and dropped). */
-export function parseLabelIds(ids: unknown): number[] {
+function parseLabelIds(ids: unknown): number[] {
   if (!Array.isArray(ids)) throw badInput("ids is required and must be an array of label ids");
   if (ids.length > MAX_LABEL_IDS) throw badInput(`ids may hold at most ${MAX_LABEL_IDS} label ids`);
   const bad = ids.filter((id) => !isInt32(id));

@@ -29,8 +29,8 @@ export const REGION_LIST: ListSpec = {
   defaultSort: { field: "id", order: "asc" },
 };
 
-export type LocationFieldKind = "string" | "number" | "boolean";
-export interface LocationTypeField {
+type LocationFieldKind = "string" | "number" | "boolean";
+interface LocationTypeField {
   key: string;
   type: LocationFieldKind;
 }
@@ -39,7 +39,7 @@ export interface LocationTypeField {
  * A PATCH of locationTypeDetails: every key must be a field of the location's type with a value of
  * its kind; null removes the value. Returns the merged details.
  */
-export function mergeLocationTypeDetails(
+function mergeLocationTypeDetails(
   current: Record<string, unknown>,
   patch: unknown,
   fields: LocationTypeField[] | null,

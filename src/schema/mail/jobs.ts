@@ -19,7 +19,7 @@ export interface MailMetrics {
   mailAttempt(outcome: MailOutcome): void;
 }
 
-export const DEFAULT_SENDER = senderNamed("Work Order Service");
+const DEFAULT_SENDER = senderNamed("Work Order Service");
 
 export interface MailJobOptions {
   db: Db;

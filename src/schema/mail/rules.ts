@@ -15,7 +15,7 @@ export interface MailMessage {
 }
 
 /** The address every mail is sent from; the display name may change per mail (senderNamed). */
-export const SENDER_ADDRESS = "no-reply@wo-service.local";
+const SENDER_ADDRESS = "no-reply@wo-service.local";
 
 /** `"Name" <SENDER_ADDRESS>`: a mail sent on someone's behalf shows their name (quotes and line breaks dropped). */
 export const senderNamed = (name: string) => `"${name.replace(/["\\\r\n]/g, "").trim()}" <${SENDER_ADDRESS}>`;
@@ -26,8 +26,7 @@ export const MAIL_ATTEMPTS = 5;
  * Retries with exponential backoff: 5 attempts, waiting `retryDelayMs` (default 5 s: 5, 10, 20, 40 s)
  * and doubling, so a short SMTP outage loses nothing. Configurable (MAIL_RETRY_DELAY_MS) so tests stay fast.
  */
-export const mailRetryDelay = (failedAttempts: number, retryDelayMs = 5_000) =>
-  retryDelayMs * 2 ** (failedAttempts - 1);
+const mailRetryDelay = (failedAttempts: number, retryDelayMs = 5_000) => retryDelayMs * 2 ** (failedAttempts - 1);
 
 /** How long a send holds its mail before it is due again (a worker that died mid-send). */
 export const DEFAULT_MAIL_LEASE_MS = 60_000;

@@ -129,7 +129,7 @@ export async function createMeterReading(ctx: Context, input: MeterReadingInput,
 }
 
 /** Decimal(20, 6): up to 14 integer digits and 6 decimal places, as plain text (no exponent). */
-export function readingValue(text: string, field = "value"): string {
+function readingValue(text: string, field = "value"): string {
   const value = text.trim();
   const match = /^-?(\d*)(?:\.(\d*))?$/.exec(value);
   if (!match || !/\d/.test(value))

@@ -25,7 +25,7 @@ export const PRIVATE_NETWORK_LIST: ListSpec = {
 export const LIMITS = { routingEmails: 50, name: 100, note: 2000 };
 
 /** The caller's facility, from the key's contact (invite rule 2: a contact without one is a 400). */
-export function callerFacilityId(viewer: Viewer): number {
+function callerFacilityId(viewer: Viewer): number {
   if (viewer.supplierFacilityId === null) throw badInput("the key's contact has no supplier facility");
   return viewer.supplierFacilityId;
 }
@@ -139,7 +139,7 @@ export function deleteRelationship(ctx: Context, supplierFacilityId: number, que
 
 // ---- the sub-contractor invite
 
-export const INVITE_SENT = { code: "subContractorInviteSent", message: "Emails sent!" } as const;
+const INVITE_SENT = { code: "subContractorInviteSent", message: "Emails sent!" } as const;
 
 export interface InviteFacts {
   toEmail: string;

@@ -7,7 +7,7 @@ import { COST_SECTIONS, moneyText, rateText, type LineItem, type TotalNames } fr
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
 import { PROPOSAL_TOTALS } from "./rules/proposals.ts";
 
-export const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
+const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
   description: "A cost line: what and how much (a decimal string with two decimals)",
   fields: (t) => ({
     description: t.exposeString("description"),
@@ -64,7 +64,7 @@ export function costInputFields(t: any, names: TotalNames) {
   return fields;
 }
 
-export const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
+const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
 
 export const ProposalRef = builder.prismaObject("Proposal", {
   description: "A supplier's quote for a work order",

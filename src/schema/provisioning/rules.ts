@@ -41,13 +41,13 @@ export interface ProvisionInput {
 }
 
 /** Rule 1, checked first: an admin role is denied whatever else the body holds. */
-export function assertNoReservedRoles(roles: string[]): void {
+function assertNoReservedRoles(roles: string[]): void {
   const reserved = roles.filter((role) => RESERVED_ROLES.has(role.toLowerCase().replace(/[\s_-]/g, "")));
   if (reserved.length) throw forbidden(`roles ${reserved.join(", ")} cannot be provisioned through the API`);
 }
 
 /** The body's own checks (no database): returns the normalised values to store. */
-export function normalise(input: ProvisionInput) {
+function normalise(input: ProvisionInput) {
   const problems: string[] = [];
   const email = input.email.trim().toLowerCase();
   if (!isEmail(email)) problems.push("email must be a valid email address");
@@ -100,7 +100,7 @@ export function normalise(input: ProvisionInput) {
   };
 }
 
-export const conflictMessage = (email: string) => `an account or contact with email ${email} already exists`;
+const conflictMessage = (email: string) => `an account or contact with email ${email} already exists`;
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
@@ -111,16 +111,16 @@ const scrypt = promisify(crypto.scrypt) as (
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 
 /** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
   const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
 /** One invite per contact: the mail outbox holds one row per job id. */
-export const inviteJobId = (contactId: number) => `invite-contact-${contactId}`;
+const inviteJobId = (contactId: number) => `invite-contact-${contactId}`;
 
-export interface InviteFacts {
+interface InviteFacts {
   email: string;
   nameGiven: string;
   companyName: string;
@@ -131,7 +131,7 @@ export interface InviteFacts {
 }
 
 /** The invite mail. The password itself is never mailed: whoever set it hands it over. */
-export function inviteMail(f: InviteFacts): MailMessage {
+function inviteMail(f: InviteFacts): MailMessage {
   const portal = f.portalUrl.replace(/\/+$/, "");
   const lines = [
     `Hello ${f.nameGiven},`,

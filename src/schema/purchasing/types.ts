@@ -16,7 +16,7 @@ const lineTotal = (quantity: Money, unitCost: Money) =>
   quantity.times(unitCost).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
 const sum = (values: Money[]) => values.reduce((a, b) => a.plus(b), new Prisma.Decimal(0));
 
-export const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem", {
+const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem", {
   name: "SupplierPurchaseRequestLineItem",
   fields: (t) => ({
     id: t.exposeInt("id"),
@@ -75,7 +75,7 @@ export const RequestRef = builder.prismaObject("PurchaseRequest", {
   }),
 });
 
-export const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
+const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
   name: "SupplierPurchaseOrderLineItem",
   fields: (t) => ({
     id: t.exposeInt("id"),

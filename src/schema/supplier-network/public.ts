@@ -1,3 +1,3 @@
 // What other features may use of the supplier network: the ranking (work-orders' decline auto-pick
 // picks from exactly the list the ranking endpoint shows).
-export { nextRankedSupplier, type RankingKey } from "./rules/ranking.ts";
+export { nextRankedSupplier } from "./rules/ranking.ts";

@@ -83,7 +83,7 @@ export const NetworkSupplierFacilityRef = builder.prismaObject("BuyerSupplierRel
 export const NetworkSupplierFacilityPage = pageType("NetworkSupplierFacility", NetworkSupplierFacilityRef);
 
 /** The ranking endpoint's item: a relationship with its position in the ranking. */
-export const RankedRelationshipRef = builder.prismaObject("BuyerSupplierRelationship", {
+const RankedRelationshipRef = builder.prismaObject("BuyerSupplierRelationship", {
   description: "A buyer-supplier relationship with its rank for one location and problem type",
   fields: (t) => ({
     id: t.exposeInt("id"),

@@ -13,14 +13,14 @@ import { workOrderScope } from "../work-orders/public.ts";
 // ---- role location and brand scoping
 
 /** What the key's contact may see (provisioning's hasAccessToAllLocations, locationIds, brandIds). */
-export interface LocationAccess {
+interface LocationAccess {
   allLocations: boolean;
   locationIds: number[];
   brandIds: number[];
 }
 
 /** The locations a contact may see: all, or its locationIds; and when it has brandIds, only those brands' locations. */
-export function locationAccessWhere(access: LocationAccess): Prisma.LocationWhereInput {
+function locationAccessWhere(access: LocationAccess): Prisma.LocationWhereInput {
   return {
     ...(access.allLocations ? {} : { id: { in: access.locationIds } }),
     ...(access.brandIds.length ? { brandId: { in: access.brandIds } } : {}),
@@ -30,7 +30,7 @@ export function locationAccessWhere(access: LocationAccess): Prisma.LocationWher
 const accessByRequest = new WeakMap<object, Promise<LocationAccess>>();
 
 /** The contact's access, read once per request. */
-export function accessOf(ctx: Context): Promise<LocationAccess> {
+function accessOf(ctx: Context): Promise<LocationAccess> {
   let access = accessByRequest.get(ctx);
   if (!access) {
     access = ctx.db.contact
@@ -45,13 +45,13 @@ export function accessOf(ctx: Context): Promise<LocationAccess> {
 }
 
 /** The one scope of walkthroughs: the company's, at locations the contact may see. */
-export async function walkthroughScope(ctx: Context): Promise<Prisma.WalkthroughWhereInput> {
+async function walkthroughScope(ctx: Context): Promise<Prisma.WalkthroughWhereInput> {
   return { location: { buyerCompanyId: ctx.viewer.buyerCompanyId ?? -1, ...locationAccessWhere(await accessOf(ctx)) } };
 }
 
 // ---- list, count_by, one
 
-export const WALKTHROUGH_LIST: ListSpec = {
+const WALKTHROUGH_LIST: ListSpec = {
   filters: { id: "int", locationId: "int", surveyId: "int", completedById: "int" },
   sortable: ["id", "completedAt"],
   defaultSort: { field: "completedAt", order: "desc" },
@@ -91,7 +91,7 @@ export interface HeatMapBand {
 }
 
 /** Stored ranges as bands sorted by lowerRange; null when there are none (null, empty or no valid entry). */
-export function bandsOf(stored: unknown): HeatMapBand[] | null {
+function bandsOf(stored: unknown): HeatMapBand[] | null {
   if (!Array.isArray(stored)) return null;
   const bands = stored
     .filter(

@@ -75,7 +75,7 @@ function message(name: string, eventType: string, title: string, summary: string
   };
 }
 
-export function asyncApiDocument() {
+function asyncApiDocument() {
   const createData = {
     type: "object",
     required: ["workOrderId", "location", "newStatus", "changedBy", "changedAt"],

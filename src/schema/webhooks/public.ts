@@ -2,7 +2,7 @@
 // subscriptions, the AsyncAPI document, and the operator's endpoint, replay, test and explain commands.
 export { startWebhookJobs } from "./jobs/start.ts";
 export type { DeliveryMetrics } from "./jobs/delivery.ts";
-export { relayOutbox, SUBSCRIPTION_CHANNEL } from "./jobs/relay.ts";
+export { relayOutbox } from "./jobs/relay.ts";
 export { createLiveEvents, type EventServices } from "./live-events.ts";
 export { asyncApiJson } from "./asyncapi.ts";
 export {

@@ -1,6 +1,6 @@
 // What other features may use of work orders: the events and who hears them (webhooks), the statuses
 // (documents), and the scope and status change of a work order (features that act on one).
-export { EVENT_TYPES, addressedTo, messagesFor, writeEvent } from "./events.ts";
+export { EVENT_TYPES, addressedTo, messagesFor } from "./events.ts";
 export type {
   Audience,
   EventType,
@@ -13,7 +13,7 @@ export type {
 export { COMPLETED_STATUSES, STATUSES, type Status } from "./rules/state-machine.ts";
 // Planned maintenance creates work orders through the buyer POST's rules; walkthroughs list the work
 // orders linked to them within the caller's read scope.
-export { createCompanyWorkOrder, type CompanyWorkOrder } from "./rules/create.ts";
+export { createCompanyWorkOrder } from "./rules/create.ts";
 export { workOrderScope, writableScope, type Actor } from "./rules/scope.ts";
 export { WorkOrderRef } from "./types.ts";
 export { invoicePaid } from "./rules/billing.ts";

@@ -6,7 +6,7 @@ import { pageType } from "../core/list.ts";
 import { STATUSES, type TransitionRow } from "./rules/state-machine.ts";
 import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
 
-export const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
+const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
 
 builder.prismaObject("WorkOrderStatusChange", {
   fields: (t) => ({
@@ -118,7 +118,7 @@ export const WorkOrderNoteRef = builder.prismaObject("WorkOrderNote", {
 
 export const WorkOrderNotePage = pageType("WorkOrderNote", WorkOrderNoteRef);
 
-export const ProblemTypeRef = builder.prismaObject("ProblemType", {
+const ProblemTypeRef = builder.prismaObject("ProblemType", {
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),

@@ -167,7 +167,7 @@ export interface StockCountInput {
 }
 
 /** Most parts one stock count may set. */
-export const MAX_STOCK_COUNT = 500;
+const MAX_STOCK_COUNT = 500;
 
 /** `onHand` of a stock location body: each part of the team at most once, quantities not negative. */
 async function stockCountOf(ctx: Context, counts: StockCountInput[]) {

@@ -8,7 +8,7 @@ import { badInput } from "../../core/errors.ts";
 import type { Decimal } from "../../core/decimal.ts";
 import { money, moneyText, rate } from "../../proposals/public.ts";
 
-export const TAX_TYPES: Record<string, readonly string[]> = { CAD: ["GST", "HST", "PST"] };
+const TAX_TYPES: Record<string, readonly string[]> = { CAD: ["GST", "HST", "PST"] };
 const MAX_TAX_LINES = 10;
 
 export interface TaxLine {

@@ -13,7 +13,7 @@ import type { Options, RRule as RRuleType } from "rrule";
 const { RRule } = createRequire(import.meta.url)("rrule") as typeof import("rrule");
 
 /** Shortest cadence accepted: a finer one would flood a location with work orders. */
-export const MIN_INTERVAL_HOURS = 1;
+const MIN_INTERVAL_HOURS = 1;
 
 export type Cadence =
   | { kind: "duration"; duration: Duration }

@@ -20,7 +20,7 @@ import { advancePast, SERIES_SELECT } from "./schedules.ts";
 /** Missed due times of one schedule that still get a work order after downtime (the latest ones). */
 export const CATCH_UP_LIMIT = 5;
 /** Schedules locked per transaction. */
-export const BATCH = 10;
+const BATCH = 10;
 /**
  * Wall-clock time a batch's transaction may keep taking new schedules: a slow database then commits
  * fewer per transaction (the rest stay due for the next batch) instead of running into the timeout.

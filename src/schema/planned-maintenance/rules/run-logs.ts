@@ -13,8 +13,6 @@ import type { RunLogStatus } from "../../../generated/prisma/client.ts";
 import { advancePast, lockSchedule, scheduleScope } from "./schedules.ts";
 
 export const RUN_LOG_STATUSES = ["success", "failed", "skipped"] as const satisfies readonly RunLogStatus[];
-/** Who wrote a run log. */
-export const RUN_LOG_SOURCES = ["external", "built_in", "skip_schedule"] as const;
 export const MAX_LOG_LENGTH = 10_000;
 
 export const runLogScope = (viewer: Viewer) => buyerOwnedScope(viewer);

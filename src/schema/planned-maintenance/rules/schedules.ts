@@ -16,7 +16,7 @@ export const scheduleScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 
 const WINDOWS = ["nextRunAt", "lastRunAt", "lastRunDueAt"] as const;
 
-export const SCHEDULE_LIST: ListSpec = {
+const SCHEDULE_LIST: ListSpec = {
   filters: {
     id: "int",
     locationId: "int",

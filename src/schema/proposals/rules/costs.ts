@@ -16,7 +16,6 @@ import { badInput } from "../../core/errors.ts";
 import { decimalOf, type Decimal } from "../../core/decimal.ts";
 
 export const COST_SECTIONS = ["labor", "material", "travel", "freight", "misc", "incurredCost"] as const;
-export type CostSection = (typeof COST_SECTIONS)[number];
 
 /** The names of a document's four totals. */
 export interface TotalNames {
@@ -31,7 +30,7 @@ export interface LineItem {
   amount: string;
 }
 
-export const MAX_LINE_ITEMS = 200;
+const MAX_LINE_ITEMS = 200;
 const MAX_DESCRIPTION = 1000;
 
 const ZERO = new Prisma.Decimal(0);

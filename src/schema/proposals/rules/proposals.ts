@@ -54,7 +54,7 @@ export interface ProposalInput extends Record<string, unknown> {
 }
 
 /** The ids in `attachments`: file details as the upload returned them ({id, …}) or bare ids. */
-export function attachmentIds(value: unknown): number[] {
+function attachmentIds(value: unknown): number[] {
   if (!Array.isArray(value))
     throw badInput("attachments must be an array of file details (as POST /file/upload returns them) or file ids");
   return value.map((item, i) => {

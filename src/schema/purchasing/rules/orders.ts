@@ -27,7 +27,7 @@ export const ORDER_LINE_LIST: ListSpec = {
 
 export const orderScope = teamScope;
 
-export interface OrderLineInput extends LineInput {
+interface OrderLineInput extends LineInput {
   unitCost?: string | null;
 }
 
@@ -157,7 +157,7 @@ export async function cancelOrder(ctx: Context, id: number, reason: string | nul
 }
 
 /** Most request lines one order line may take. */
-export const MAX_ASSOCIATED = 500;
+const MAX_ASSOCIATED = 500;
 
 function requestLineIds(ids: unknown): number[] {
   if (!Array.isArray(ids)) throw badInput("ids is required and must be an array of purchase request line item ids");

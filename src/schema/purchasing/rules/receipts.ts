@@ -26,9 +26,9 @@ export const RECEIPT_LIST: ListSpec = {
   defaultSort: { field: "id", order: "asc" },
 };
 
-export const MAX_RECEIPT_LINES = 200;
+const MAX_RECEIPT_LINES = 200;
 
-export interface ReceiptLineInput {
+interface ReceiptLineInput {
   purchaseOrderLineItemId: number;
   quantityReceived: string;
   stockLocationId?: number | null;

@@ -35,7 +35,7 @@ export function statusFilter(statuses: readonly string[]) {
 }
 
 /** Most line items one request or order may hold. */
-export const MAX_LINE_ITEMS = 200;
+const MAX_LINE_ITEMS = 200;
 
 export interface LineInput {
   partId?: number | null;

@@ -25,7 +25,7 @@ export const REQUEST_LINE_LIST: ListSpec = {
 
 export const requestScope = teamScope;
 
-export interface RequestLineInput extends LineInput {
+interface RequestLineInput extends LineInput {
   estimatedUnitCost?: string | null;
   workOrderId?: number | null;
 }

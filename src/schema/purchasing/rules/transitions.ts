@@ -4,7 +4,7 @@
 import { badInput } from "../../core/errors.ts";
 
 /** Who takes an action: a team member (purchasing.write), an approver (purchasing.approve), or the service itself. */
-export type Actor = "team" | "approver" | "system";
+type Actor = "team" | "approver" | "system";
 
 export interface Transition<S extends string, F> {
   action: string;

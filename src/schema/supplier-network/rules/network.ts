@@ -7,7 +7,7 @@ import { notFound, outOfScope } from "../../core/errors.ts";
 import { filterWhere, pageOf, type ListArgs, type ListSpec } from "../../core/list.ts";
 
 /** The one scope of the buyer side: the company's relationships that are not deleted. */
-export const networkScope = (viewer: Viewer): Prisma.BuyerSupplierRelationshipWhereInput => ({
+const networkScope = (viewer: Viewer): Prisma.BuyerSupplierRelationshipWhereInput => ({
   buyerCompanyId: viewer.buyerCompanyId ?? -1,
   deletedAt: null,
 });
@@ -36,7 +36,7 @@ const valuesOf = <T>(parsed: unknown): T[] =>
  * relationship's trades (exact); `problemTypeId` / `locationId` ranked for that problem type / location
  * (both given: one ranking row with both).
  */
-export function networkFilter(filter: unknown): Prisma.BuyerSupplierRelationshipWhereInput {
+function networkFilter(filter: unknown): Prisma.BuyerSupplierRelationshipWhereInput {
   const f = filterWhere(filter, NETWORK_LIST);
   const and: Prisma.BuyerSupplierRelationshipWhereInput[] = [];
   const ints = (key: string) => f[key] as number | Prisma.IntFilter;

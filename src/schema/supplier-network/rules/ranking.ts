@@ -18,7 +18,7 @@ export interface RankingKey {
   excludeSupplierFacilityIds?: readonly number[];
 }
 
-export function rankedWhere(key: RankingKey): Prisma.SupplierRankingWhereInput {
+function rankedWhere(key: RankingKey): Prisma.SupplierRankingWhereInput {
   const exclude = key.excludeSupplierFacilityIds ?? [];
   return {
     locationId: key.locationId,
@@ -31,7 +31,7 @@ export function rankedWhere(key: RankingKey): Prisma.SupplierRankingWhereInput {
   };
 }
 
-export const RANK_ORDER = [
+const RANK_ORDER = [
   { rank: "asc" },
   { relationshipId: "asc" },
 ] satisfies Prisma.SupplierRankingOrderByWithRelationInput[];

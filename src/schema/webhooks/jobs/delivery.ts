@@ -32,7 +32,7 @@ export interface DeliveryMetrics {
 }
 
 /** How long an attempt holds its delivery by default: the 10 s timeout, recording, and a wide margin. */
-export const DEFAULT_LEASE_MS = 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 
 export interface DelivererOptions extends SenderOptions {
   db: Db;

@@ -11,7 +11,7 @@ import { createDeliverer, expireOverdue, type DeliveryMetrics } from "./delivery
 import { startRelay } from "./relay.ts";
 
 /** How often the sweep expires deliveries past the three-hour window. */
-export const EXPIRY_SWEEP_MS = 5_000;
+const EXPIRY_SWEEP_MS = 5_000;
 
 export interface WebhookJobOptions {
   db: Db;

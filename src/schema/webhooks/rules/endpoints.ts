@@ -6,7 +6,7 @@ import { inTransaction } from "../../core/transaction.ts";
 import { EVENT_TYPES, type EventType } from "../../work-orders/public.ts";
 
 /** Rotated-out secrets keep signing (next to the new one) this long. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export function isPrivateAddress(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
@@ -149,7 +149,7 @@ async function endpointOrFail(db: Db | Tx, id: number) {
 }
 
 /** Why the operator stopped the deliveries that were still pending when an endpoint was disabled. */
-export const DISABLED_ERROR = "endpoint disabled by the operator";
+const DISABLED_ERROR = "endpoint disabled by the operator";
 
 /**
  * Disabling stops everything at once: the relay creates no deliveries for the endpoint, and the ones

@@ -24,13 +24,13 @@ export interface ReplayOptions {
   force?: boolean;
 }
 
-export const DEFAULT_LOG_LIMIT = 25;
-export const MAX_LOG_LIMIT = 100;
+const DEFAULT_LOG_LIMIT = 25;
+const MAX_LOG_LIMIT = 100;
 /** Most deliveries one redeliverFailures call hands back (the rest: call again). */
-export const MAX_REDELIVER_BATCH = 1000;
+const MAX_REDELIVER_BATCH = 1000;
 
 /** `where` over WebhookEndpoint for the endpoints a reader may see. */
-export function endpointWhere(reader: Reader): Prisma.WebhookEndpointWhereInput {
+function endpointWhere(reader: Reader): Prisma.WebhookEndpointWhereInput {
   if (reader === "operator") return {};
   return "buyerCompanyId" in reader
     ? { buyerCompanyId: reader.buyerCompanyId }
@@ -38,7 +38,7 @@ export function endpointWhere(reader: Reader): Prisma.WebhookEndpointWhereInput 
 }
 
 /** `where` over WebhookDelivery for the deliveries a reader may see. */
-export function deliveryWhere(reader: Reader): Prisma.WebhookDeliveryWhereInput {
+function deliveryWhere(reader: Reader): Prisma.WebhookDeliveryWhereInput {
   return reader === "operator" ? {} : { endpoint: endpointWhere(reader) };
 }
 
@@ -194,7 +194,7 @@ export async function redeliverFailures(
 }
 
 /** A delivery as the operator CLI prints it (BigInt and dates made JSON-safe, body parsed). */
-export function deliveryJson(d: Prisma.WebhookDeliveryGetPayload<{ include: { attemptLog: true } }>) {
+function deliveryJson(d: Prisma.WebhookDeliveryGetPayload<{ include: { attemptLog: true } }>) {
   return {
     webhookId: d.webhookId,
     endpointId: d.endpointId,

@@ -19,9 +19,9 @@ const sql = Prisma.sql;
 type Sql = Prisma.Sql;
 
 /** offset + limit may not go past this (the contract's list window). */
-export const WINDOW = 10_000;
+const WINDOW = 10_000;
 /** Longer search text is refused rather than silently cut (it would change the meaning). */
-export const MAX_SEARCH_LENGTH = 500;
+const MAX_SEARCH_LENGTH = 500;
 
 /** Columns that narrow with `=` (comma = any of). */
 const COLUMNS: Record<string, FilterKind> = {
@@ -142,7 +142,7 @@ function filterSql(filter: unknown): Sql[] {
  * stem). Only letters, digits and the characters that occur inside tokens (e-mails, part and PO
  * numbers) survive, so no input can produce tsquery syntax; each word is then quoted as one lexeme.
  */
-export function parseSearch(text: string): { words: string[]; phrases: string[] } {
+function parseSearch(text: string): { words: string[]; phrases: string[] } {
   const clean = (s: string) => s.replace(/[^\p{L}\p{N}@._-]+/gu, " ").trim();
   const meaningful = (s: string) => /[\p{L}\p{N}]/u.test(s);
   const phrases: string[] = [];
@@ -226,7 +226,7 @@ export interface WorkOrderQueryArgs extends ListArgs {
  * The one WHERE of list, total and count_by: tenant scope AND filters AND search. `narrowed` tells
  * whether anything beyond the scope applies.
  */
-export function workOrderWhere(viewer: Viewer, args: WorkOrderQueryArgs): { where: Sql; narrowed: boolean } {
+function workOrderWhere(viewer: Viewer, args: WorkOrderQueryArgs): { where: Sql; narrowed: boolean } {
   const conditions = [...filterSql(args.filter)];
   const search = searchSql(args.search);
   if (search) conditions.push(search);

@@ -189,7 +189,7 @@ function bitmapCtes(companyId: number, groups: Group[], expansion: Expansion): S
   const labels: { g: number; a: number; s: number; term: string }[] = [];
   const rare: Sql[] = [];
   const sizes: { g: number; a: number; n: number }[] = [];
-  groups.forEach((group, g) =>
+  for (const [g, group] of groups.entries()) {
     group.forEach((alternative, a) => {
       sizes.push({ g, a, n: alternative.length });
       alternative.forEach((pattern, s) => {
@@ -203,8 +203,8 @@ function bitmapCtes(companyId: number, groups: Group[], expansion: Expansion): S
                 SELECT w.id FROM "WorkOrder" w WHERE w."buyerCompanyId" = ${companyId} AND w."searchVector" @@ ${tsquery}::tsquery)))) r`);
         }
       });
-    }),
-  );
+    });
+  }
   return sql`src (g, a, s, chunk, bits) AS (
       SELECT l.g, l.a, l.s, b.chunk, b.bits
         FROM unnest(${labels.map((l) => l.g)}::int[], ${labels.map((l) => l.a)}::int[], ${labels.map((l) => l.s)}::int[],
