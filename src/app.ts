@@ -50,6 +50,8 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const db =
     overrides.db ??
     createDb(config.databaseUrl, {
+      max: config.dbPoolMax,
+      waitMs: config.dbPoolWaitMs,
       onConnectionError: (err) => logger.warn({ err: err.message }, "database connection lost; reconnecting on demand"),
     });
   const services: Services = {
@@ -73,6 +75,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const metrics = new Metrics({ worker: config.roles.worker });
   const serving = config.roles.api || config.metricsPort !== undefined;
   if (serving) {
+    metrics.watchDbPool(db);
     const gauges = registerStateGauges(metrics.registry, {
       db,
       now: services.now,

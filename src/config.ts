@@ -11,6 +11,10 @@ function bool(value: string | undefined, fallback: boolean): boolean {
 export interface Config {
   port: number;
   databaseUrl: string;
+  /** DB_POOL_MAX: database connections of this process's pool. */
+  dbPoolMax: number;
+  /** DB_POOL_WAIT_MS: how long a query waits for a free connection before its request answers 503 busy. */
+  dbPoolWaitMs: number;
   redisUrl: string;
   /** Prefix of every Redis key, so several installs (or test files) can share one Redis. */
   redisPrefix: string;
@@ -71,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
     databaseUrl: env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service",
+    dbPoolMax: Number(env.DB_POOL_MAX ?? 10),
+    dbPoolWaitMs: Number(env.DB_POOL_WAIT_MS ?? 5_000),
     redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",
     redisPrefix: env.REDIS_PREFIX ?? "wo",
     smtpUrl: env.SMTP_URL ?? "smtp://127.0.0.1:1025",

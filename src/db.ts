@@ -18,18 +18,71 @@ const pools = new WeakMap<Db, pg.Pool>();
 
 export interface DbOptions {
   max?: number;
+  /** How long a query waits for a free pooled connection (and for a new one to open); default 5 s. */
+  waitMs?: number;
   /** Told about connections lost while idle (the pool has already dropped them). */
   onConnectionError?: (error: Error) => void;
 }
 
-/** A connection that cannot be opened within this time counts as the database being unreachable. */
+/**
+ * A connection that cannot be opened within this time counts as the database being unreachable; a
+ * query that waits this long for a free connection of a full pool is turned away as busy (PoolBusyError).
+ */
 const CONNECT_TIMEOUT_MS = 5_000;
 
+/** Every connection of the pool stayed busy while a query waited for one: overload, not an outage. */
+const POOL_BUSY = "POOL_BUSY";
+export class PoolBusyError extends Error {
+  readonly code = POOL_BUSY;
+  constructor(waitMs: number) {
+    super(`every database connection stayed busy for ${waitMs} ms`);
+    this.name = "PoolBusyError";
+  }
+}
+
+/**
+ * pg's pool answers a wait for a free connection that times out with the same kind of error as a
+ * connection that cannot be opened; this pool tells them apart (the first becomes PoolBusyError) and
+ * counts them for /metrics. pg-pool's message for a timed-out wait in its queue is matched exactly.
+ */
+class BoundedPool extends pg.Pool {
+  /** Waits for a free connection that timed out, since the pool was made. */
+  busyTimeouts = 0;
+  private connected = 0;
+
+  constructor(config: pg.PoolConfig) {
+    super(config);
+    this.on("connect", () => this.connected++);
+    this.on("remove", () => this.connected--);
+  }
+
+  private classify(error: Error | undefined): Error | undefined {
+    // Connections still opening fill the pool too when the database is unreachable: only a pool full of
+    // open connections is busy.
+    if (error?.message !== "timeout exceeded when trying to connect" || this.connected < (this.options.max ?? 10))
+      return error;
+    this.busyTimeouts++;
+    return new PoolBusyError(this.options.connectionTimeoutMillis ?? 0);
+  }
+
+  // pg-pool's connect takes a callback (pool.query uses it) or returns a promise (the Prisma adapter).
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): void;
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: () => void) => void) {
+    if (callback) return super.connect((err, client, done) => callback(this.classify(err), client, done));
+    return super.connect().catch((error: Error) => {
+      throw this.classify(error);
+    });
+  }
+}
+
 export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
-  const pool = new pg.Pool({
+  const pool = new BoundedPool({
     connectionString: databaseUrl,
     max: options.max ?? 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: options.waitMs ?? CONNECT_TIMEOUT_MS,
     keepAlive: true,
   });
   pool.on("error", (error) => options.onConnectionError?.(error));
@@ -100,24 +153,44 @@ export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) =>
   }
 }
 
-/**
- * Whether an error means the database cannot be reached right now (refused, terminated, timed out,
- * shutting down, out of connections), as opposed to a bad statement: such a request is answered 503.
- */
-export function isConnectionError(error: unknown): boolean {
+/** Waits for a free connection that timed out since the client was made (0 for a pool not made here). */
+export function poolBusyTimeouts(db: Db): number {
+  const pool = sqlPool(db);
+  return pool instanceof BoundedPool ? pool.busyTimeouts : 0;
+}
+
+/** Whether an error is a PoolBusyError, or wraps one (Prisma keeps only its code). */
+export function isPoolBusy(error: unknown): boolean {
+  return causes(error).some((e) => e instanceof PoolBusyError || e.code === POOL_BUSY);
+}
+
+/** An error and the errors it wraps: pg's, Prisma's (meta.driverAdapterError) and GraphQL's. */
+function causes(error: unknown): Record<string, any>[] {
   const seen = new Set<unknown>();
+  const found: Record<string, any>[] = [];
   const pending = [error];
   while (pending.length) {
     const e = pending.pop() as Record<string, any> | undefined;
     if (!e || typeof e !== "object" || seen.has(e)) continue;
     seen.add(e);
-    if (typeof e.code === "string" && (CONNECTION_CODES.has(e.code) || e.code.startsWith("08"))) return true;
-    if (typeof e.kind === "string" && UNREACHABLE_KINDS.has(e.kind)) return true;
-    if (e.name === "PrismaClientInitializationError") return true;
-    if (typeof e.message === "string" && CONNECTION_MESSAGES.test(e.message)) return true;
+    found.push(e);
     pending.push(e.cause, e.originalError, e.meta?.driverAdapterError, e.meta?.driverAdapterError?.cause);
   }
-  return false;
+  return found;
+}
+
+/**
+ * Whether an error means the database cannot be reached right now (refused, terminated, timed out,
+ * shutting down, out of connections), as opposed to a bad statement: such a request is answered 503.
+ */
+export function isConnectionError(error: unknown): boolean {
+  return causes(error).some(
+    (e) =>
+      (typeof e.code === "string" && (CONNECTION_CODES.has(e.code) || e.code.startsWith("08"))) ||
+      (typeof e.kind === "string" && UNREACHABLE_KINDS.has(e.kind)) ||
+      e.name === "PrismaClientInitializationError" ||
+      (typeof e.message === "string" && CONNECTION_MESSAGES.test(e.message)),
+  );
 }
 
 /** Node socket codes, pg's admin shutdown / crash / cannot-connect-now / too-many-connections, and Prisma's "can't reach" family. */

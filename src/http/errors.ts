@@ -4,8 +4,8 @@
 // that cannot be reached is a 503 (ServiceUnavailableException, Retry-After); anything else unexpected
 // is logged and answered as a 500 without internals.
 import { GraphQLError, isEnumType, type GraphQLSchema } from "graphql";
-import { isConnectionError } from "../db.ts";
-import { ApiError, badInput, conflict, notFound, serviceUnavailable } from "../schema/core/errors.ts";
+import { isConnectionError, isPoolBusy } from "../db.ts";
+import { ApiError, badInput, conflict, notFound, serviceBusy, serviceUnavailable } from "../schema/core/errors.ts";
 import type { Logger } from "../logger.ts";
 
 function fromPrisma(error: { code?: string; name?: string }): ApiError | undefined {
@@ -134,6 +134,10 @@ export function toApiError(error: unknown, logger: Logger, schema?: GraphQLSchem
   }
   const prisma = fromPrisma(error as never);
   if (prisma) return prisma;
+  if (isPoolBusy(error)) {
+    logger.warn("every database connection busy; answered 503");
+    return serviceBusy();
+  }
   if (isConnectionError(error)) {
     logger.warn({ err: (error as Error)?.message }, "database unreachable; answered 503");
     return serviceUnavailable();

@@ -7,6 +7,7 @@
 // A process running both roles has one registry for all of it; a worker-only process serves it on
 // METRICS_PORT (serve.ts). docs/operations.md, "Metrics", lists every metric.
 import client from "prom-client";
+import { type Db, poolBusyTimeouts, sqlPool } from "../../db.ts";
 import type { DeliveryMetrics } from "../../schema/webhooks/public.ts";
 import type { MailMetrics } from "../../schema/mail/public.ts";
 
@@ -84,5 +85,32 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
 
   mailAttempt(outcome: "sent" | "retry" | "failed"): void {
     this.mail.inc({ outcome });
+  }
+
+  /** The process's database pool: connections in use, queries waiting for one, waits that timed out. */
+  watchDbPool(db: Db): void {
+    const pool = sqlPool(db);
+    new client.Gauge({
+      name: "db_pool_connections",
+      help: "Database connections of this process's pool, by state: idle, busy (checked out), waiting (queries waiting for a free connection)",
+      labelNames: ["state"],
+      registers: [this.registry],
+      collect() {
+        this.set({ state: "idle" }, pool.idleCount);
+        this.set({ state: "busy" }, pool.totalCount - pool.idleCount);
+        this.set({ state: "waiting" }, pool.waitingCount);
+      },
+    });
+    let counted = 0;
+    new client.Counter({
+      name: "db_pool_busy_timeouts_total",
+      help: "Queries turned away (503, Retry-After) because every connection of the pool stayed busy for the bounded wait",
+      registers: [this.registry],
+      collect() {
+        const now = poolBusyTimeouts(db);
+        this.inc(now - counted);
+        counted = now;
+      },
+    });
   }
 }

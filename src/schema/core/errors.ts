@@ -63,6 +63,15 @@ export const serviceUnavailable = () =>
     },
   );
 
+/** Seconds a client is told to wait (Retry-After) when every database connection is busy. */
+const BUSY_RETRY_SECONDS = 1;
+
+/** Every database connection stayed busy for the pool's bounded wait (overload); the request did nothing. */
+export const serviceBusy = () =>
+  new ApiError(503, "ServiceUnavailableException", `the service is busy right now; retry in ${BUSY_RETRY_SECONDS} s`, {
+    "Retry-After": String(BUSY_RETRY_SECONDS),
+  });
+
 /** The contract's error body (plus `field` when one field or parameter is at fault). */
 export function errorBody(error: { message: string; type: string; field?: string }, traceId: string) {
   return {
