@@ -36,7 +36,7 @@ import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
 import { inputError, toApiError } from "./errors.ts";
-import { checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
+import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
 
@@ -68,6 +68,9 @@ function checkOperation(document: DocumentNode, variables: unknown): void {
 
 /** Input checks of every operation; validation errors (literals of the wrong type …) in the contract's words. */
 const sanitation = (schema: GraphQLSchema): Plugin => ({
+  onParse: ({ params }) => {
+    checkDocumentNesting(typeof params.source === "string" ? params.source : params.source.body);
+  },
   onValidate:
     () =>
     ({ result, setResult }) => {

@@ -1,7 +1,8 @@
 // The one sanitation step every request's input goes through before any feature sees it (REST: path,
 // query and JSON body; GraphQL: variables and the document's literals). PostgreSQL cannot store a NUL
-// character, integers past 2^53 silently lose digits, and very deep JSON only costs: each is a 400
-// naming where it was, instead of a failed query deeper down. docs/api.md ("Request limits").
+// character or a lone surrogate, integers past 2^53 silently lose digits, and very deep JSON or GraphQL
+// nesting only costs: each is a 400 naming where it was, instead of a failed query deeper down.
+// docs/api.md ("Request limits").
 import type { IncomingMessage } from "node:http";
 import { badInput } from "../schema/core/errors.ts";
 
@@ -12,6 +13,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_JSON_DEPTH = 32;
 
 const NUL = "\u0000";
+/** In a /u pattern a surrogate pair is one code point, so \p{Cs} matches only an unpaired half. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A path for messages: `notes[2].text`. */
 const join = (where: string, key: string | number) =>
@@ -20,6 +23,8 @@ const join = (where: string, key: string | number) =>
 /** Checks one text value (a query parameter, a path segment, a string literal). */
 export function checkText(text: string, where: string): void {
   if (text.includes(NUL)) throw badInput(`${where} must not contain NUL characters`);
+  // A lone UTF-16 surrogate ("\ud800" in JSON) is no character: PostgreSQL cannot store it.
+  if (LONE_SURROGATE.test(text)) throw badInput(`${where} must be valid Unicode text (it has a lone surrogate)`);
 }
 
 /** Checks a parsed JSON value: depth, NUL characters in keys and strings, integers beyond 2^53. Iterative. */
@@ -47,6 +52,32 @@ export function checkJson(value: unknown, where: string): void {
         stack.push({ value: child, where: join(item.where, key), depth: item.depth + 1 });
       }
     }
+  }
+}
+
+/** How deep brackets ({, [, () may nest in a GraphQL document: selections and literals together. */
+const MAX_DOCUMENT_NESTING = 64;
+
+/**
+ * A GraphQL document's bracket nesting, read before parsing: graphql-js parses (and coerces) nested
+ * literals recursively, so a list literal a few thousand levels deep would exhaust the stack. Strings,
+ * block strings and comments are skipped. Iterative.
+ */
+export function checkDocumentNesting(source: string): void {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "#") {
+      while (i < source.length && source[i] !== "\n" && source[i] !== "\r") i++;
+    } else if (source.startsWith('"""', i)) {
+      i += 3;
+      while (i < source.length && !source.startsWith('"""', i)) i += source.startsWith('\\"""', i) ? 4 : 1;
+      i += 2;
+    } else if (c === '"') {
+      for (i++; i < source.length && source[i] !== '"' && source[i] !== "\n"; i++) if (source[i] === "\\") i++;
+    } else if (c === "{" || c === "[" || c === "(") {
+      if (++depth > MAX_DOCUMENT_NESTING) throw badInput(`the document nests deeper than ${MAX_DOCUMENT_NESTING} levels`);
+    } else if (c === "}" || c === "]" || c === ")") depth--;
   }
 }
 

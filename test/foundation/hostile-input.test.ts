@@ -96,6 +96,25 @@ describe("NUL characters and deep JSON", () => {
     expect(afterCreate.workOrders).toBe(before.workOrders + 1);
   });
 
+  it("refuses a lone UTF-16 surrogate in a JSON string, naming the field, and writes nothing", async () => {
+    const before = await rowCounts();
+    expect400(
+      await t.call(
+        "acme-key",
+        "POST",
+        "/v1/buyer/user/provision",
+        '{"email":"lone@acme.example","nameGiven":"\\ud800x","nameFamily":"Y","roles":["viewer"]}',
+      ),
+      "nameGiven",
+    );
+    expect400(await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", '{"name":"low \\udc00 half"}'), "name");
+    expect(await rowCounts()).toEqual(before);
+    expect(await t.db.contact.count({ where: { email: "lone@acme.example" } })).toBe(0);
+    const paired = await t.call("acme-key", "POST", "/v1/buyer/asset/asset_types", '{"name":"pair \\ud83d\\ude00"}');
+    expect(paired.status).toBe(200);
+    expect(paired.body.data.name).toBe("pair \u{1F600}");
+  });
+
   it("refuses JSON nested deeper than the documented limit", async () => {
     const deep = "[".repeat(10_000) + "1" + "]".repeat(10_000);
     expect400(
@@ -137,6 +156,26 @@ describe("GraphQL", () => {
     const nulLiteral = await t.graphql("acme-key", 'mutation { upsertAssetType(input: {name: "a\\u0000b"}) { id } }');
     expect(nulLiteral.status).toBe(400);
     expect(await t.db.assetType.count({ where: { name: { startsWith: "a" } } })).toBe(0);
+  });
+
+  it("refuses a document nested deeper than 64 brackets before parsing it, never a 500", async () => {
+    for (const levels of [65, 3_000, 9_000]) {
+      const deep = "[".repeat(levels) + "1" + "]".repeat(levels);
+      const reply = await t.graphql("acme-key", `{ locationsMultiple(ids: ${deep}) { data { id } } }`);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+      expect(reply.body.errors[0]).toMatchObject({
+        message: "the document nests deeper than 64 levels",
+        extensions: { code: "invalidInputDataException" },
+      });
+    }
+    // Brackets inside strings and comments do not count; 60 levels are within the limit.
+    const literal = `"${"[".repeat(100)}"`;
+    const fine = await t.graphql(
+      "acme-key",
+      `# ${"{".repeat(100)}\n{ locationsMultiple(ids: ${"[".repeat(60)}${refs["store-1"]}${"]".repeat(60)}) { data { id } } locations(filter: {name: ${literal}}) { count } }`,
+    );
+    expect(fine.status, JSON.stringify(fine.body)).toBe(200);
+    expect(fine.body.data.locationsMultiple.data).toEqual([{ id: refs["store-1"] }]);
   });
 
   it("limits aliases and cost, so a thousand copies of a list are refused before running", async () => {
@@ -241,6 +280,42 @@ describe("contact e-mails of another tenant", () => {
       taggedUsers: ["bob@coolco.example", "outside.tech@gmail.example"],
     });
     expect(fine.status).toBe(200);
+  });
+
+  it("are refused where the body's field would be ignored: a PATCH naming only a contact, technicianEmail on confirm", async () => {
+    const id = (
+      await t.call(
+        "acme-key",
+        "POST",
+        "/v1/buyer/work_order/work_orders",
+        workOrderBody({ supplierFacilityId: refs["coolco-pdx"] }),
+      )
+    ).body.data.id;
+    const before = await t.db.workOrder.findUniqueOrThrow({ where: { id } });
+    expect400(
+      await t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${id}`, {
+        supplierPrimaryContactEmail: "ivy@acme.example",
+      }),
+      "supplierPrimaryContactEmail",
+    );
+    expect400(
+      await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/confirm", {
+        id,
+        technicianEmail: "ivy@acme.example",
+      }),
+      "technicianEmail",
+    );
+    expect(await t.db.workOrder.findUniqueOrThrow({ where: { id } })).toEqual(before);
+    const alone = await t.call("acme-key", "PATCH", `/v1/buyer/work_order/work_orders/${id}`, {
+      supplierPrimaryContactEmail: "bob@coolco.example",
+    });
+    expect(alone.status).toBe(200);
+    expect(alone.body.data.supplierPrimaryContactEmail ?? null).toBe(before.supplierPrimaryContactEmail);
+    const confirmed = await t.call("coolco-key", "PATCH", "/v1/supplier/work_order/work_orders/confirm", {
+      id,
+      technicianEmail: "bob@coolco.example",
+    });
+    expect(confirmed.status).toBe(200);
   });
 
   it("are refused as supplierPrimaryContactEmail (another supplier's contact) and technicianEmail", async () => {

@@ -23,7 +23,9 @@ export interface WorkOrderPatch {
 
 /**
  * PATCH /work_orders/{id}: a new supplierFacilityId reassigns the work order (the old supplier sees
- * `Rejected`); the current one, or supplierPrimaryContactEmail alone, is a no-op.
+ * `Rejected`); the current one, or supplierPrimaryContactEmail alone, is a no-op. The contact is checked
+ * whenever it is given (a contact of the new supplier, or of the current one for a no-op), so another
+ * tenant's contact is refused even where it would not be stored.
  */
 export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch, query: object) {
   return inTransaction(ctx.db, async (tx) => {
@@ -31,19 +33,20 @@ export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch,
     const target = input.supplierFacilityId;
     if (target === null)
       throw badInput("supplierFacilityId cannot be cleared; assign another supplier or cancel the work order");
-    if (target !== undefined && target !== wo.supplierFacilityId) {
+    const reassigning = target !== undefined && target !== wo.supplierFacilityId;
+    const contact =
+      input.supplierPrimaryContactEmail == null
+        ? null
+        : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
+    if (contact)
+      await checkContactEmails(tx, [{ field: "supplierPrimaryContactEmail", email: contact }], {
+        buyerCompanyId: null,
+        supplierFacilityIds: [reassigning ? target : wo.supplierFacilityId],
+      });
+    if (reassigning) {
       const actor = actorOf(ctx.viewer);
       refuseUnless("reassign", actor.kind, wo.status);
       const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
-      const contact =
-        input.supplierPrimaryContactEmail == null
-          ? null
-          : emailOf(input.supplierPrimaryContactEmail, "supplierPrimaryContactEmail");
-      if (contact)
-        await checkContactEmails(tx, [{ field: "supplierPrimaryContactEmail", email: contact }], {
-          buyerCompanyId: null,
-          supplierFacilityIds: [target],
-        });
       const now = ctx.now();
       await changeStatus(tx, wo, {
         action: "reassign",
@@ -79,6 +82,8 @@ interface Step {
   tx: Tx;
   wo: WorkOrderForChange;
   input: ActionInput;
+  /** input.technicianEmail, checked to be the acting supplier's (or no account's) whatever the action. */
+  technician: string | null;
   actor: Actor;
   now: Date;
 }
@@ -180,20 +185,17 @@ const EXTRA: Record<string, (step: Step) => Promise<Effect>> = {
     return { data, facts: { nextSupplierFound: true }, previousSupplierFacilityId: wo.supplierFacilityId };
   },
 
-  assign_tech: async ({ tx, wo, input }) => {
-    await updateOpenCall(tx, wo.id, {
-      technicianEmail: await technicianOf(tx, wo, required(input.technicianEmail, "technicianEmail is required")),
-    });
+  assign_tech: async ({ tx, wo, technician }) => {
+    await updateOpenCall(tx, wo.id, { technicianEmail: required(technician, "technicianEmail is required") });
     return {};
   },
 
   schedule,
   reschedule: schedule,
 
-  check_in: async ({ tx, wo, input, now }) => {
-    const given = input.technicianEmail == null ? null : await technicianOf(tx, wo, input.technicianEmail);
+  check_in: async ({ tx, wo, input, technician, now }) => {
     const technicianEmail = required(
-      given ?? (await openCall(tx, wo.id))?.technicianEmail,
+      technician ?? (await openCall(tx, wo.id))?.technicianEmail,
       "technicianEmail is required: no technician is assigned",
     );
     await updateOpenCall(tx, wo.id, { technicianEmail, checkInAt: now, checkInNote: input.note?.text ?? null });
@@ -226,7 +228,8 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
   return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, input.id, writableScope(ctx.viewer));
     refuseUnless(action, actor.kind, wo.status);
-    const effect = (await EXTRA[action]?.({ tx, wo, input, actor, now })) ?? {};
+    const technician = input.technicianEmail?.trim() ? await technicianOf(tx, wo, input.technicianEmail) : null;
+    const effect = (await EXTRA[action]?.({ tx, wo, input, technician, actor, now })) ?? {};
     await changeStatus(tx, wo, {
       action,
       actor,
