@@ -81,6 +81,28 @@ describe("rollUpCosts", () => {
     );
   });
 
+  it("derives the totals not sent from a sent after-tax total when nothing is under it", () => {
+    const only = rollUpCosts({ totalAfterTax: "100.00" }, null, PROPOSAL_TOTALS);
+    expect(only.mismatches).toEqual([]);
+    expect([text(only.data, "totalBeforeTax"), text(only.data, "tax")]).toEqual(["100.00", "0.00"]);
+    // With a document rate: the before-tax total whose rounded tax reaches the after-tax total.
+    const taxed = rollUpCosts({ totalAfterTax: "113.00", taxRate: "13" }, null, PROPOSAL_TOTALS);
+    expect(taxed.mismatches).toEqual([]);
+    expect([text(taxed.data, "totalBeforeTax"), text(taxed.data, "tax")]).toEqual(["100.00", "13.00"]);
+    const odd = rollUpCosts({ totalAfterTax: "10.01", taxRate: "8.875" }, null, PROPOSAL_TOTALS);
+    expect(odd.mismatches).toEqual([]);
+    expect(text(odd.data, "totalBeforeTax")).toBe("9.19");
+    // A sent tax with no rate under it still contradicts the rates' zero.
+    expect(rollUpCosts({ totalAfterTax: "110.00", tax: "10.00" }, null, PROPOSAL_TOTALS).mismatches).toEqual([
+      "tax is 10.00 but the tax rates give 0.00",
+      "totalAfterTax is 110.00 but totalBeforeTax 100.00 + tax 0.00 = 100.00",
+    ]);
+    // A before-tax lump sum is kept by an update that sends no totals, and is the base of a new rate.
+    const kept = rollUpCosts({ taxRate: "10" }, only.data, PROPOSAL_TOTALS);
+    expect([text(kept.data, "totalBeforeTax"), text(kept.data, "totalAfterTax")]).toEqual(["100.00", "110.00"]);
+    expect(rollUpCosts({ totalBeforeTax: "40.00" }, null, PROPOSAL_TOTALS).mismatches).toEqual([]);
+  });
+
   it("reports every mismatch at once", () => {
     const { mismatches } = rollUpCosts(
       {

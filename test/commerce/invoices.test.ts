@@ -193,6 +193,17 @@ describe("POST /v1/supplier/invoice/invoices", () => {
     expect(await t.db.invoice.count()).toBe(before);
   });
 
+  it("accepts an invoice of only invoiceTotalAfterTax: the totals not sent follow it", async () => {
+    const wo = await workOrder(t, "WaitingForReview");
+    const reply = await save({ workOrderId: wo, invoiceTotalAfterTax: "250.00" });
+    expect(reply.status, reply.body.message).toBe(200);
+    expect(reply.body.data).toMatchObject({
+      invoiceTotalBeforeTax: "250.00",
+      invoiceTax: "0.00",
+      invoiceTotalAfterTax: "250.00",
+    });
+  });
+
   it("answers totals that do not add up, a taken invoice number and a change to a published invoice with 406", async () => {
     const wo = await workOrder(t, "WaitingForReview");
     const before = await t.db.invoice.count();

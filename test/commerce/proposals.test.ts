@@ -56,6 +56,18 @@ describe("POST /v1/supplier/quote/proposals", () => {
     });
   });
 
+  it("accepts a proposal of only workOrderId, totalAfterTax and scope: the totals not sent follow the one sent", async () => {
+    const reply = await propose({ totalAfterTax: "1385.94", scope: "Lump sum" });
+    expect(reply.status, reply.body.message).toBe(200);
+    expect(reply.body.data).toMatchObject({
+      laborTotalBeforeTax: "0.00",
+      taxRate: "0",
+      totalBeforeTax: "1385.94",
+      tax: "0.00",
+      totalAfterTax: "1385.94",
+    });
+  });
+
   it("rolls sections up to before-tax, tax and after-tax totals with exact decimals", async () => {
     const reply = await propose({
       laborLineItems: [

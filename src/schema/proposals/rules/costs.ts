@@ -122,26 +122,55 @@ export function rollUpCosts(
     rateTax = rateTax.plus(total.times(sectionRate));
   }
 
-  const beforeTax = sum(sectionTotals);
   const documentRate = sent(names.taxRate)
     ? rate(input[names.taxRate], names.taxRate)
     : new Prisma.Decimal(kept(names.taxRate, ZERO));
-  rateTax = rateTax.plus(beforeTax.times(documentRate)).dividedBy(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
-  const tax = rateTax.plus(extraTax);
+  const taxOn = (base: Decimal) => {
+    const fromRates = rateTax.plus(base.times(documentRate)).dividedBy(100);
+    return fromRates.toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
+  };
+  const sectionSum = sum(sectionTotals);
+  // The before-tax total is a lump sum when nothing under it was given (no section sent or stored): then
+  // it is the one sent, else the one kept from before, else derived from a sent after-tax total, so the
+  // totals a client did not send never contradict the ones it did (a proposal of only totalAfterTax).
+  const sectionsGiven =
+    !sectionSum.isZero() ||
+    COST_SECTIONS.some((section) => input[`${section}LineItems`] != null || sent(`${section}TotalBeforeTax`));
+  let beforeTax: Decimal;
+  if (sectionsGiven || (!sent(names.beforeTax) && !sent(names.afterTax) && !stored)) beforeTax = sectionSum;
+  else if (sent(names.beforeTax)) beforeTax = money(input[names.beforeTax], names.beforeTax);
+  else if (sent(names.afterTax)) {
+    const afterTax = money(input[names.afterTax], names.afterTax);
+    beforeTax = beforeTaxFor(afterTax, sent(names.tax) ? money(input[names.tax], names.tax) : undefined);
+  } else beforeTax = new Prisma.Decimal(kept(names.beforeTax, ZERO));
+  const rateTaxRounded = taxOn(beforeTax);
+  const tax = rateTaxRounded.plus(extraTax);
   const afterTax = beforeTax.plus(tax);
+
+  /** The before-tax total whose tax brings it to `afterTax` (the sent tax, else the rates'), or 0 when none does. */
+  function beforeTaxFor(afterTaxSent: Decimal, taxSent: Decimal | undefined): Decimal {
+    if (taxSent) return Prisma.Decimal.max(ZERO, afterTaxSent.minus(taxSent));
+    // before + round(before × rate) + extra = after: the division's cent, or the one either side of it.
+    const guess = afterTaxSent
+      .minus(extraTax)
+      .dividedBy(documentRate.dividedBy(100).plus(1))
+      .toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
+    const candidates = [guess, guess.minus("0.01"), guess.plus("0.01")].filter((c) => !c.isNegative());
+    return candidates.find((c) => c.plus(taxOn(c)).plus(extraTax).equals(afterTaxSent)) ?? guess;
+  }
 
   const check = (field: string, computed: Decimal, why: string) => {
     if (!sent(field)) return;
     const given = money(input[field], field);
     if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${why}`);
   };
-  check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);
+  if (sectionsGiven) check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);
   check(
     names.tax,
     tax,
     extraTax.isZero()
       ? `the tax rates give ${moneyText(tax)}`
-      : `the tax rates give ${moneyText(rateTax)} and the tax lines ${moneyText(extraTax)}: ${moneyText(tax)}`,
+      : `the tax rates give ${moneyText(rateTaxRounded)} and the tax lines ${moneyText(extraTax)}: ${moneyText(tax)}`,
   );
   check(
     names.afterTax,
