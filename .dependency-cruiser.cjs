@@ -1,5 +1,5 @@
 // Import rules (docs/architecture.md, "Imports point one way"): transport → features → core.
-//   core:      src/schema/core/, src/db.ts, src/logger.ts, src/generated/
+//   core:      src/schema/core/, src/db.ts, src/redis.ts, src/logger.ts, src/generated/
 //   features:  src/schema/<feature>/ (every folder but core)
 //   assembly:  src/schema/index.ts (imports every feature's root fields)
 //   transport: src/http/, src/rest/ (may use http/), src/workers/, src/operator/
@@ -22,7 +22,7 @@ module.exports = {
       name: "core-imports-core-only",
       severity: "error",
       comment: "The shared core knows no feature and no transport.",
-      from: { path: "^src/(schema/core/|db\\.ts$|logger\\.ts$)" },
+      from: { path: "^src/(schema/core/|db\\.ts$|redis\\.ts$|logger\\.ts$)" },
       to: { path: [FEATURE, TRANSPORT, COMPOSITION, "^src/schema/index\\.ts$"] },
     },
     {

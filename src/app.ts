@@ -1,5 +1,6 @@
 // Composition root: opens the shared resources once and starts the roles this process runs.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { connectRedis } from "./redis.ts";
 import type { Config } from "./config.ts";
 import { createDb } from "./db.ts";
 import { createLogger } from "./logger.ts";
@@ -63,7 +64,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     searchBitmaps: config.searchBitmaps,
   };
   // Fail fast while Redis is unreachable (no offline queue): the API must not hang on it.
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const redis = connectRedis(config, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
   const closers: (() => Promise<void>)[] = [];
   services.portalUrl = overrides.portalUrl ?? config.portalUrl;

@@ -1,5 +1,6 @@
 // Runtime configuration from the environment (a local `.env` is loaded when present).
 import fs from "node:fs";
+import { parseSentinels } from "./redis.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
@@ -16,6 +17,10 @@ export interface Config {
   /** DB_POOL_WAIT_MS: how long a query waits for a free connection before its request answers 503 busy. */
   dbPoolWaitMs: number;
   redisUrl: string;
+  /** REDIS_SENTINELS (host:port,…): reach Redis through these Sentinels instead of REDIS_URL. */
+  redisSentinels?: { host: string; port: number }[];
+  /** REDIS_MASTER_NAME: the Sentinels' name for the primary (default mymaster). */
+  redisMasterName: string;
   /** Prefix of every Redis key, so several installs (or test files) can share one Redis. */
   redisPrefix: string;
   smtpUrl: string;
@@ -78,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: Number(env.DB_POOL_MAX ?? 10),
     dbPoolWaitMs: Number(env.DB_POOL_WAIT_MS ?? 5_000),
     redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    redisSentinels: parseSentinels(env.REDIS_SENTINELS),
+    redisMasterName: env.REDIS_MASTER_NAME || "mymaster",
     redisPrefix: env.REDIS_PREFIX ?? "wo",
     smtpUrl: env.SMTP_URL ?? "smtp://127.0.0.1:1025",
     portalUrl: env.PORTAL_URL ?? "http://localhost:4000",

@@ -32,7 +32,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Every connection of the pool stayed busy while a query waited for one: overload, not an outage. */
 const POOL_BUSY = "POOL_BUSY";
-export class PoolBusyError extends Error {
+class PoolBusyError extends Error {
   readonly code = POOL_BUSY;
   constructor(waitMs: number) {
     super(`every database connection stayed busy for ${waitMs} ms`);

@@ -76,7 +76,8 @@ export function checkDocumentNesting(source: string): void {
     } else if (c === '"') {
       for (i++; i < source.length && source[i] !== '"' && source[i] !== "\n"; i++) if (source[i] === "\\") i++;
     } else if (c === "{" || c === "[" || c === "(") {
-      if (++depth > MAX_DOCUMENT_NESTING) throw badInput(`the document nests deeper than ${MAX_DOCUMENT_NESTING} levels`);
+      if (++depth > MAX_DOCUMENT_NESTING)
+        throw badInput(`the document nests deeper than ${MAX_DOCUMENT_NESTING} levels`);
     } else if (c === "}" || c === "]" || c === ")") depth--;
   }
 }

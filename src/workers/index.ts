@@ -1,7 +1,7 @@
 // The worker role: wires each feature's background jobs and starts them. close() lets in-flight
 // attempts finish. Every job's schedule is in PostgreSQL; Redis carries the live messages of
 // subscriptions (published by the webhook relay) and the planned maintenance generator's trigger.
-import { Redis } from "ioredis";
+import { connectRedis } from "../redis.ts";
 import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
 import { startIdempotencyCleanup } from "../schema/core/idempotency.ts";
@@ -16,8 +16,8 @@ export type WorkerMetrics = DeliveryMetrics & MailMetrics;
 
 export async function startWorkers(config: Config, services: Services, metrics?: WorkerMetrics) {
   // BullMQ workers block on Redis, so they get a connection of their own; publishing gets another.
-  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-  const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const connection = connectRedis(config, { maxRetriesPerRequest: null });
+  const publisher = connectRedis(config, { maxRetriesPerRequest: 1 });
   for (const redis of [connection, publisher])
     redis.on("error", (err) => services.logger.warn({ err: err.message }, "worker redis error"));
   const { db, logger, now } = services;
