@@ -12,7 +12,7 @@ import {
 import { redeliverWebhook } from "../../src/schema/webhooks/rules/replay.ts";
 import { claimMail, MAIL_ATTEMPTS, recordMailAttempt } from "../../src/schema/mail/rules.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { startReceiver } from "./helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -16,16 +16,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchemas } from "../../src/schema/index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import {
-  bodyFor,
-  discoverOperations,
-  installWriteCounter,
-  INTERFACES,
-  KEYS,
-  pathValue,
-  queryFor,
-  valueFor,
-} from "./fuzz.ts";
+import { discoverOperations, INTERFACES, KEYS } from "../support/operations.ts";
+import { bodyFor, installWriteCounter, pathValue, queryFor, valueFor } from "./fuzz.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);

@@ -26,7 +26,7 @@ import {
 import type { Status } from "../../src/schema/work-orders/rules/state-machine.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { operatorCli, ROOT, type Run } from "../support/operator-cli.ts";
-import { startReceiver } from "../events/helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
