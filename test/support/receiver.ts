@@ -1,5 +1,5 @@
 // A webhook receiver on 127.0.0.1 for the tests that deliver webhooks (events, networks, operator,
-// resilience): records every request; can answer 500.
+// resilience): records every request; can answer 500, or answer late.
 import http from "node:http";
 
 interface Receipt {
@@ -12,10 +12,13 @@ interface Receipt {
   at: number;
 }
 
-/** A webhook receiver on 127.0.0.1: answers 204, or 500 while `failing` is true. Records every request. */
+/**
+ * A webhook receiver on 127.0.0.1: answers 204, or 500 while `failing` is true, `delayMs` after the
+ * request arrived. Records every request.
+ */
 export async function startReceiver() {
   const receipts: Receipt[] = [];
-  const state = { failing: false };
+  const state = { failing: false, delayMs: 0 };
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -29,7 +32,8 @@ export async function startReceiver() {
         json: JSON.parse(body),
         at: Date.now(),
       });
-      res.writeHead(status).end();
+      if (state.delayMs > 0) setTimeout(() => res.writeHead(status).end(), state.delayMs);
+      else res.writeHead(status).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
