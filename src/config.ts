@@ -31,7 +31,7 @@ export interface Config {
   /** Which roles this process runs: the HTTP API, the background workers, or both (one-machine install). */
   roles: { api: boolean; worker: boolean };
   shutdownGraceMs: number;
-  /** Multiplies the webhook retry delays of decisions.md §3 (WEBHOOK_RETRY_SCALE; 1 in production). */
+  /** Multiplies the webhook retry delays of docs/decisions.md#webhooks (WEBHOOK_RETRY_SCALE; 1 in production). */
   webhookRetryScale: number;
   /** How often the outbox relay looks for new events when idle (RELAY_INTERVAL_MS). */
   relayIntervalMs: number;

@@ -78,7 +78,7 @@ function slugger() {
   };
 }
 
-/** Links between guides (`events.md#signing`) point at their pages; other links stay as written. */
+/** Links between guides (`events.md#signing-and-verification`) point at their pages; other links stay as written. */
 function guideLink(href: string, names: Set<string>): string {
   const match = /^(?:\.\/|docs\/)?([a-z0-9][a-z0-9-]*)\.md(#.*)?$/.exec(href);
   return match && names.has(match[1]) ? `/docs/${match[1]}${match[2] ?? ""}` : href;

@@ -269,12 +269,3 @@ export function streamingPost(
     reply,
   };
 }
-
-/** Waits until `probe` holds (polling), failing after `ms`. */
-export async function eventually(probe: () => boolean | Promise<boolean>, ms = 5_000, what = "condition") {
-  const until = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

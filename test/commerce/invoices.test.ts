@@ -4,6 +4,7 @@
 // its event), disputes, and the auto-publish of flagged drafts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCommerceApp, workOrder, type CommerceApp } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 import { autoPublishRound } from "../../src/schema/invoices/rules/status.ts";
 import { startInvoiceJobs } from "../../src/schema/invoices/public.ts";
 
@@ -466,13 +467,11 @@ describe("autoPublishOnApproval", () => {
             .status,
         ).toBe(200);
       }
-      const until = Date.now() + 5_000;
-      while (
-        (await t.db.invoice.findUniqueOrThrow({ where: { id: draft.body.data.id } })).status !== "pending" &&
-        Date.now() < until
-      ) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await waitFor(
+        async () => (await t.db.invoice.findUniqueOrThrow({ where: { id: draft.body.data.id } })).status === "pending",
+        5_000,
+        "the worker to publish the draft",
+      );
     } finally {
       await jobs.close();
     }

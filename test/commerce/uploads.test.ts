@@ -5,9 +5,9 @@
 // the 512 MB route limit itself is exercised by `npm run bench -- uploads`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchemas } from "../../src/schema/index.ts";
+import { waitFor } from "../support/wait.ts";
 import {
   commerceFixture,
-  eventually,
   filePart,
   multipartBody,
   pdf,
@@ -40,7 +40,7 @@ afterAll(() => t?.close());
 
 /** Nothing stored and nothing written since `before`. */
 async function unchanged(before: { files: string[]; rows: number }) {
-  await eventually(
+  await waitFor(
     () => JSON.stringify(t.storedFiles().sort()) === JSON.stringify(before.files),
     5_000,
     "the storage to be as before",
@@ -161,7 +161,7 @@ describe("POST /v1/supplier/file/upload", () => {
     const { body, contentType } = multipartBody([filePart(Buffer.alloc(CAP - 100, 3), "dropped.bin")]);
     const stream = streamingPost(t, "coolco-key", UPLOAD, contentType);
     await stream.write(body.subarray(0, 300 * 1024));
-    await eventually(
+    await waitFor(
       () => t.storedFiles().some((f) => f.startsWith(".incoming/")),
       5_000,
       "the upload to reach the storage",
@@ -347,7 +347,7 @@ describe("POST /v1/supplier/invoice/file/upload_and_publish/{invoiceId}", () => 
     const { body, contentType } = multipartBody([filePart(pdf(CAP - 200))]);
     const stream = streamingPost(t, "coolco-key", publishPath(id), contentType, body.length);
     await stream.write(body.subarray(0, 200 * 1024));
-    await eventually(
+    await waitFor(
       () => t.storedFiles().some((f) => f.startsWith(".incoming/")),
       5_000,
       "the upload to reach the storage",

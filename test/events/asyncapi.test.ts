@@ -30,7 +30,7 @@ describe("GET /asyncapi.json", () => {
     expect(docs.body).toContain('href="/asyncapi.json"');
   });
 
-  it("has the three events, signed as decisions.md §3 says, with payloads the relay's messages satisfy", async () => {
+  it("has the three events, signed as docs/decisions.md#webhooks, with payloads the relay's messages satisfy", async () => {
     const doc = (await t.call(null, "GET", "/asyncapi.json")).body;
     expect(Object.keys(doc.channels).sort()).toEqual(["workorderCreate", "workorderNewNote", "workorderStatusUpdate"]);
     const byEvent: Record<string, any> = {};

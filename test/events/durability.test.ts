@@ -7,8 +7,10 @@ import type { Config } from "../../src/config.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
 import { claimDeliveries } from "../../src/schema/webhooks/jobs/delivery.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import { acmeWorkOrder, confirmed, context, note, silentLogger, sleep, startReceiver, waitFor } from "./helpers.ts";
+import { startTestApp, type TestApp, silentLogger } from "../support/app.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { sleep, waitFor } from "../support/wait.ts";
+import { acmeWorkOrder, confirmed, context, note } from "../support/work-order-events.ts";
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -1,75 +1,14 @@
-// Shared by the event tests: a real local webhook receiver, graphql-ws and SSE subscribers, polling,
-// and "priming" a subscription (a probe published on the relay's Redis channel until the subscriber
-// sees it, so a test knows the server is listening before it writes the event under test).
-import http from "node:http";
+// The event tests' subscribers: graphql-ws and SSE subscribers of workOrderEvents, and "priming" a
+// subscription (a probe published on the relay's Redis channel until the subscriber sees it, so a test
+// knows the server is listening before it writes the event under test). What other folders share too
+// (the webhook receiver, the events' work order and payloads, polling) is in test/support/.
 import { Redis } from "ioredis";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import pino from "pino";
 import { SUBSCRIPTION_CHANNEL } from "../../src/schema/webhooks/jobs/relay.ts";
-import type { WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import type { Audience } from "../../src/schema/work-orders/events.ts";
 import type { TestApp } from "../support/app.ts";
-
-export const silentLogger = () => pino({ level: "silent" });
-
-export async function waitFor<T>(
-  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  ms = 10_000,
-  what = "condition",
-): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Receipt {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  status: number;
-  json: { event_type: string; data: Record<string, unknown> };
-  /** When it arrived (ms since the epoch). */
-  at: number;
-}
-
-/** A webhook receiver on 127.0.0.1: answers 204, or 500 while `failing` is true. Records every request. */
-export async function startReceiver() {
-  const receipts: Receipt[] = [];
-  const state = { failing: false };
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const status = state.failing ? 500 : 204;
-      receipts.push({
-        path: req.url ?? "",
-        headers: req.headers,
-        body,
-        status,
-        json: JSON.parse(body),
-        at: Date.now(),
-      });
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
-    base,
-    receipts,
-    state,
-    /** Successful receipts of one webhook-id. */
-    delivered: (webhookId: string) => receipts.filter((r) => r.headers["webhook-id"] === webhookId && r.status < 300),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+import { sleep, waitFor } from "../support/wait.ts";
 
 export interface LiveEvent {
   eventType: string;
@@ -212,56 +151,3 @@ export async function prime(
     redis.disconnect();
   }
 }
-
-/** A work order of acme at store-1, assigned to coolco-pdx, for events to be about (title and status may differ). */
-export async function acmeWorkOrder(
-  t: TestApp,
-  fields: { title?: string; status?: "ConfirmedByServiceProvider" | "PendingConfirmationByServiceProvider" } = {},
-) {
-  const { refs } = t.fixture;
-  return t.db.workOrder.create({
-    data: {
-      buyerCompanyId: refs.acme,
-      buyerFacilityId: refs["acme-hq"],
-      locationId: refs["store-1"],
-      problemTypeId: refs.hvac,
-      title: "Leaking unit",
-      status: "ConfirmedByServiceProvider",
-      createdBy: "alice@acme.example",
-      supplierFacilityId: refs["coolco-pdx"],
-      statusChangedAt: new Date(),
-      ...fields,
-    },
-  });
-}
-
-export function context(
-  t: TestApp,
-  workOrderId: number,
-  overrides: Partial<WorkOrderEventContext> = {},
-): WorkOrderEventContext {
-  return {
-    workOrderId,
-    buyerCompanyId: t.fixture.refs.acme,
-    customer: "Acme Foods",
-    location: "Store 1 Portland",
-    supplierFacilityId: t.fixture.refs["coolco-pdx"],
-    visibleToSupplierFacilityIds: [],
-    status: "ConfirmedByServiceProvider",
-    ...overrides,
-  };
-}
-
-export const confirmed = (at = new Date()) => ({
-  oldStatus: "PendingConfirmationByServiceProvider" as const,
-  newStatus: "ConfirmedByServiceProvider" as const,
-  changedBy: "Bob Tech",
-  changedAt: at.toISOString(),
-  action: "confirm",
-});
-
-export const note = (text: string, at = new Date()) => ({
-  newNote: text,
-  addedBy: "Alice Admin",
-  addedAt: at.toISOString(),
-});

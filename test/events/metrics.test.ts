@@ -12,8 +12,10 @@ import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-or
 import { PM_QUEUE } from "../../src/schema/planned-maintenance/public.ts";
 import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { startSmtp, type TestSmtp } from "../provisioning/smtp.ts";
-import { acmeWorkOrder, startReceiver, waitFor } from "./helpers.ts";
+import { startSmtp, type TestSmtp } from "../support/smtp.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { waitFor } from "../support/wait.ts";
+import { acmeWorkOrder } from "../support/work-order-events.ts";
 
 /** One scrape: `name{labels}` → value, exactly as the exposition format writes them. */
 async function scrape(base: string): Promise<Map<string, number>> {

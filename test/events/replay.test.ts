@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { operatorCli } from "../support/operator-cli.ts";
-import { acmeWorkOrder, confirmed, context, note, sleep, startReceiver, waitFor } from "./helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { sleep, waitFor } from "../support/wait.ts";
+import { acmeWorkOrder, confirmed, context, note } from "../support/work-order-events.ts";
 
 const HOUR = 3_600_000;
 

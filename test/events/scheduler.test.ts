@@ -1,5 +1,5 @@
 // The durable schedule with an injected clock: each delivery's next attempt time and lease are its
-// row's (PostgreSQL), the retry schedule of decisions.md §3, the three-hour rule applied by the sweep
+// row's (PostgreSQL), the retry schedule of docs/decisions.md#webhooks, the three-hour rule applied by the sweep
 // whether or not an attempt runs, leases that run out, replays that restart the schedule, and mail's
 // backoff. No worker runs in this file: the test drives the claims and attempts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import {
 import { redeliverWebhook } from "../../src/schema/webhooks/rules/replay.ts";
 import { claimMail, MAIL_ATTEMPTS, recordMailAttempt } from "../../src/schema/mail/rules.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { startReceiver } from "./helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

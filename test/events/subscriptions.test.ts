@@ -11,19 +11,10 @@ import {
 } from "../../src/schema/work-orders/events.ts";
 import { messagesFor } from "../../src/schema/work-orders/events.ts";
 import { SUBSCRIPTION_CHANNEL } from "../../src/schema/webhooks/jobs/relay.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import {
-  acmeWorkOrder,
-  confirmed,
-  context,
-  note,
-  prime,
-  silentLogger,
-  sleep,
-  sseSubscriber,
-  waitFor,
-  wsSubscriber,
-} from "./helpers.ts";
+import { startTestApp, type TestApp, silentLogger } from "../support/app.ts";
+import { prime, sseSubscriber, wsSubscriber } from "./helpers.ts";
+import { sleep, waitFor } from "../support/wait.ts";
+import { acmeWorkOrder, confirmed, context, note } from "../support/work-order-events.ts";
 
 let t: TestApp;
 let workOrderId = 0;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import crypto from "node:crypto";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { waitFor } from "../support/wait.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import type { ClaimedDelivery } from "../../src/schema/webhooks/jobs/delivery.ts";
 
@@ -18,19 +19,6 @@ let received: Received[] = [];
 let failuresLeft = 0;
 let receiverUrl = "";
 let workOrderId = 0;
-
-const waitFor = async <T>(
-  probe: () => Promise<T | null | undefined> | T | null | undefined,
-  ms = 10_000,
-): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {

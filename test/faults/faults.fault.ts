@@ -4,16 +4,8 @@
 // by itself. The table is printed at the end (and written as JSON).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
-import {
-  install,
-  printReport,
-  produceEvents,
-  sleep,
-  tally,
-  waitUntil,
-  type Installation,
-  type ScenarioReport,
-} from "./harness.ts";
+import { sleep, waitFor } from "../support/wait.ts";
+import { install, printReport, produceEvents, tally, type Installation, type ScenarioReport } from "./harness.ts";
 
 let i: Installation;
 const reports: ScenarioReport[] = [];
@@ -62,13 +54,13 @@ async function scenario(name: string, run: () => Promise<{ workOrderIds: number[
 }
 
 const allArrived = (ids: number[], ms: number, what: string) =>
-  waitUntil(() => tally(i.receiver, ids).lost === 0, ms, what);
+  waitFor(() => tally(i.receiver, ids).lost === 0, ms, what);
 
 describe("fault injection", () => {
   it("worker kill -9 mid-burst", async () => {
     await scenario("worker kill -9 mid-burst, restarted", async () => {
       const ids = await produceEvents(i, 2_000);
-      await waitUntil(() => tally(i.receiver, ids).distinct >= 1_000, 60_000, "a third of the burst");
+      await waitFor(() => tally(i.receiver, ids).distinct >= 1_000, 60_000, "a third of the burst");
       await i.worker.kill("SIGKILL");
       await sleep(1_000);
       await i.worker.restart();
@@ -83,7 +75,7 @@ describe("fault injection", () => {
       // 300 events whose deliveries all failed once and wait for their retry…
       i.receiver.state.failing = true;
       const retrying = await produceEvents(i, 300);
-      await waitUntil(
+      await waitFor(
         async () =>
           (await i.db.webhookDelivery.count({
             where: {
@@ -96,7 +88,7 @@ describe("fault injection", () => {
         30_000,
         "the first failures",
       );
-      await waitUntil(
+      await waitFor(
         async () => (await i.db.webhookDelivery.count({ where: { status: "pending", attempts: 0 } })) === 0,
         30_000,
         "every delivery attempted once",
@@ -204,7 +196,7 @@ describe("fault injection", () => {
         }
       };
       const killer = (async () => {
-        await waitUntil(() => next >= N / 3, 60_000, "a third of the creates");
+        await waitFor(() => next >= N / 3, 60_000, "a third of the creates");
         await i.api.kill("SIGKILL");
         await sleep(500);
         await i.api.restart();

@@ -11,14 +11,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { createDb, sqlPool, type Db } from "../../src/db.ts";
 import { applyFixture, type ApplyResult } from "../../src/operator/apply.ts";
 import { BASE_FIXTURE } from "../support/app.ts";
 import { createTestDatabase } from "../support/databases.ts";
+import { waitFor } from "../support/wait.ts";
 
-export { sleep };
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function freePort(): Promise<number> {
@@ -29,14 +28,6 @@ function freePort(): Promise<number> {
     });
     server.on("error", reject);
   });
-}
-
-export async function waitUntil(probe: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 // ---------------------------------------------------------------- processes
@@ -116,7 +107,7 @@ class RedisServer extends Child {
   }
 
   async ready(): Promise<void> {
-    await waitUntil(
+    await waitFor(
       () =>
         new Promise<boolean>((resolve) => {
           const socket = net.connect(this.port, "127.0.0.1", () => socket.write("PING\r\n"));
@@ -149,7 +140,7 @@ class Service extends Child {
 
   async ready(): Promise<void> {
     if (this.role === "api") {
-      await waitUntil(
+      await waitFor(
         () =>
           fetch(`http://127.0.0.1:${this.port}/readyz`).then(
             (r) => r.ok,
@@ -159,7 +150,7 @@ class Service extends Child {
         "the API",
       );
     } else {
-      await waitUntil(() => this.log.includes('"msg":"workers started"'), 60_000, "the worker");
+      await waitFor(() => this.log.includes('"msg":"workers started"'), 60_000, "the worker");
     }
   }
 

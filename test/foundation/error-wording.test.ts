@@ -4,7 +4,7 @@
 // route is checked without editing this test.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { discoverOperations, KEYS, type Operation } from "../fuzz/fuzz.ts";
+import { discoverOperations, KEYS, type Operation } from "../support/operations.ts";
 
 const JARGON =
   /Variable "\$|of required type|cannot represent|Expected type|does not exist in "|"\w+!"|GRAPHQL_|Syntax Error/;

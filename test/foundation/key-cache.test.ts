@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db.ts";
 import { APPLICATION_NAME, ViewerCache } from "../../src/http/viewer-cache.ts";
 import { issueKey } from "../../src/operator/keys.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
+import { startTestApp, type TestApp, silentLogger } from "../support/app.ts";
 import { operatorCli } from "../support/operator-cli.ts";
-import { silentLogger } from "../events/helpers.ts";
 
 /** docs/performance.md states this bound for a revocation to reach every instance. */
 const REVOCATION_BOUND_MS = 1_000;

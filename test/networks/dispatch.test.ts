@@ -4,7 +4,8 @@
 // relationships are never picked), and concurrent declines that never assign a next supplier twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { startReceiver, waitFor } from "../events/helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { waitFor } from "../support/wait.ts";
 import { networkFixture } from "./network-fixture.ts";
 
 let t: TestApp;

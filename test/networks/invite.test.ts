@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { startSmtp, type ReceivedMail, type TestSmtp } from "../provisioning/smtp.ts";
+import { startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.ts";
+import { waitFor } from "../support/wait.ts";
 import { inviteSubContractor, inviteMail } from "../../src/schema/private-network/rules.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import { networkFixture } from "./network-fixture.ts";
@@ -377,12 +378,13 @@ describe("GraphQL", () => {
   });
 });
 
-async function waitForCount(match: (m: ReceivedMail) => boolean, count: number, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const hits = smtp.received.filter(match);
-    if (hits.length >= count) return hits;
-    if (Date.now() > until) throw new Error(`expected ${count} mails, got ${hits.length}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+function waitForCount(match: (m: ReceivedMail) => boolean, count: number, timeoutMs = 10_000) {
+  return waitFor(
+    () => {
+      const hits = smtp.received.filter(match);
+      return hits.length >= count && hits;
+    },
+    timeoutMs,
+    `${count} mails`,
+  );
 }

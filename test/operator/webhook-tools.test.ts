@@ -26,7 +26,7 @@ import {
 import type { Status } from "../../src/schema/work-orders/rules/state-machine.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { operatorCli, ROOT, type Run } from "../support/operator-cli.ts";
-import { startReceiver } from "../events/helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -39,6 +39,8 @@ let coolcoHook: number;
 let createOnlyHook: number;
 
 const INSECURE = { WEBHOOK_ALLOW_INSECURE_URLS: "true" };
+/** How late the receiver answers `webhooks test` (its latency is at least this). */
+const RECEIVER_DELAY_MS = 300;
 /** Each CLI run is a process of its own (~1 s of CPU, much more on a busy machine). */
 const SPAWNS = { timeout: 240_000 };
 const cli = (args: string[], env: Record<string, string> = {}) => operatorCli(t.databaseUrl, args, { env });
@@ -134,6 +136,8 @@ describe("webhooks test", () => {
         path.join(dotenvDir, ".env"),
         `DATABASE_URL=${t.databaseUrl}\nWEBHOOK_ALLOW_INSECURE_URLS=true\n`,
       );
+      // The receiver answers late, so the printed latency is known to measure the round trip.
+      receiver.state.delayMs = RECEIVER_DELAY_MS;
       const [buyer, supplier, refused, failed] = await Promise.all([
         cli(["webhooks", "test", String(acmeHook), "--event", "workorder.status_update"], INSECURE),
         // WEBHOOK_ALLOW_INSECURE_URLS and DATABASE_URL from .env only
@@ -142,7 +146,7 @@ describe("webhooks test", () => {
         }),
         cli(["webhooks", "test", String(coolcoHook), "--event", "workorder.new_note"]),
         cli(["webhooks", "test", String(createOnlyHook), "--event", "workorder.new_note"], INSECURE),
-      ]);
+      ]).finally(() => (receiver.state.delayMs = 0));
 
       const sent = ok(buyer);
       expect(sent).toMatchObject({
@@ -157,7 +161,8 @@ describe("webhooks test", () => {
         error: null,
       });
       expect(sent.webhookId).toMatch(/^msg_test_[0-9a-f]{16}$/);
-      expect(sent.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(sent.latencyMs).toBeGreaterThanOrEqual(RECEIVER_DELAY_MS);
+      expect(sent.latencyMs).toBeLessThan(10_000); // milliseconds, within the attempt's timeout
       expect(sent.body).toEqual({
         event_type: "workorder.status_update",
         data: {

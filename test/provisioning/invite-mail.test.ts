@@ -5,7 +5,7 @@ import pino from "pino";
 import { startApp } from "../../src/app.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { MAIL_ATTEMPTS } from "../../src/schema/mail/rules.ts";
-import { startSmtp, type TestSmtp } from "./smtp.ts";
+import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const PATH = "/v1/buyer/user/provision";
 let t: TestApp;

@@ -10,7 +10,9 @@ import { createDb, sqlTransaction } from "../../src/db.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
-import { acmeWorkOrder, confirmed, context, sleep, startReceiver, waitFor } from "../events/helpers.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { sleep, waitFor } from "../support/wait.ts";
+import { acmeWorkOrder, confirmed, context } from "../support/work-order-events.ts";
 
 let t: TestApp;
 let proxy: TcpProxy;

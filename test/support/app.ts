@@ -69,6 +69,9 @@ export interface Reply {
   body: any;
 }
 
+/** A logger that writes nothing, for services a test starts beside its app. */
+export const silentLogger = () => pino({ level: "silent" });
+
 function captureLogger(lines: Record<string, unknown>[]) {
   const stream = new Writable({
     write(chunk, _enc, done) {

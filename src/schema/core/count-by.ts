@@ -1,4 +1,4 @@
-// `count_by` (decisions.md §2): the list's filters, answering {count: N}, or with group_by=<field>
+// `count_by` (docs/decisions.md#counts): the list's filters, answering {count: N}, or with group_by=<field>
 // [{value, count}, …] ordered by value.
 import { builder } from "./builder.ts";
 import { badInput } from "./errors.ts";

@@ -1,7 +1,7 @@
 // Masking of buyer-private fields, declared once per type:
 //   builder.prismaObject("Location", { extensions: masked({ thirdParty: ["internalCode"] }), ... })
 // and enforced here for every schema we serve (GraphQL and each REST cut), so a resolver cannot forget it.
-// Masked fields stay in the response with the value null (decisions.md §6).
+// Masked fields stay in the response with the value null (docs/decisions.md#masking).
 import { defaultFieldResolver, isNonNullType, isObjectType, type GraphQLSchema } from "graphql";
 import type { Context } from "./context.ts";
 

@@ -41,7 +41,7 @@ const PdfEntryRef = builder.objectRef<PdfEntry>("InvoicePdf").implement({
 
 export const InvoiceRef = builder.prismaObject("Invoice", {
   description: "A supplier's invoice for a work order",
-  // Buyer-private for third-party supplier keys (decisions.md §6): the buyer's approval and processing notes and GL coding.
+  // Buyer-private for third-party supplier keys (docs/decisions.md#masking): buyer approval/processing notes, GL coding.
   extensions: masked({ thirdParty: ["approvalNotes", "processingNotes", "glCode"] }),
   fields: (t) => {
     const pdf = (

@@ -3,7 +3,7 @@ import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 
 export const LocationRef = builder.prismaObject("Location", {
-  // Buyer-private for third-party supplier keys (decisions.md §6).
+  // Buyer-private for third-party supplier keys (docs/decisions.md#masking).
   extensions: masked({ thirdParty: ["locationTypeDetails", "internalCode", "storeContacts"] }),
   fields: (t) => ({
     id: t.exposeInt("id"),

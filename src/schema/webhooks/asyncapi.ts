@@ -1,6 +1,6 @@
 // The AsyncAPI 3.0 description of the three webhook events (GET /asyncapi.json, public like the OpenAPI
 // documents). Payloads are the Delivery tables of the interface specification; headers are the
-// signatures of decisions.md §3. The service is the sender; each channel is addressed to the HTTPS URL
+// signatures of docs/decisions.md#webhooks. The service is the sender; each channel is addressed to the HTTPS URL
 // the operator registered for an endpoint.
 import { STATUSES } from "../work-orders/public.ts";
 

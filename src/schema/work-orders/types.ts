@@ -36,7 +36,7 @@ builder.prismaObject("ServiceCall", {
 const money = (value: { toFixed(d: number): string } | null) => (value === null ? null : value.toFixed(2));
 
 export const WorkOrderRef = builder.prismaObject("WorkOrder", {
-  // Buyer-private for third-party supplier keys (decisions.md §6): budget codes, internal notes,
+  // Buyer-private for third-party supplier keys (docs/decisions.md#masking): budget codes, internal notes,
   // approval details and the buyer subscriber list.
   extensions: masked({
     thirdParty: ["nte", "glCode", "costCenter", "internalNotes", "approvedBy", "approvedAt", "subscribers"],

@@ -1,4 +1,4 @@
-// The purchase order lifecycle (decisions.md §2): draft → ordered → partially_received → received, or
+// The purchase order lifecycle (docs/decisions.md#purchasing): draft → ordered → partially_received → received, or
 // cancelled from draft or ordered. A receipt (or return) moves the order by what has been received.
 import type { PurchaseOrderStatus } from "../../../generated/prisma/client.ts";
 import { transitionTable } from "./transitions.ts";

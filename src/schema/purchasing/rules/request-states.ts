@@ -1,4 +1,4 @@
-// The purchase request lifecycle (decisions.md §2): draft → submitted → approved | rejected → ordered.
+// The purchase request lifecycle (docs/decisions.md#purchasing): draft → submitted → approved | rejected → ordered.
 import type { PurchaseRequestStatus } from "../../../generated/prisma/client.ts";
 import { transitionTable } from "./transitions.ts";
 

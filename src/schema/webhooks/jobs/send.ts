@@ -10,7 +10,7 @@ import { DELIVERY_TIMEOUT_MS, endpointUrlProblem, isPrivateAddress } from "../ru
 export interface SenderOptions {
   /** WEBHOOK_ALLOW_INSECURE_URLS: http and private addresses allowed (development, tests). */
   allowInsecureUrls: boolean;
-  /** How long an attempt may take (decisions.md §3: 10 s); tests shorten it. */
+  /** How long an attempt may take (docs/decisions.md#webhooks: 10 s); tests shorten it. */
   timeoutMs?: number;
   /** Host name resolution (dns.lookup); tests inject names that resolve to private addresses. */
   lookup?: typeof dns.lookup;

@@ -1,5 +1,5 @@
 // The webhook jobs of the worker role: the outbox relay, the delivery dispatcher (claims due deliveries
-// from PostgreSQL, core/due-work.ts) and the expiry sweep. Retries follow decisions.md §3 (5 s, 30 s,
+// from PostgreSQL, core/due-work.ts) and the expiry sweep. Retries follow docs/decisions.md#webhooks (5 s, 30 s,
 // 2 min, 10 min, 30 min, 1 h, then hourly) until three hours after the change; the schedule is each
 // delivery's row, so Redis holds none of it.
 import type { Redis } from "ioredis";

@@ -1,4 +1,4 @@
-// Webhook endpoints (decisions.md §3): registered, rotated, listed, disabled, enabled and deleted by the
+// Webhook endpoints (docs/decisions.md#webhooks): registered, rotated, listed, disabled, enabled and deleted by the
 // operator; their URL rules, signing secrets, retry schedule and the three-hour window.
 import net from "node:net";
 import type { Db, Tx } from "../../../db.ts";
@@ -57,7 +57,7 @@ export function newSigningSecret(): string {
   return `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`;
 }
 
-/** Retry delays after the 1st, 2nd, … failed attempt; then hourly (decisions.md §3). */
+/** Retry delays after the 1st, 2nd, … failed attempt; then hourly (docs/decisions.md#webhooks). */
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000];
 const HOUR = 3_600_000;
 

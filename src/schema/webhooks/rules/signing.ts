@@ -1,4 +1,4 @@
-// Webhook signatures (decisions.md §3): `X-Signature-256: sha256=<hex HMAC-SHA256(secret, rawBody)>`
+// Webhook signatures (docs/decisions.md#webhooks): `X-Signature-256: sha256=<hex HMAC-SHA256(secret, rawBody)>`
 // and the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature over
 // "id.timestamp.body"), so receivers can verify with that library. During a rotation both the new and
 // the previous secret sign: two space-separated v1 signatures, and two comma-separated sha256 values.

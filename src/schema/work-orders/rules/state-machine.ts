@@ -1,4 +1,4 @@
-// The work order lifecycle as data (decisions.md §1). Every status change — REST, GraphQL or a job —
+// The work order lifecycle as data (docs/decisions.md#work-order-lifecycle). Every status change (REST, GraphQL, job)
 // goes through `transitionFor`, so no path can leave this table.
 import type { WorkOrderStatus } from "../../../generated/prisma/client.ts";
 
@@ -26,7 +26,7 @@ export const STATUSES: readonly Status[] = [
   "Rejected",
 ];
 
-/** Display status `Completed` (decisions.md §1): the invoice publish precondition. */
+/** Display status `Completed` (docs/decisions.md#work-order-lifecycle): the invoice publish precondition. */
 export const COMPLETED_STATUSES: readonly Status[] = ["WaitingForReview", "WorkReviewedAndCompleted", "PaymentMade"];
 
 const BEFORE_WORK: readonly Status[] = [
@@ -167,7 +167,7 @@ export function transitionFor(action: string, actor: ActorKind, current: Status)
   return row;
 }
 
-/** Initial status of a new work order (decisions.md §1, create rows). */
+/** Initial status of a new work order (docs/decisions.md#work-order-lifecycle, create rows). */
 export function initialStatus(input: { actor: ActorKind; needsApproval: boolean; hasSupplier: boolean }): Status {
   if (input.actor === "supplier") return "SupplierInitiatedPendingApproval";
   if (input.needsApproval) return "PendingApproval";

@@ -1,7 +1,9 @@
-// An in-process SMTP server for the invite mail tests: collects every accepted message, and can be told to
-// reject the next N messages with a temporary failure (451) to exercise the worker's retries.
+// An in-process SMTP server for the mail tests (invites, mail metrics): collects every accepted message,
+// and can be told to reject the next N messages with a temporary failure (451) to exercise the worker's
+// retries.
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { waitFor } from "./wait.ts";
 
 export interface ReceivedMail {
   /** RCPT TO addresses of the SMTP envelope. */
@@ -62,16 +64,7 @@ export async function startSmtp(): Promise<TestSmtp> {
       return state.attempts;
     },
     failNext: (n) => void (failures = n),
-    async waitFor(match, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const hit = state.received.find(match);
-        if (hit) return hit;
-        if (Date.now() > until)
-          throw new Error(`no matching mail within ${timeoutMs} ms (got ${state.received.length})`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
+    waitFor: (match, timeoutMs = 10_000) => waitFor(() => state.received.find(match), timeoutMs, "a matching mail"),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
