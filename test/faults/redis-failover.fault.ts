@@ -9,6 +9,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { waitFor } from "../support/wait.ts";
 import { MASTER_NAME, startSentinelGroup, type SentinelGroup } from "../support/redis-sentinel.ts";
 
 let group: SentinelGroup;
@@ -76,11 +77,12 @@ const create = async () => {
   expect(reply.status).toBe(200);
   return ((await reply.json()) as { data: { id: number } }).data.id;
 };
-const arrives = async (id: number, withinMs = 15_000) => {
-  const end = Date.now() + withinMs;
-  while (!received.includes(id) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  return received.includes(id);
-};
+/** Whether the subscriber has the event of work order `id`, waiting at most `withinMs`. */
+const arrives = (id: number, withinMs = 15_000) =>
+  waitFor(() => received.includes(id), withinMs, `the event of work order ${id}`).then(
+    () => true,
+    () => false,
+  );
 const limited = () => fetch(`${base}/v1/buyer/location/locations`, { headers: t.headers("acme-key-default-limit") });
 
 describe("Redis through Sentinel", () => {
@@ -108,8 +110,14 @@ describe("Redis through Sentinel", () => {
 
     // Once the limiter reaches the new primary again (not failing open: its headers count the window),
     // the key is still over its limit.
-    let reply = await limited();
-    while (reply.headers.get("ratelimit-remaining") === "10" && Date.now() < end) reply = await limited();
+    const reply = await waitFor(
+      async () => {
+        const r = await limited();
+        return r.headers.get("ratelimit-remaining") === "10" ? undefined : r;
+      },
+      20_000,
+      "the rate limiter to count again",
+    );
     expect(reply.status).toBe(429);
     console.log(
       `Redis failover: promoted ${promotedAt - killedAt} ms after the kill; events flowing ${eventsAt - killedAt} ms, ` +

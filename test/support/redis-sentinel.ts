@@ -7,6 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
+import { waitFor } from "./wait.ts";
 
 export const MASTER_NAME = "testmaster";
 
@@ -28,16 +29,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`redis-sentinel: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 export async function startSentinelGroup(): Promise<SentinelGroup> {
@@ -93,15 +84,21 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
     });
 
   // Ready: the replica in sync and every Sentinel aware of both the replica and the other Sentinels.
-  await until("the replica to sync", 10_000, async () =>
-    (await ask(replica, (r) => r.info("replication"))).includes("master_link_status:up") ? true : undefined,
+  await waitFor(
+    async () => (await ask(replica, (r) => r.info("replication")).catch(() => "")).includes("master_link_status:up"),
+    10_000,
+    "the replica to sync",
   );
   for (const port of sentinelPorts) {
-    await until(`sentinel ${port} to see the group`, 15_000, async () => {
-      const [master] = (await ask(port, (r) => r.call("SENTINEL", "masters"))) as string[][];
-      const field = (name: string) => Number(master?.[master.indexOf(name) + 1]);
-      return field("num-slaves") >= 1 && field("num-other-sentinels") >= 2 ? true : undefined;
-    });
+    await waitFor(
+      async () => {
+        const [master] = (await ask(port, (r) => r.call("SENTINEL", "masters")).catch(() => [])) as string[][];
+        const field = (name: string) => Number(master?.[master.indexOf(name) + 1]);
+        return field("num-slaves") >= 1 && field("num-other-sentinels") >= 2;
+      },
+      15_000,
+      `sentinel ${port} to see the group`,
+    );
   }
 
   return {
@@ -110,12 +107,16 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
     async killPrimary() {
       const before = await primaryPort();
       processes.get(before)?.kill("SIGKILL");
-      return until("the Sentinels to promote the replica", 30_000, async () => {
-        const now = await primaryPort();
-        if (now === before) return undefined;
-        const role = await ask(now, (r) => r.call("ROLE"));
-        return (role as string[])[0] === "master" ? now : undefined;
-      });
+      return waitFor(
+        async () => {
+          const now = await primaryPort().catch(() => before);
+          if (now === before) return undefined;
+          const role = (await ask(now, (r) => r.call("ROLE")).catch(() => [])) as string[];
+          return role[0] === "master" ? now : undefined;
+        },
+        30_000,
+        "the Sentinels to promote the replica",
+      );
     },
     async close() {
       for (const child of processes.values()) child.kill("SIGKILL");
