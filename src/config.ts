@@ -1,6 +1,5 @@
 // Runtime configuration from the environment (a local `.env` is loaded when present).
 import fs from "node:fs";
-import { parseSentinels } from "./redis.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
@@ -73,6 +72,18 @@ export interface Config {
    * test/foundation/rest-direct.test.ts, to compare the two paths.
    */
   restThroughSofa?: boolean;
+}
+
+/** "a:26379,b:26380" → [{host: "a", port: 26379}, …]; a bare host gets Sentinel's port 26379. */
+export function parseSentinels(value: string | undefined): { host: string; port: number }[] | undefined {
+  if (!value?.trim()) return undefined;
+  return value.split(",").map((entry) => {
+    const [host, port] = entry.trim().split(":");
+    if (!host) throw new Error(`REDIS_SENTINELS: "${entry}" is not host:port`);
+    const number = Number(port ?? 26379);
+    if (!Number.isInteger(number) || number <= 0) throw new Error(`REDIS_SENTINELS: "${entry}" has no valid port`);
+    return { host, port: number };
+  });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

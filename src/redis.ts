@@ -12,18 +12,6 @@ export interface RedisTarget {
   redisMasterName: string;
 }
 
-/** "a:26379,b:26380" → [{host: "a", port: 26379}, …]; a bare host gets Sentinel's port 26379. */
-export function parseSentinels(value: string | undefined): { host: string; port: number }[] | undefined {
-  if (!value?.trim()) return undefined;
-  return value.split(",").map((entry) => {
-    const [host, port] = entry.trim().split(":");
-    if (!host) throw new Error(`REDIS_SENTINELS: "${entry}" is not host:port`);
-    const number = Number(port ?? 26379);
-    if (!Number.isInteger(number) || number <= 0) throw new Error(`REDIS_SENTINELS: "${entry}" has no valid port`);
-    return { host, port: number };
-  });
-}
-
 export function connectRedis(target: RedisTarget, options: RedisOptions = {}): Redis {
   if (!target.redisSentinels) return new Redis(target.redisUrl, options);
   return new Redis({

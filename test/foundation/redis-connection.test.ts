@@ -1,8 +1,8 @@
 // REDIS_SENTINELS and REDIS_MASTER_NAME (src/redis.ts): how the setting is read, and that a connection
 // made with it asks the Sentinels for the named primary (the failover itself: test/faults/redis-failover).
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { connectRedis, parseSentinels } from "../../src/redis.ts";
+import { loadConfig, parseSentinels } from "../../src/config.ts";
+import { connectRedis } from "../../src/redis.ts";
 
 describe("REDIS_SENTINELS", () => {
   it("reads host:port lists, with Sentinel's port by default, and refuses malformed entries", () => {

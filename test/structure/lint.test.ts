@@ -25,7 +25,7 @@ const knip = path.join(ROOT, "node_modules/.bin/knip");
 
 describe("lint", () => {
   it("Biome: the tree is formatted and passes the linter", async () => {
-    const result = await exitOf(biome, ["ci", "."], ROOT);
+    const result = await exitOf(biome, ["ci", "--colors=off", "."], ROOT);
     expect(result.code, result.output).toBe(0);
   }, 120_000);
 
@@ -51,7 +51,7 @@ describe("lint", () => {
       path.join(tree, "src/long.ts"),
       `export function long(total: number) {\n${body}\n  return total;\n}\n`,
     );
-    const result = await exitOf(biome, ["ci", "."], tree);
+    const result = await exitOf(biome, ["ci", "--colors=off", "."], tree);
     expect(result.code).not.toBe(0);
     expect(result.output).toContain("src/ugly.ts");
     expect(result.output).toContain("noExcessiveLinesPerFunction");
