@@ -4,6 +4,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { Redis } from "ioredis";
 import type { GraphQLSchema } from "graphql";
+import type { Logger } from "../logger.ts";
 import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
 import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
@@ -37,15 +38,90 @@ export interface ApiOptions {
 }
 
 export function createApiServer(services: Services, options: ApiOptions) {
-  const { rest, pipeline } = options;
   const metrics = options.metrics ?? new Metrics();
   // Subscriptions fan out from the relay's Redis channel.
   const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
-  const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents });
+  const yoga = createGraphql(options.graphqlSchema, services, options.pipeline, options.development, {
+    live: liveEvents,
+  });
+  const route = router(services, options, metrics, yoga);
   let inFlight = 0;
   let draining: (() => void) | undefined;
 
-  async function route(req: http.IncomingMessage, res: http.ServerResponse, url: URL, scope: RequestScope) {
+  const server = http.createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    const scope = openScope(req, res, services.logger);
+    const url = req.url; // as requested (a handler may rewrite req.url)
+    inFlight++;
+    res.on("close", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.observe(req.method ?? "GET", scope.route, res.statusCode, seconds);
+      scope.logger.info(
+        { method: req.method, url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, ...scope.details },
+        "request",
+      );
+      if (--inFlight === 0) draining?.();
+    });
+    requestScope.run(scope, async () => {
+      try {
+        await route(req, res, new URL(req.url ?? "/", "http://localhost"), scope);
+      } catch (error) {
+        answerError(res, error, scope);
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  const websockets = attachWebsockets(server, yoga, options.pipeline);
+
+  return {
+    server,
+    metrics,
+    /** Stop accepting, let in-flight requests finish (up to the grace period), then close sockets. */
+    async close(): Promise<void> {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await liveEvents.close(); // ends live subscriptions (SSE responses) so they drain
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (draining = resolve)),
+          new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs).unref()),
+        ]);
+      }
+      server.closeAllConnections();
+      await websockets.close();
+      await closed;
+    },
+  };
+}
+
+/** A request's scope: its trace id (sent back in X-Trace-Id), its logger, the route it matched, log details. */
+function openScope(req: http.IncomingMessage, res: http.ServerResponse, logger: Logger): RequestScope {
+  const traceId = traceIdFrom(req.headers);
+  res.setHeader("x-trace-id", traceId);
+  return {
+    traceId,
+    logger: logger.child({ traceId }),
+    route: "unmatched",
+    details: {},
+    setHeaders: (headers) => {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    },
+  };
+}
+
+/** What a route threw, as the contract's error body; a response already under way is cut off instead. */
+function answerError(res: http.ServerResponse, error: unknown, scope: RequestScope) {
+  const apiError = toApiError(error, scope.logger);
+  logDetails({ errorType: apiError.type });
+  const headers = (apiError.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+  if (!res.headersSent) json(res, apiError.status, errorBody(apiError, scope.traceId), headers);
+  else res.destroy();
+}
+
+/** Each path to what serves it: REST, GraphQL, then the operational endpoints, the docs and their assets. */
+function router(services: Services, options: ApiOptions, metrics: Metrics, yoga: ReturnType<typeof createGraphql>) {
+  const { rest } = options;
+  return async (req: http.IncomingMessage, res: http.ServerResponse, url: URL, scope: RequestScope) => {
     const iface = rest.interfaceOf(url.pathname);
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
@@ -83,65 +159,6 @@ export function createApiServer(services: Services, options: ApiOptions) {
     }
     scope.route = "unmatched";
     json(res, 404, errorBody(notFound(`no route ${req.method} ${url.pathname}`), scope.traceId));
-  }
-
-  const server = http.createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    const traceId = traceIdFrom(req.headers);
-    const scope: RequestScope = {
-      traceId,
-      logger: services.logger.child({ traceId }),
-      route: "unmatched",
-      details: {},
-      setHeaders: (headers) => {
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      },
-    };
-    res.setHeader("x-trace-id", traceId);
-    const url = req.url; // as requested (a handler may rewrite req.url)
-    inFlight++;
-    res.on("close", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.observe(req.method ?? "GET", scope.route, res.statusCode, seconds);
-      scope.logger.info(
-        { method: req.method, url, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, ...scope.details },
-        "request",
-      );
-      if (--inFlight === 0) draining?.();
-    });
-    requestScope.run(scope, async () => {
-      try {
-        await route(req, res, new URL(req.url ?? "/", "http://localhost"), scope);
-      } catch (error) {
-        const apiError = toApiError(error, scope.logger);
-        logDetails({ errorType: apiError.type });
-        const headers = (apiError.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
-        if (!res.headersSent) json(res, apiError.status, errorBody(apiError, traceId), headers);
-        else res.destroy();
-      }
-    });
-  });
-  server.keepAliveTimeout = 5_000;
-  const websockets = attachWebsockets(server, yoga, pipeline);
-
-  return {
-    server,
-    metrics,
-    /** Stop accepting, let in-flight requests finish (up to the grace period), then close sockets. */
-    async close(): Promise<void> {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await liveEvents.close(); // ends live subscriptions (SSE responses) so they drain
-      if (inFlight > 0) {
-        await Promise.race([
-          new Promise<void>((resolve) => (draining = resolve)),
-          new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs).unref()),
-        ]);
-      }
-      server.closeAllConnections();
-      await websockets.close();
-      await closed;
-    },
   };
 }
 

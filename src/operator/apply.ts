@@ -150,20 +150,44 @@ function parseFixture(input: unknown): Fixture {
   return f;
 }
 
-/** Creates the row the first time, updates it to the fixture's values afterwards. */
-async function upsert<T extends { id: number }>(
-  tx: Tx,
-  refs: Refs,
-  kind: Kind,
-  ref: string,
-  write: { create: () => Promise<T>; update: (id: number) => Promise<unknown> },
-): Promise<number> {
-  const id = refs.existing(kind, ref);
-  if (id !== undefined) {
-    await write.update(id);
-    return id;
+type Write = { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> };
+
+/** One apply's transaction, its refs and what it reports: what every section of the fixture writes with. */
+class FixtureWriter {
+  constructor(
+    readonly tx: Tx,
+    readonly refs: Refs,
+    readonly result: ApplyResult,
+  ) {}
+
+  /** Creates the row the first time, updates it to the fixture's values afterwards. */
+  async upsert(kind: Kind, ref: string, write: Write): Promise<number> {
+    const id = this.refs.existing(kind, ref);
+    if (id !== undefined) {
+      await write.update(id);
+      return id;
+    }
+    return this.refs.put(this.tx, kind, ref, (await write.create()).id);
   }
-  return refs.put(tx, kind, ref, (await write.create()).id);
+
+  companyOf(ref: string, where: string): number {
+    return this.refs.id("buyerCompany", ref, where);
+  }
+
+  /** The records of one section that a buyer company owns: each item's company ref, then its row. */
+  async owned(
+    kind: Kind,
+    section: string,
+    items: { ref: string; company: string }[],
+    write: (item: any, company: number, where: string) => Write,
+  ): Promise<void> {
+    for (const [i, item] of items.entries()) {
+      const where = `${section}[${i}]`;
+      const company = this.companyOf(item.company, `${where}.company`);
+      await this.upsert(kind, item.ref, write(item, company, where));
+      this.refs.owner.set(item.ref, company);
+    }
+  }
 }
 
 export async function applyFixture(
@@ -184,285 +208,19 @@ export async function applyFixture(
     async (tx) => {
       const refs = new Refs(await tx.operatorRef.findMany());
       await refs.loadOwners(tx);
-
-      for (const c of f.buyerCompanies) {
-        const data = { name: c.name, ...c.config };
-        const id = await upsert(tx, refs, "buyerCompany", c.ref, {
-          create: () => tx.buyerCompany.create({ data }),
-          update: (id) => tx.buyerCompany.update({ where: { id }, data }),
-        });
-        refs.owner.set(c.ref, id);
-      }
-      const companyOf = (ref: string, where: string) => refs.id("buyerCompany", ref, where);
-      const owned = async (
-        kind: Kind,
-        section: string,
-        items: { ref: string; company: string }[],
-        write: (
-          item: any,
-          company: number,
-          where: string,
-        ) => { create: () => Promise<{ id: number }>; update: (id: number) => Promise<unknown> },
-      ) => {
-        for (const [i, item] of items.entries()) {
-          const where = `${section}[${i}]`;
-          const company = companyOf(item.company, `${where}.company`);
-          await upsert(tx, refs, kind, item.ref, write(item, company, where));
-          refs.owner.set(item.ref, company);
-        }
-      };
-
-      await owned("buyerFacility", "buyerFacilities", f.buyerFacilities, (x, buyerCompanyId) => ({
-        create: () => tx.buyerFacility.create({ data: { name: x.name, buyerCompanyId } }),
-        update: (id) => tx.buyerFacility.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
-      }));
-      await owned("region", "regions", f.regions, (x, buyerCompanyId) => ({
-        create: () => tx.region.create({ data: { name: x.name, buyerCompanyId } }),
-        update: (id) => tx.region.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
-      }));
-      await owned("locationType", "locationTypes", f.locationTypes, (x, buyerCompanyId) => ({
-        create: () => tx.locationType.create({ data: { name: x.name, fields: x.fields, buyerCompanyId } }),
-        update: (id) =>
-          tx.locationType.update({ where: { id }, data: { name: x.name, fields: x.fields, buyerCompanyId } }),
-      }));
-      await owned("location", "locations", f.locations, (x: Fixture["locations"][number], buyerCompanyId, where) => {
-        if (x.region) refs.sameCompany(x.region, buyerCompanyId, `${where}.region`);
-        if (x.locationType) refs.sameCompany(x.locationType, buyerCompanyId, `${where}.locationType`);
-        const data = {
-          name: x.name,
-          buyerCompanyId,
-          currency: x.currency,
-          internalCode: x.internalCode ?? null,
-          storeContacts: x.storeContacts ?? [],
-          locationTypeDetails: (x.locationTypeDetails ?? {}) as object,
-          regionId: x.region ? refs.id("region", x.region, `${where}.region`) : null,
-          locationTypeId: x.locationType ? refs.id("locationType", x.locationType, `${where}.locationType`) : null,
-          ...pmLocationData(x),
-        };
-        return {
-          create: () => tx.location.create({ data }),
-          update: (id) => tx.location.update({ where: { id }, data }),
-        };
-      });
-      await owned("problemType", "problemTypes", f.problemTypes, (x, buyerCompanyId) => ({
-        create: () => tx.problemType.create({ data: { name: x.name, buyerCompanyId } }),
-        update: (id) => tx.problemType.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
-      }));
-      for (const [section, kind] of [
-        ["assetLabels", "asset"],
-        ["workOrderLabels", "work_order"],
-      ] as const) {
-        await owned("label", section, f[section], (x, buyerCompanyId) => {
-          const data = { name: x.name, color: x.color ?? null, kind, buyerCompanyId };
-          return { create: () => tx.label.create({ data }), update: (id) => tx.label.update({ where: { id }, data }) };
-        });
-      }
-      await owned("assetType", "assetTypes", f.assetTypes, (x: Fixture["assetTypes"][number], buyerCompanyId) => {
-        const data = {
-          name: x.name,
-          buyerCompanyId,
-          usesRefrigerant: x.usesRefrigerant ?? false,
-          refrigerantTypeCode: x.refrigerantTypeCode ?? null,
-          fullChargeLb: x.fullChargeLb ?? null,
-          applianceCategory: x.applianceCategory ?? null,
-        };
-        return {
-          create: () => tx.assetType.create({ data }),
-          update: (id) => tx.assetType.update({ where: { id }, data }),
-        };
-      });
-      await owned("asset", "assets", f.assets, (x: Fixture["assets"][number], buyerCompanyId, where) => {
-        refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
-        refs.sameCompany(x.assetType, buyerCompanyId, `${where}.assetType`);
-        if (x.parent) refs.sameCompany(x.parent, buyerCompanyId, `${where}.parent`);
-        const data = {
-          name: x.name,
-          buyerCompanyId,
-          serialNumber: x.serialNumber ?? null,
-          manufacturer: x.manufacturer ?? null,
-          isActive: x.isActive ?? true,
-          isLeased: x.isLeased ?? false,
-          locationId: refs.id("location", x.location, `${where}.location`),
-          assetTypeId: refs.id("assetType", x.assetType, `${where}.assetType`),
-          parentId: x.parent ? refs.id("asset", x.parent, `${where}.parent`) : null,
-        };
-        return { create: () => tx.asset.create({ data }), update: (id) => tx.asset.update({ where: { id }, data }) };
-      });
-
-      await owned("meterType", "meterTypes", f.meterTypes, (x: Fixture["meterTypes"][number], buyerCompanyId) => {
-        const data = { name: x.name, valueType: x.valueType, valueUnit: x.valueUnit ?? null, buyerCompanyId };
-        return {
-          create: () => tx.meterType.create({ data }),
-          update: (id) => tx.meterType.update({ where: { id }, data }),
-        };
-      });
-
-      for (const [i, s] of f.supplierCompanies.entries()) {
-        const data = {
-          name: s.name,
-          internalTeamOfId: s.internalTeamOf
-            ? companyOf(s.internalTeamOf, `supplierCompanies[${i}].internalTeamOf`)
-            : null,
-        };
-        await upsert(tx, refs, "supplierCompany", s.ref, {
-          create: () => tx.supplierCompany.create({ data }),
-          update: (id) => tx.supplierCompany.update({ where: { id }, data }),
-        });
-      }
-      for (const [i, s] of f.supplierFacilities.entries()) {
-        const data = {
-          name: s.name,
-          currency: s.currency ?? "USD",
-          supplierCompanyId: refs.id("supplierCompany", s.company, `supplierFacilities[${i}].company`),
-        };
-        await upsert(tx, refs, "supplierFacility", s.ref, {
-          create: () => tx.supplierFacility.create({ data }),
-          update: (id) => tx.supplierFacility.update({ where: { id }, data }),
-        });
-      }
-      await applyBuyerSupplierRelationships(tx, f.buyerSupplierRelationships, refs, companyOf, (ref, write) =>
-        upsert(tx, refs, "relationship", ref, write),
-      );
-      for (const [i, c] of f.contacts.entries()) {
-        const where = `contacts[${i}]`;
-        const data = {
-          email: c.email.toLowerCase(),
-          nameGiven: c.nameGiven,
-          nameFamily: c.nameFamily,
-          roles: c.roles,
-          buyerFacilityId: c.buyerFacility ? refs.id("buyerFacility", c.buyerFacility, `${where}.buyerFacility`) : null,
-          supplierFacilityId: c.supplierFacility
-            ? refs.id("supplierFacility", c.supplierFacility, `${where}.supplierFacility`)
-            : null,
-        };
-        await upsert(tx, refs, "contact", c.ref, {
-          create: () => tx.contact.create({ data }),
-          update: (id) => tx.contact.update({ where: { id }, data }),
-        });
-      }
-      for (const [i, k] of f.apiKeys.entries()) {
-        const where = `apiKeys[${i}]`;
-        const contactId = refs.id("contact", k.contact, `${where}.contact`);
-        const contact = await tx.contact.findUniqueOrThrow({ where: { id: contactId } });
-        if ((k.kind === "buyer") !== (contact.buyerFacilityId !== null)) {
-          refs.problems.push(
-            `${where}: a ${k.kind} key needs a contact at a ${k.kind === "buyer" ? "buyer" : "supplier"} facility`,
-          );
-          throw new FixtureError(refs.problems);
-        }
-        const settings = {
-          kind: k.kind,
-          contactId,
-          rateLimitRequests: k.rateLimit?.requests ?? null,
-          rateLimitWindowSeconds: k.rateLimit?.windowSeconds ?? null,
-          expiresAt: k.expiresAt ? new Date(k.expiresAt) : null,
-          ...(k.svcKey ? { secretHash: hashSecret(k.svcKey) } : {}),
-        };
-        const existing = refs.existing("apiKey", k.ref);
-        if (existing !== undefined) {
-          const row = await tx.apiKey.update({ where: { id: existing }, data: settings });
-          result.keys[k.ref] = { apiKey: row.apiKey, svcKey: k.svcKey ?? null };
-        } else {
-          const svcKey = k.svcKey ?? newSecret();
-          const row = await tx.apiKey.create({
-            data: { ...settings, apiKey: k.apiKey ?? newApiKey(), secretHash: hashSecret(svcKey) },
-          });
-          await refs.put(tx, "apiKey", k.ref, row.id);
-          result.keys[k.ref] = { apiKey: row.apiKey, svcKey };
-        }
-      }
-      for (const [i, w] of f.webhookEndpoints.entries()) {
-        const where = `webhookEndpoints[${i}]`;
-        const data = {
-          url: w.url,
-          events: w.events,
-          mode: w.mode,
-          buyerCompanyId: w.buyerCompany ? companyOf(w.buyerCompany, `${where}.buyerCompany`) : null,
-          supplierFacilityId: w.supplierFacility
-            ? refs.id("supplierFacility", w.supplierFacility, `${where}.supplierFacility`)
-            : null,
-          ...(w.secret ? { secret: w.secret } : {}),
-        };
-        const id = await upsert(tx, refs, "webhookEndpoint", w.ref, {
-          create: () => tx.webhookEndpoint.create({ data: { ...data, secret: w.secret ?? newSigningSecret() } }),
-          update: (id) => tx.webhookEndpoint.update({ where: { id }, data }),
-        });
-        const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } });
-        result.webhooks[w.ref] = { id, secret: row.secret };
-      }
-      for (const r of f.currencyRates) {
-        const key = { base: r.base, target: r.target, at: new Date(r.at) };
-        await tx.currencyRate.upsert({
-          where: { base_target_at: key },
-          create: { ...key, rate: r.rate },
-          update: { rate: r.rate },
-        });
-      }
-      await owned(
-        "siteSurvey",
-        "siteSurveys",
-        f.siteSurveys,
-        (x: Fixture["siteSurveys"][number], buyerCompanyId, where) => {
-          if (x.template) refs.sameCompany(x.template, buyerCompanyId, `${where}.template`);
-          const data = {
-            name: x.name,
-            buyerCompanyId,
-            heatMapRanges: x.heatMapRanges === undefined || x.heatMapRanges === null ? Prisma.DbNull : x.heatMapRanges,
-            templateId: x.template ? refs.id("siteSurvey", x.template, `${where}.template`) : null,
-          };
-          return {
-            create: () => tx.siteSurvey.create({ data }),
-            update: (id) => tx.siteSurvey.update({ where: { id }, data }),
-          };
-        },
-      );
-      for (const [i, s] of f.siteSurveys.entries()) {
-        const surveyId = refs.id("siteSurvey", s.ref, `siteSurveys[${i}]`);
-        for (const t of s.tasks) {
-          await upsert(tx, refs, "siteSurveyTask", t.ref, {
-            create: () => tx.siteSurveyTask.create({ data: { surveyId, title: t.title } }),
-            update: (id) => tx.siteSurveyTask.update({ where: { id }, data: { surveyId, title: t.title } }),
-          });
-        }
-      }
-      for (const [i, w] of f.walkthroughs.entries()) {
-        const where = `walkthroughs[${i}]`;
-        const surveyCompany = refs.owner.get(w.survey);
-        if (surveyCompany !== undefined) refs.sameCompany(w.location, surveyCompany, `${where}.location`);
-        const data = {
-          surveyId: refs.id("siteSurvey", w.survey, `${where}.survey`),
-          locationId: refs.id("location", w.location, `${where}.location`),
-          completedById: w.completedBy ? refs.id("contact", w.completedBy, `${where}.completedBy`) : null,
-          scores: w.scores,
-          ...walkthroughData(w),
-          ...(w.completedAt ? { completedAt: new Date(w.completedAt) } : {}),
-        };
-        const id = await upsert(tx, refs, "walkthrough", w.ref, {
-          create: () => tx.walkthrough.create({ data }),
-          update: (id) => tx.walkthrough.update({ where: { id }, data }),
-        });
-        await writeWalkthroughDetails(tx, id, w, (task, at) => refs.id("siteSurveyTask", task, at), where);
-      }
-      await owned(
-        "pmSchedule",
-        "plannedMaintenanceSchedules",
-        f.plannedMaintenanceSchedules,
-        (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
-          refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
-          refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
-          for (const [j, a] of x.assets.entries()) refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`);
-          return pmScheduleWrite(tx, x, {
-            buyerCompanyId,
-            locationId: refs.id("location", x.location, `${where}.location`),
-            problemTypeId: refs.id("problemType", x.problemType, `${where}.problemType`),
-            supplierFacilityId: x.supplierFacility
-              ? refs.id("supplierFacility", x.supplierFacility, `${where}.supplierFacility`)
-              : null,
-            assetIds: x.assets.map((a, j) => refs.id("asset", a, `${where}.assets[${j}]`)),
-          });
-        },
-      );
-
+      const w = new FixtureWriter(tx, refs, result);
+      // In this order: a section refers only to refs written before it (or by earlier applies).
+      await applyBuyerCompanies(w, f);
+      await applyPlaces(w, f);
+      await applyAssetCatalogs(w, f);
+      await applySuppliers(w, f);
+      await applyContacts(w, f);
+      await applyApiKeys(w, f);
+      await applyWebhookEndpoints(w, f);
+      await applyCurrencyRates(w, f);
+      await applySiteSurveys(w, f);
+      await applyWalkthroughs(w, f);
+      await applyPmSchedules(w, f);
       result.refs = refs.all();
     },
     { timeout: 120_000, maxWait: 10_000 },
@@ -475,4 +233,314 @@ export async function applyFixture(
     throw error;
   });
   return result;
+}
+
+async function applyBuyerCompanies(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  for (const c of f.buyerCompanies) {
+    const data = { name: c.name, ...c.config };
+    const id = await w.upsert("buyerCompany", c.ref, {
+      create: () => tx.buyerCompany.create({ data }),
+      update: (id) => tx.buyerCompany.update({ where: { id }, data }),
+    });
+    refs.owner.set(c.ref, id);
+  }
+}
+
+/** The buyer companies' facilities, regions, location types, locations and problem types. */
+async function applyPlaces(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  await w.owned("buyerFacility", "buyerFacilities", f.buyerFacilities, (x, buyerCompanyId) => ({
+    create: () => tx.buyerFacility.create({ data: { name: x.name, buyerCompanyId } }),
+    update: (id) => tx.buyerFacility.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
+  }));
+  await w.owned("region", "regions", f.regions, (x, buyerCompanyId) => ({
+    create: () => tx.region.create({ data: { name: x.name, buyerCompanyId } }),
+    update: (id) => tx.region.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
+  }));
+  await w.owned("locationType", "locationTypes", f.locationTypes, (x, buyerCompanyId) => ({
+    create: () => tx.locationType.create({ data: { name: x.name, fields: x.fields, buyerCompanyId } }),
+    update: (id) => tx.locationType.update({ where: { id }, data: { name: x.name, fields: x.fields, buyerCompanyId } }),
+  }));
+  await w.owned("location", "locations", f.locations, (x: Fixture["locations"][number], buyerCompanyId, where) => {
+    if (x.region) refs.sameCompany(x.region, buyerCompanyId, `${where}.region`);
+    if (x.locationType) refs.sameCompany(x.locationType, buyerCompanyId, `${where}.locationType`);
+    const data = {
+      name: x.name,
+      buyerCompanyId,
+      currency: x.currency,
+      internalCode: x.internalCode ?? null,
+      storeContacts: x.storeContacts ?? [],
+      locationTypeDetails: (x.locationTypeDetails ?? {}) as object,
+      regionId: x.region ? refs.id("region", x.region, `${where}.region`) : null,
+      locationTypeId: x.locationType ? refs.id("locationType", x.locationType, `${where}.locationType`) : null,
+      ...pmLocationData(x),
+    };
+    return {
+      create: () => tx.location.create({ data }),
+      update: (id) => tx.location.update({ where: { id }, data }),
+    };
+  });
+  await w.owned("problemType", "problemTypes", f.problemTypes, (x, buyerCompanyId) => ({
+    create: () => tx.problemType.create({ data: { name: x.name, buyerCompanyId } }),
+    update: (id) => tx.problemType.update({ where: { id }, data: { name: x.name, buyerCompanyId } }),
+  }));
+}
+
+/** The buyer companies' labels (asset and work order), asset types, assets and meter types. */
+async function applyAssetCatalogs(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  for (const [section, kind] of [
+    ["assetLabels", "asset"],
+    ["workOrderLabels", "work_order"],
+  ] as const) {
+    await w.owned("label", section, f[section], (x, buyerCompanyId) => {
+      const data = { name: x.name, color: x.color ?? null, kind, buyerCompanyId };
+      return { create: () => tx.label.create({ data }), update: (id) => tx.label.update({ where: { id }, data }) };
+    });
+  }
+  await w.owned("assetType", "assetTypes", f.assetTypes, (x: Fixture["assetTypes"][number], buyerCompanyId) => {
+    const data = {
+      name: x.name,
+      buyerCompanyId,
+      usesRefrigerant: x.usesRefrigerant ?? false,
+      refrigerantTypeCode: x.refrigerantTypeCode ?? null,
+      fullChargeLb: x.fullChargeLb ?? null,
+      applianceCategory: x.applianceCategory ?? null,
+    };
+    return {
+      create: () => tx.assetType.create({ data }),
+      update: (id) => tx.assetType.update({ where: { id }, data }),
+    };
+  });
+  await w.owned("asset", "assets", f.assets, (x: Fixture["assets"][number], buyerCompanyId, where) => {
+    refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
+    refs.sameCompany(x.assetType, buyerCompanyId, `${where}.assetType`);
+    if (x.parent) refs.sameCompany(x.parent, buyerCompanyId, `${where}.parent`);
+    const data = {
+      name: x.name,
+      buyerCompanyId,
+      serialNumber: x.serialNumber ?? null,
+      manufacturer: x.manufacturer ?? null,
+      isActive: x.isActive ?? true,
+      isLeased: x.isLeased ?? false,
+      locationId: refs.id("location", x.location, `${where}.location`),
+      assetTypeId: refs.id("assetType", x.assetType, `${where}.assetType`),
+      parentId: x.parent ? refs.id("asset", x.parent, `${where}.parent`) : null,
+    };
+    return { create: () => tx.asset.create({ data }), update: (id) => tx.asset.update({ where: { id }, data }) };
+  });
+  await w.owned("meterType", "meterTypes", f.meterTypes, (x: Fixture["meterTypes"][number], buyerCompanyId) => {
+    const data = { name: x.name, valueType: x.valueType, valueUnit: x.valueUnit ?? null, buyerCompanyId };
+    return {
+      create: () => tx.meterType.create({ data }),
+      update: (id) => tx.meterType.update({ where: { id }, data }),
+    };
+  });
+}
+
+/** Supplier companies (an internal team names its buyer company), their facilities, the buyers' networks. */
+async function applySuppliers(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  for (const [i, s] of f.supplierCompanies.entries()) {
+    const data = {
+      name: s.name,
+      internalTeamOfId: s.internalTeamOf
+        ? w.companyOf(s.internalTeamOf, `supplierCompanies[${i}].internalTeamOf`)
+        : null,
+    };
+    await w.upsert("supplierCompany", s.ref, {
+      create: () => tx.supplierCompany.create({ data }),
+      update: (id) => tx.supplierCompany.update({ where: { id }, data }),
+    });
+  }
+  for (const [i, s] of f.supplierFacilities.entries()) {
+    const data = {
+      name: s.name,
+      currency: s.currency ?? "USD",
+      supplierCompanyId: refs.id("supplierCompany", s.company, `supplierFacilities[${i}].company`),
+    };
+    await w.upsert("supplierFacility", s.ref, {
+      create: () => tx.supplierFacility.create({ data }),
+      update: (id) => tx.supplierFacility.update({ where: { id }, data }),
+    });
+  }
+  await applyBuyerSupplierRelationships(
+    tx,
+    f.buyerSupplierRelationships,
+    refs,
+    (ref, where) => w.companyOf(ref, where),
+    (ref, write) => w.upsert("relationship", ref, write),
+  );
+}
+
+async function applyContacts(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  for (const [i, c] of f.contacts.entries()) {
+    const where = `contacts[${i}]`;
+    const data = {
+      email: c.email.toLowerCase(),
+      nameGiven: c.nameGiven,
+      nameFamily: c.nameFamily,
+      roles: c.roles,
+      buyerFacilityId: c.buyerFacility ? refs.id("buyerFacility", c.buyerFacility, `${where}.buyerFacility`) : null,
+      supplierFacilityId: c.supplierFacility
+        ? refs.id("supplierFacility", c.supplierFacility, `${where}.supplierFacility`)
+        : null,
+    };
+    await w.upsert("contact", c.ref, {
+      create: () => tx.contact.create({ data }),
+      update: (id) => tx.contact.update({ where: { id }, data }),
+    });
+  }
+}
+
+/** API keys: a new key's secret is returned once (result.keys); an existing key keeps its secret unless the fixture sets one. */
+async function applyApiKeys(w: FixtureWriter, f: Fixture) {
+  const { tx, refs, result } = w;
+  for (const [i, k] of f.apiKeys.entries()) {
+    const where = `apiKeys[${i}]`;
+    const contactId = refs.id("contact", k.contact, `${where}.contact`);
+    const contact = await tx.contact.findUniqueOrThrow({ where: { id: contactId } });
+    if ((k.kind === "buyer") !== (contact.buyerFacilityId !== null)) {
+      refs.problems.push(
+        `${where}: a ${k.kind} key needs a contact at a ${k.kind === "buyer" ? "buyer" : "supplier"} facility`,
+      );
+      throw new FixtureError(refs.problems);
+    }
+    const settings = {
+      kind: k.kind,
+      contactId,
+      rateLimitRequests: k.rateLimit?.requests ?? null,
+      rateLimitWindowSeconds: k.rateLimit?.windowSeconds ?? null,
+      expiresAt: k.expiresAt ? new Date(k.expiresAt) : null,
+      ...(k.svcKey ? { secretHash: hashSecret(k.svcKey) } : {}),
+    };
+    const existing = refs.existing("apiKey", k.ref);
+    if (existing !== undefined) {
+      const row = await tx.apiKey.update({ where: { id: existing }, data: settings });
+      result.keys[k.ref] = { apiKey: row.apiKey, svcKey: k.svcKey ?? null };
+    } else {
+      const svcKey = k.svcKey ?? newSecret();
+      const row = await tx.apiKey.create({
+        data: { ...settings, apiKey: k.apiKey ?? newApiKey(), secretHash: hashSecret(svcKey) },
+      });
+      await refs.put(tx, "apiKey", k.ref, row.id);
+      result.keys[k.ref] = { apiKey: row.apiKey, svcKey };
+    }
+  }
+}
+
+/** Webhook endpoints: each one's id and signing secret are returned (result.webhooks). */
+async function applyWebhookEndpoints(w: FixtureWriter, f: Fixture) {
+  const { tx, refs, result } = w;
+  for (const [i, e] of f.webhookEndpoints.entries()) {
+    const where = `webhookEndpoints[${i}]`;
+    const data = {
+      url: e.url,
+      events: e.events,
+      mode: e.mode,
+      buyerCompanyId: e.buyerCompany ? w.companyOf(e.buyerCompany, `${where}.buyerCompany`) : null,
+      supplierFacilityId: e.supplierFacility
+        ? refs.id("supplierFacility", e.supplierFacility, `${where}.supplierFacility`)
+        : null,
+      ...(e.secret ? { secret: e.secret } : {}),
+    };
+    const id = await w.upsert("webhookEndpoint", e.ref, {
+      create: () => tx.webhookEndpoint.create({ data: { ...data, secret: e.secret ?? newSigningSecret() } }),
+      update: (id) => tx.webhookEndpoint.update({ where: { id }, data }),
+    });
+    const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    result.webhooks[e.ref] = { id, secret: row.secret };
+  }
+}
+
+/** Currency rates have no ref: (base, target, at) names one. */
+async function applyCurrencyRates({ tx }: FixtureWriter, f: Fixture) {
+  for (const r of f.currencyRates) {
+    const key = { base: r.base, target: r.target, at: new Date(r.at) };
+    await tx.currencyRate.upsert({
+      where: { base_target_at: key },
+      create: { ...key, rate: r.rate },
+      update: { rate: r.rate },
+    });
+  }
+}
+
+/** Site surveys (a template is another survey of the same company), then their tasks. */
+async function applySiteSurveys(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  await w.owned(
+    "siteSurvey",
+    "siteSurveys",
+    f.siteSurveys,
+    (x: Fixture["siteSurveys"][number], buyerCompanyId, where) => {
+      if (x.template) refs.sameCompany(x.template, buyerCompanyId, `${where}.template`);
+      const data = {
+        name: x.name,
+        buyerCompanyId,
+        heatMapRanges: x.heatMapRanges === undefined || x.heatMapRanges === null ? Prisma.DbNull : x.heatMapRanges,
+        templateId: x.template ? refs.id("siteSurvey", x.template, `${where}.template`) : null,
+      };
+      return {
+        create: () => tx.siteSurvey.create({ data }),
+        update: (id) => tx.siteSurvey.update({ where: { id }, data }),
+      };
+    },
+  );
+  for (const [i, s] of f.siteSurveys.entries()) {
+    const surveyId = refs.id("siteSurvey", s.ref, `siteSurveys[${i}]`);
+    for (const t of s.tasks) {
+      await w.upsert("siteSurveyTask", t.ref, {
+        create: () => tx.siteSurveyTask.create({ data: { surveyId, title: t.title } }),
+        update: (id) => tx.siteSurveyTask.update({ where: { id }, data: { surveyId, title: t.title } }),
+      });
+    }
+  }
+}
+
+/** Walkthroughs of a survey at a location of the survey's company, with their details (apply-pm.ts). */
+async function applyWalkthroughs(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  for (const [i, x] of f.walkthroughs.entries()) {
+    const where = `walkthroughs[${i}]`;
+    const surveyCompany = refs.owner.get(x.survey);
+    if (surveyCompany !== undefined) refs.sameCompany(x.location, surveyCompany, `${where}.location`);
+    const data = {
+      surveyId: refs.id("siteSurvey", x.survey, `${where}.survey`),
+      locationId: refs.id("location", x.location, `${where}.location`),
+      completedById: x.completedBy ? refs.id("contact", x.completedBy, `${where}.completedBy`) : null,
+      scores: x.scores,
+      ...walkthroughData(x),
+      ...(x.completedAt ? { completedAt: new Date(x.completedAt) } : {}),
+    };
+    const id = await w.upsert("walkthrough", x.ref, {
+      create: () => tx.walkthrough.create({ data }),
+      update: (id) => tx.walkthrough.update({ where: { id }, data }),
+    });
+    await writeWalkthroughDetails(tx, id, x, (task, at) => refs.id("siteSurveyTask", task, at), where);
+  }
+}
+
+async function applyPmSchedules(w: FixtureWriter, f: Fixture) {
+  const { tx, refs } = w;
+  await w.owned(
+    "pmSchedule",
+    "plannedMaintenanceSchedules",
+    f.plannedMaintenanceSchedules,
+    (x: Fixture["plannedMaintenanceSchedules"][number], buyerCompanyId, where) => {
+      refs.sameCompany(x.location, buyerCompanyId, `${where}.location`);
+      refs.sameCompany(x.problemType, buyerCompanyId, `${where}.problemType`);
+      for (const [j, a] of x.assets.entries()) refs.sameCompany(a, buyerCompanyId, `${where}.assets[${j}]`);
+      return pmScheduleWrite(tx, x, {
+        buyerCompanyId,
+        locationId: refs.id("location", x.location, `${where}.location`),
+        problemTypeId: refs.id("problemType", x.problemType, `${where}.problemType`),
+        supplierFacilityId: x.supplierFacility
+          ? refs.id("supplierFacility", x.supplierFacility, `${where}.supplierFacility`)
+          : null,
+        assetIds: x.assets.map((a, j) => refs.id("asset", a, `${where}.assets[${j}]`)),
+      });
+    },
+  );
 }

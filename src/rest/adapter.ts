@@ -108,45 +108,13 @@ export class RestAdapter {
       }
     }
 
-    const writes = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
     const params = paramsOf(entry, path);
-    let body: unknown;
-    let upload: ReceivedUpload | undefined;
-    let idempotencyKey: string | undefined;
+    let input: RequestInput;
     try {
-      checkText(safeDecode(path), "the path");
-      checkQuery(url.searchParams);
-      checkArguments(server.schema, entry, params, url.searchParams);
-      if (writes) idempotencyKey = parseIdempotencyKey(req.headers["idempotency-key"]);
-      if (idempotencyKey !== undefined && entry.route.upload) {
-        throw badInput(
-          "Idempotency-Key is not taken on multipart uploads (the file is streamed, not held to compare); retry the upload itself",
-          "Idempotency-Key",
-        );
-      }
+      input = await readInput(req, url, path, server.schema, entry, params, this.options.uploadMaxBytes);
     } catch (error) {
+      // An upload's body is not read: close the connection rather than receive it.
       return fail(error as ApiError, { ...limitHeaders, ...(entry.route.upload ? { connection: "close" } : {}) });
-    }
-    if (entry.route.upload) {
-      const maxBytes = Math.min(entry.route.upload.maxBytes, this.options.uploadMaxBytes ?? Infinity);
-      try {
-        upload = receiveMultipart(req, { field: entry.route.upload.field, maxBytes });
-      } catch (error) {
-        // The body is not read: close the connection rather than receive it.
-        return fail(error as ApiError, { ...limitHeaders, connection: "close" });
-      }
-    } else if (writes) {
-      try {
-        const text = await readBody(req, MAX_BODY_BYTES);
-        try {
-          body = text.trim() ? JSON.parse(text) : undefined;
-        } catch {
-          throw badInput("the body is not valid JSON");
-        }
-        checkJson(body, "");
-      } catch (error) {
-        return fail(error instanceof ApiError ? error : badInput("the body could not be read"), limitHeaders);
-      }
     }
 
     let download: Download | undefined;
@@ -155,31 +123,18 @@ export class RestAdapter {
       viewer,
       traceId: scope.traceId,
       channel: iface,
-      upload: upload?.upload,
+      upload: input.upload?.upload,
     };
     if (entry.route.download) context.download = (file) => (download = file);
-    // The body is parsed once, here: every write route binds it to its `input` argument in sofa.ts, so
-    // SOFA only needs the path and query string.
-    // A GET whose path has no %-escapes (SOFA decodes those its own way) skips SOFA's fetch layer.
-    const direct = req.method === "GET" && !this.options.throughSofa && !path.includes("%");
-    const run = async (db = this.services.db): Promise<RestAnswer> => {
-      const rest: RestRequest = { context: { ...context, db }, body, query: url.searchParams };
-      const answered = direct ? server.sofa.direct(entry, params, url.search, rest) : undefined;
-      if (answered) {
-        logDetails({ restDirect: true });
-        return answered;
-      }
-      // The fetch ponyfill SOFA's server works with: lighter per request than Node's undici Request.
-      const response = await server.sofa.router.fetch(new Request(url.href, { method: req.method }), { rest });
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, key) => {
-        headers[key] = value;
+    const run = (db = this.services.db) =>
+      this.execute(server, entry, params, req, url, {
+        context: { ...context, db },
+        body: input.body,
+        query: url.searchParams,
       });
-      return { status: response.status, body: await response.text(), headers };
-    };
-    if (idempotencyKey === undefined) {
+    if (input.idempotencyKey === undefined) {
       const answer = await run();
-      if (upload?.finish()) answer.headers.connection = "close";
+      if (input.upload?.finish()) answer.headers.connection = "close";
       if (download) {
         if (answer.status === 200) return sendFile(res, download, limitHeaders);
         download.stream.destroy();
@@ -192,8 +147,8 @@ export class RestAdapter {
         this.services.db,
         {
           apiKeyId: viewer.keyId,
-          key: idempotencyKey,
-          fingerprint: requestFingerprint(req.method!, url.pathname + url.search, body),
+          key: input.idempotencyKey,
+          fingerprint: requestFingerprint(req.method!, url.pathname + url.search, input.body),
           now: this.services.now(),
         },
         run,
@@ -207,6 +162,94 @@ export class RestAdapter {
       ...answer.headers,
       ...(answer.replayed ? { "idempotent-replayed": "true" } : {}),
     });
+  }
+
+  /**
+   * Runs the route's root field. The body was parsed once, in readInput: every write route binds it to
+   * its `input` argument in sofa.ts, so SOFA only needs the path and query string. A GET whose path has
+   * no %-escapes (SOFA decodes those its own way) skips SOFA's fetch layer.
+   */
+  private async execute(
+    server: InterfaceServer,
+    entry: RouteEntry,
+    params: Record<string, string>,
+    req: IncomingMessage,
+    url: URL,
+    rest: RestRequest,
+  ): Promise<RestAnswer> {
+    const direct = req.method === "GET" && !this.options.throughSofa && !url.pathname.includes("%");
+    const answered = direct ? server.sofa.direct(entry, params, url.search, rest) : undefined;
+    if (answered) {
+      logDetails({ restDirect: true });
+      return answered;
+    }
+    // The fetch ponyfill SOFA's server works with: lighter per request than Node's undici Request.
+    const response = await server.sofa.router.fetch(new Request(url.href, { method: req.method }), { rest });
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    return { status: response.status, body: await response.text(), headers };
+  }
+}
+
+/** What a request sends, read and checked before its root field runs. */
+interface RequestInput {
+  /** A write's JSON body (undefined when empty). */
+  body?: unknown;
+  /** An upload route's multipart stream. */
+  upload?: ReceivedUpload;
+  idempotencyKey?: string;
+}
+
+/**
+ * The input checks, in order: the path, the query string, the declared arguments' types, a write's
+ * Idempotency-Key; then the JSON body of a write (1 MiB at most), or an upload route's multipart stream.
+ * Throws the 400 to answer.
+ */
+async function readInput(
+  req: IncomingMessage,
+  url: URL,
+  path: string,
+  schema: GraphQLSchema,
+  entry: RouteEntry,
+  params: Record<string, string>,
+  uploadMaxBytes = Infinity,
+): Promise<RequestInput> {
+  const writes = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
+  checkText(safeDecode(path), "the path");
+  checkQuery(url.searchParams);
+  checkArguments(schema, entry, params, url.searchParams);
+  const idempotencyKey = writes ? parseIdempotencyKey(req.headers["idempotency-key"]) : undefined;
+  const { upload } = entry.route;
+  if (upload) {
+    if (idempotencyKey !== undefined) {
+      throw badInput(
+        "Idempotency-Key is not taken on multipart uploads (the file is streamed, not held to compare); retry the upload itself",
+        "Idempotency-Key",
+      );
+    }
+    return {
+      upload: receiveMultipart(req, { field: upload.field, maxBytes: Math.min(upload.maxBytes, uploadMaxBytes) }),
+    };
+  }
+  return { idempotencyKey, body: writes ? await readJsonBody(req) : undefined };
+}
+
+/** A write's body as JSON (undefined when empty), within MAX_BODY_BYTES. */
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  try {
+    const text = await readBody(req, MAX_BODY_BYTES);
+    let body: unknown;
+    try {
+      body = text.trim() ? JSON.parse(text) : undefined;
+    } catch {
+      throw badInput("the body is not valid JSON");
+    }
+    checkJson(body, "");
+    return body;
+  } catch (error) {
+    throw error instanceof ApiError ? error : badInput("the body could not be read");
   }
 }
 

@@ -15,7 +15,7 @@ import {
   type GraphQLSchema,
   type GraphQLType,
 } from "graphql";
-import type { Interface } from "../schema/core/interfaces.ts";
+import type { Interface, RestRoute } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
 
 type Schema = Record<string, unknown>;
@@ -232,10 +232,13 @@ function errorResponse(status: number, headers: Record<string, unknown>, descrip
   };
 }
 
-function operation(schema: GraphQLSchema, entry: RouteEntry, components: Components) {
-  const { route } = entry;
-  const root = entry.operation === "query" ? schema.getQueryType()! : schema.getMutationType()!;
-  const field = root.getFields()[entry.field];
+type RootField = GraphQLField<unknown, unknown>;
+
+/**
+ * The path and query parameters: the field's arguments (but the body and `filter`), then the list's
+ * field filters it does not declare; sorting, grouping and order as enums.
+ */
+function parametersOf(field: RootField, route: RestRoute, components: Components): Schema[] {
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const parameters: Schema[] = [];
   for (const arg of field.args) {
@@ -269,7 +272,11 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
   }
   const order = parameters.find((p) => p.name === "order");
   if (order) order.schema = { type: "string", enum: ["asc", "desc"] };
+  return parameters;
+}
 
+/** The schema of the answer's `data`: a page's items, a count_by's counts, else the field's type. */
+function dataSchemaOf(field: RootField, route: RestRoute, components: Components): Schema {
   let data: Schema = components.of(field.type);
   const named = getNamedType(field.type);
   if (route.list && isObjectType(named) && named.getFields().data)
@@ -282,12 +289,72 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
       ],
     };
   }
+  return data;
+}
+
+/** The 200 answer: a download's bytes, else `data` in the envelope (or alone, for a route without one). */
+function okResponse(route: RestRoute, data: Schema, headers: Record<string, unknown>) {
+  if (route.download) {
+    return {
+      description: "The file's bytes, as an attachment",
+      headers: { ...traceHeader, ...headers },
+      content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+    };
+  }
   const properties: Schema = {
     type: { type: "string", enum: [route.type] },
     data,
     status: { type: "string", enum: ["ok"] },
   };
   if (route.list) properties.count = { type: "integer", description: "Total matching records, not the page length" };
+  return {
+    description: "OK",
+    headers: { ...traceHeader, ...headers },
+    content: {
+      "application/json": {
+        schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties },
+      },
+    },
+  };
+}
+
+/** The request body: an upload's multipart file, the JSON of the body argument, or none. */
+function requestBodyOf(field: RootField, route: RestRoute, components: Components) {
+  if (route.upload) {
+    return {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            required: [route.upload.field],
+            properties: {
+              [route.upload.field]: {
+                type: "string",
+                format: "binary",
+                description: `One file, at most ${route.upload.maxBytes} bytes`,
+              },
+            },
+          },
+        },
+      },
+    };
+  }
+  if (!route.bodyArg) return undefined;
+  return {
+    required: true,
+    content: {
+      "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) },
+    },
+  };
+}
+
+function operation(schema: GraphQLSchema, entry: RouteEntry, components: Components) {
+  const { route } = entry;
+  const root = entry.operation === "query" ? schema.getQueryType()! : schema.getMutationType()!;
+  const field = root.getFields()[entry.field];
+  const parameters = parametersOf(field, route, components);
+  const data = dataSchemaOf(field, route, components);
   const limited = route.rateLimited !== false;
   const headers = limited ? rateLimitHeaders : {};
   const extra = route.errors ?? {};
@@ -302,48 +369,7 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
     ...(idempotent ? [422] : []),
     ...Object.keys(extra).map(Number),
   ].sort();
-  const ok = route.download
-    ? {
-        description: "The file's bytes, as an attachment",
-        headers: { ...traceHeader, ...headers },
-        content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
-      }
-    : {
-        description: "OK",
-        headers: { ...traceHeader, ...headers },
-        content: {
-          "application/json": {
-            schema: route.envelope === false ? data : { type: "object", required: Object.keys(properties), properties },
-          },
-        },
-      };
-  const body = route.upload
-    ? {
-        required: true,
-        content: {
-          "multipart/form-data": {
-            schema: {
-              type: "object",
-              required: [route.upload.field],
-              properties: {
-                [route.upload.field]: {
-                  type: "string",
-                  format: "binary",
-                  description: `One file, at most ${route.upload.maxBytes} bytes`,
-                },
-              },
-            },
-          },
-        },
-      }
-    : route.bodyArg
-      ? {
-          required: true,
-          content: {
-            "application/json": { schema: components.of(field.args.find((a) => a.name === route.bodyArg)!.type) },
-          },
-        }
-      : undefined;
+  const body = requestBodyOf(field, route, components);
   return {
     operationId: entry.field,
     tags: [tagOf(route.path)],
@@ -352,7 +378,7 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
     parameters,
     ...(body ? { requestBody: body } : {}),
     responses: {
-      200: ok,
+      200: okResponse(route, data, headers),
       ...Object.fromEntries(
         statuses.map((status) => [status, errorResponse(status, headers, extra[String(status) as keyof typeof extra])]),
       ),

@@ -8,6 +8,7 @@
 //
 // Work that is database-only (e.g. a generator that writes rows when a schedule is due) needs no lease:
 // claim and do it in one transaction per round (FOR UPDATE SKIP LOCKED, core/poll-loop.ts).
+import { sqlPool, type Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 
 export interface DueWorkOptions<T> {
@@ -124,4 +125,45 @@ export function claimDueSql(
     claimed AS (
       UPDATE "${table}" t SET "${lease}" = $3 FROM due WHERE t.id = due.id RETURNING ${returning})
     ${select}`;
+}
+
+/** A scheduled table's pending rows at one moment (the metrics' queue gauges). */
+export interface PendingWork {
+  /** Due, and nobody holds them. */
+  due: number;
+  /** Held by a worker's lease. */
+  inFlight: number;
+  /** Not due yet: waiting for a retry. */
+  retryWait: number;
+  /** The earliest due time of a pending row (it may be in the future). */
+  oldestDue: Date | null;
+}
+
+/**
+ * The pending rows of a table with the default scheduling columns at `now`, counted as the dispatcher
+ * claims them: a lease that has run out holds nothing. It reads only the rows with a due time, which are
+ * the pending ones, so its cost follows the backlog.
+ */
+export async function pendingWork(db: Db, table: string, now: Date): Promise<PendingWork> {
+  const { rows } = await sqlPool(db).query<{
+    due: string;
+    in_flight: string;
+    retry_wait: string;
+    oldest_due: Date | null;
+  }>(
+    `SELECT count(*) FILTER (WHERE "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS due,
+            count(*) FILTER (WHERE "leaseUntil" > $1) AS in_flight,
+            count(*) FILTER (WHERE "nextAttemptAt" > $1 AND ("leaseUntil" IS NULL OR "leaseUntil" <= $1)) AS retry_wait,
+            min("nextAttemptAt") AS oldest_due
+       FROM "${table}" WHERE "nextAttemptAt" IS NOT NULL`,
+    [now],
+  );
+  const [r] = rows;
+  // Counts arrive as bigint text.
+  return {
+    due: Number(r.due),
+    inFlight: Number(r.in_flight),
+    retryWait: Number(r.retry_wait),
+    oldestDue: r.oldest_due,
+  };
 }

@@ -29,15 +29,15 @@ interface CatalogWrites {
   catalog: Catalog;
   path: string;
   type: string;
-  /** Field names: create<Name>, update<Name>. */
-  name: string;
+  /** Root field names: POST creates, PATCH /:id updates. */
+  fields: { create: string; update: string };
   ref: any;
   input: any;
   permission: "inventory.write" | "purchasing.write";
 }
 
 function catalogWrites(w: CatalogWrites) {
-  builder.mutationField(`create${w.name}`, (t) =>
+  builder.mutationField(w.fields.create, (t) =>
     t.prismaField({
       ...restRoute(
         { interfaces: ["partners"], method: "POST", path: w.path, type: w.type, bodyArg: "input" },
@@ -50,7 +50,7 @@ function catalogWrites(w: CatalogWrites) {
         createInCatalog(ctx, w.catalog, input as Record<string, unknown>, query),
     }),
   );
-  builder.mutationField(`update${w.name}`, (t) =>
+  builder.mutationField(w.fields.update, (t) =>
     t.prismaField({
       ...restRoute(
         { interfaces: ["partners"], method: "PATCH", path: `${w.path}/:id`, type: w.type, bodyArg: "input" },
@@ -69,7 +69,7 @@ catalogWrites({
   catalog: VENDORS,
   path: "/purchasing/vendors",
   type: "Vendor",
-  name: "Vendor",
+  fields: { create: "createVendor", update: "updateVendor" },
   ref: VendorRef,
   input: VendorInput,
   permission: "purchasing.write",
@@ -78,7 +78,7 @@ catalogWrites({
   catalog: PARTS,
   path: "/inventory/parts",
   type: "Part",
-  name: "Part",
+  fields: { create: "createPart", update: "updatePart" },
   ref: PartRef,
   input: PartInput,
   permission: "inventory.write",
@@ -87,7 +87,7 @@ catalogWrites({
   catalog: EQUIPMENT_TYPES,
   path: "/inventory/equipment_types",
   type: "EquipmentType",
-  name: "EquipmentType",
+  fields: { create: "createEquipmentType", update: "updateEquipmentType" },
   ref: EquipmentTypeRef,
   input: EquipmentTypeInput,
   permission: "inventory.write",

@@ -4,7 +4,7 @@ import { requires } from "../core/permissions.ts";
 import { InvoiceActionInput, InvoiceInput, InvoiceRef } from "./types.ts";
 import { saveInvoice } from "./rules/save.ts";
 import { INVOICE_PDF_MAX_BYTES, runInvoiceAction, uploadAndPublish } from "./rules/status.ts";
-import { BUYER_ACTIONS, INVOICE_TRANSITIONS } from "./rules/state-machine.ts";
+import { INVOICE_TRANSITIONS, type BuyerAction } from "./rules/state-machine.ts";
 
 const INTERNAL_TEAMS = { "403": "Internal service team keys may not use invoices" };
 
@@ -54,10 +54,10 @@ builder.mutationField("uploadAndPublishInvoice", (t) =>
   }),
 );
 
-for (const action of BUYER_ACTIONS) {
+/** A buyer's step of the invoice lifecycle (PATCH /invoice/invoices/<action>); `note` ends the description. */
+function invoiceActionField(field: string, action: BuyerAction, note = "") {
   const row = INVOICE_TRANSITIONS.find((r) => r.action === action && r.actor === "buyer")!;
-  const name = action.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
-  builder.mutationField(`invoice${name}`, (t) =>
+  builder.mutationField(field, (t) =>
     t.prismaField({
       ...restRoute(
         {
@@ -69,10 +69,15 @@ for (const action of BUYER_ACTIONS) {
         },
         requires("billing.approve", { noun: "invoice", id: (args) => args.input.id }),
       ),
-      description: `${action}: from ${row.from.join(", ")} to ${row.to}${action === "mark_paid" ? " (moves the work order to PaymentMade)" : ""}. Returns the invoice.`,
+      description: `${action}: from ${row.from.join(", ")} to ${row.to}${note}. Returns the invoice.`,
       type: InvoiceRef,
       args: { input: t.arg({ type: InvoiceActionInput, required: true }) },
       resolve: (query, _root, { input }, ctx) => runInvoiceAction(ctx, action, input, query),
     }),
   );
 }
+
+invoiceActionField("invoiceApprove", "approve");
+invoiceActionField("invoiceProcess", "process");
+invoiceActionField("invoiceMarkPaid", "mark_paid", " (moves the work order to PaymentMade)");
+invoiceActionField("invoiceDispute", "dispute");

@@ -6,14 +6,20 @@ import type { LabelKind } from "../../generated/prisma/client.ts";
 import { LabelPage, LabelRef } from "./types.ts";
 import { catalog, LABEL_LIST, labelPage, labelScope } from "./rules.ts";
 
+interface LabelCatalogFields {
+  kind: LabelKind;
+  path: string;
+  interfaces: readonly Interface[];
+  /** Root field names: the list, the single read. */
+  fields: { list: string; one: string };
+}
+
 /**
- * The list and single read of one label catalog (root fields `<kind>Labels` and `<kind>Label`), the
- * same for every kind. `search`, `label` and `no_pagination` are declared arguments, so the REST layer
- * does not take them for field filters.
+ * The list and single read of one label catalog, the same for every kind. `search`, `label` and
+ * `no_pagination` are declared arguments, so the REST layer does not take them for field filters.
  */
-function labelCatalogFields(kind: LabelKind, path: string, interfaces: readonly Interface[]) {
-  const name = `${kind.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Label`;
-  builder.queryField(`${name}s`, (t) =>
+function labelCatalogFields({ kind, path, interfaces, fields }: LabelCatalogFields) {
+  builder.queryField(fields.list, (t) =>
     t.field({
       ...restRoute({ interfaces, method: "GET", path, type: "Label", list: true, query: listQuery(LABEL_LIST) }),
       description: `The ${kind} label catalog: 10 per page by default; no_pagination=true returns every label (sorting and filters still apply).`,
@@ -27,7 +33,7 @@ function labelCatalogFields(kind: LabelKind, path: string, interfaces: readonly 
       resolve: (_root, args, ctx, info) => labelPage(ctx.db, kind, ctx.viewer, args, pageQuery(ctx, info)),
     }),
   );
-  builder.queryField(name, (t) =>
+  builder.queryField(fields.one, (t) =>
     t.prismaField({
       ...restRoute({ interfaces, method: "GET", path: `${path}/:id`, type: "Label" }),
       type: LabelRef,
@@ -38,5 +44,15 @@ function labelCatalogFields(kind: LabelKind, path: string, interfaces: readonly 
 }
 
 // Supplier keys read the asset catalog (only internal teams see anything); work order labels are buyer-only.
-labelCatalogFields("asset", "/asset/asset_labels", ["buyer", "supplier"]);
-labelCatalogFields("work_order", "/work_order/work_order_labels", ["buyer"]);
+labelCatalogFields({
+  kind: "asset",
+  path: "/asset/asset_labels",
+  interfaces: ["buyer", "supplier"],
+  fields: { list: "assetLabels", one: "assetLabel" },
+});
+labelCatalogFields({
+  kind: "work_order",
+  path: "/work_order/work_order_labels",
+  interfaces: ["buyer"],
+  fields: { list: "workOrderLabels", one: "workOrderLabel" },
+});

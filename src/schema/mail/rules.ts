@@ -3,7 +3,7 @@
 // schedule kept in the row (core/due-work.ts), so no mail waits in Redis.
 import type { Db, Tx } from "../../db.ts";
 import { sqlPool } from "../../db.ts";
-import { claimDueSql } from "../core/due-work.ts";
+import { claimDueSql, pendingWork } from "../core/due-work.ts";
 
 export interface MailMessage {
   to: string;
@@ -50,6 +50,9 @@ const CLAIM = claimDueSql("MailOutbox", `t.id, t."jobId", t.message, t.attempts,
 export async function claimMail(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedMail[]> {
   return (await sqlPool(db).query<ClaimedMail>(CLAIM, [now, limit, leaseUntil])).rows;
 }
+
+/** The mail not done yet at `now`: due, held by a worker, or waiting for a retry (the metrics read them). */
+export const pendingMail = (db: Db, now: Date) => pendingWork(db, "MailOutbox", now);
 
 export type MailOutcome = "sent" | "retry" | "failed";
 

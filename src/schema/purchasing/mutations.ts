@@ -43,11 +43,8 @@ builder.mutationField("createPurchaseRequest", (t) =>
   }),
 );
 
-const REQUEST_ACTIONS: { action: RequestAction; field: string; permission: Permission }[] = [
-  { action: "submit", field: "submitPurchaseRequest", permission: "purchasing.write" },
-  { action: "approve", field: "approvePurchaseRequest", permission: "purchasing.approve" },
-];
-for (const { action, field, permission } of REQUEST_ACTIONS) {
+/** A purchase request action without a body (PATCH …/:id/<action>). */
+function requestActionField(field: string, action: RequestAction, permission: Permission) {
   builder.mutationField(field, (t) =>
     t.prismaField({
       ...restRoute(
@@ -66,6 +63,9 @@ for (const { action, field, permission } of REQUEST_ACTIONS) {
     }),
   );
 }
+
+requestActionField("submitPurchaseRequest", "submit", "purchasing.write");
+requestActionField("approvePurchaseRequest", "approve", "purchasing.approve");
 
 builder.mutationField("rejectPurchaseRequest", (t) =>
   t.prismaField({

@@ -75,56 +75,66 @@ function message(name: string, eventType: string, title: string, summary: string
   };
 }
 
+/** The data of workorder.create (and the base of workorder.status_update). */
+const createData = {
+  type: "object",
+  required: ["workOrderId", "location", "newStatus", "changedBy", "changedAt"],
+  additionalProperties: false,
+  properties: statusFields,
+};
+
+/** The data of workorder.status_update: the create's, and the status before. */
+const statusData = {
+  ...createData,
+  properties: {
+    ...statusFields,
+    oldStatus: {
+      ...status,
+      description:
+        "Previous status; absent on supplier deliveries whose newStatus is PendingConfirmationByServiceProvider or SupplierInitiatedPendingApproval",
+    },
+  },
+};
+
+/** The data of workorder.new_note. */
+const noteData = {
+  type: "object",
+  required: ["workOrderId", "newNote", "addedBy", "addedAt"],
+  additionalProperties: false,
+  properties: {
+    workOrderId: { type: "integer", description: "Work order id" },
+    newNote: { type: "string", description: "Note text; empty for photo-only notes" },
+    photo: url("Photo URL, when present"),
+    video: url("Video URL, when present"),
+    photos: {
+      type: "array",
+      items: { type: "string", format: "uri" },
+      description: "Bulk photo posts: every URL of the batch, in order",
+    },
+    addedBy: { type: "string", description: "Author display name" },
+    addedAt: timestamp("When the note was added"),
+  },
+};
+
+/** A webhook event's channel: the endpoints' URLs, which the operator registers. */
+const channel = (name: string, summary: string) => ({
+  address: null,
+  title: name,
+  description:
+    `${summary} Sent to the HTTPS URL of every endpoint registered (by the operator) for the buyer company or supplier ` +
+    "facility and subscribed to this event. Any 2xx acknowledges.",
+  messages: { [name]: { $ref: `#/components/messages/${name}` } },
+});
+
+/** The service sends each event on its channel. */
+const operation = (name: string) => ({
+  action: "send",
+  channel: { $ref: `#/channels/${name}` },
+  messages: [{ $ref: `#/channels/${name}/messages/${name}` }],
+  bindings: deliveryBindings,
+});
+
 function asyncApiDocument() {
-  const createData = {
-    type: "object",
-    required: ["workOrderId", "location", "newStatus", "changedBy", "changedAt"],
-    additionalProperties: false,
-    properties: statusFields,
-  };
-  const statusData = {
-    ...createData,
-    properties: {
-      ...statusFields,
-      oldStatus: {
-        ...status,
-        description:
-          "Previous status; absent on supplier deliveries whose newStatus is PendingConfirmationByServiceProvider or SupplierInitiatedPendingApproval",
-      },
-    },
-  };
-  const noteData = {
-    type: "object",
-    required: ["workOrderId", "newNote", "addedBy", "addedAt"],
-    additionalProperties: false,
-    properties: {
-      workOrderId: { type: "integer", description: "Work order id" },
-      newNote: { type: "string", description: "Note text; empty for photo-only notes" },
-      photo: url("Photo URL, when present"),
-      video: url("Video URL, when present"),
-      photos: {
-        type: "array",
-        items: { type: "string", format: "uri" },
-        description: "Bulk photo posts: every URL of the batch, in order",
-      },
-      addedBy: { type: "string", description: "Author display name" },
-      addedAt: timestamp("When the note was added"),
-    },
-  };
-  const channel = (name: string, summary: string) => ({
-    address: null,
-    title: name,
-    description:
-      `${summary} Sent to the HTTPS URL of every endpoint registered (by the operator) for the buyer company or supplier ` +
-      "facility and subscribed to this event. Any 2xx acknowledges.",
-    messages: { [name]: { $ref: `#/components/messages/${name}` } },
-  });
-  const operation = (name: string) => ({
-    action: "send",
-    channel: { $ref: `#/channels/${name}` },
-    messages: [{ $ref: `#/channels/${name}/messages/${name}` }],
-    bindings: deliveryBindings,
-  });
   return {
     asyncapi: "3.0.0",
     info: {

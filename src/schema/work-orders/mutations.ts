@@ -14,7 +14,7 @@ import {
   WorkOrderPatchInput,
   WorkOrderRef,
 } from "./types.ts";
-import { BUYER_ACTIONS, SUPPLIER_ACTIONS, TRANSITIONS } from "./rules/state-machine.ts";
+import { TRANSITIONS } from "./rules/state-machine.ts";
 import { createSupplierWorkOrder, createWorkOrder } from "./rules/create.ts";
 import { runAction, updateWorkOrder } from "./rules/actions.ts";
 import { appendNote, appendPhotoNotes } from "./rules/notes.ts";
@@ -73,36 +73,28 @@ builder.mutationField("updateWorkOrder", (t) =>
   }),
 );
 
-const pascal = (action: string) => action.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
-
-const ACTION_ROUTES = [
-  ...BUYER_ACTIONS.map((action) => ({
-    action,
-    iface: "buyer" as const,
-    actor: "buyer" as const,
-    input: BuyerActionInput,
-  })),
-  ...SUPPLIER_ACTIONS.map((action) => ({
-    action,
-    iface: "supplier" as const,
-    actor: "supplier" as const,
-    input: SupplierActionInput,
-  })),
-];
-
-// One registration for every status action: workOrderApprove, workOrderCheckIn, …
-for (const { action, iface, actor, input } of ACTION_ROUTES) {
+/**
+ * A status action of one side (PATCH /work_order/work_orders/<action>, the buyer's or the supplier's key),
+ * through the transition table; `errors` adds answers to the contract's usual ones.
+ */
+function workOrderActionField(
+  field: string,
+  actor: "buyer" | "supplier",
+  action: string,
+  errors?: Record<string, string>,
+) {
   const row = TRANSITIONS.find((r) => r.action === action && r.actor === actor)!;
-  builder.mutationField(`workOrder${pascal(action)}`, (t) =>
+  const input = actor === "buyer" ? BuyerActionInput : SupplierActionInput;
+  builder.mutationField(field, (t) =>
     t.prismaField({
       ...restRoute(
         {
-          interfaces: [iface],
+          interfaces: [actor],
           method: "PATCH",
           path: `/work_order/work_orders/${action}`,
           type: "WorkOrder",
           bodyArg: "input",
-          ...(action === "cancel" ? { errors: { "409": "The cancellation lock: a technician is checked in" } } : {}),
+          ...(errors ? { errors } : {}),
         },
         byInputId,
       ),
@@ -113,6 +105,22 @@ for (const { action, iface, actor, input } of ACTION_ROUTES) {
     }),
   );
 }
+
+workOrderActionField("workOrderApprove", "buyer", "approve");
+workOrderActionField("workOrderCancel", "buyer", "cancel", {
+  "409": "The cancellation lock: a technician is checked in",
+});
+workOrderActionField("workOrderWorkReviewedAndCompleted", "buyer", "work_reviewed_and_completed");
+workOrderActionField("workOrderWorkUnsatisfactory", "buyer", "work_unsatisfactory");
+workOrderActionField("workOrderConfirm", "supplier", "confirm");
+workOrderActionField("workOrderDecline", "supplier", "decline");
+workOrderActionField("workOrderAssignTech", "supplier", "assign_tech");
+workOrderActionField("workOrderSchedule", "supplier", "schedule");
+workOrderActionField("workOrderReschedule", "supplier", "reschedule");
+workOrderActionField("workOrderEnRoute", "supplier", "en_route");
+workOrderActionField("workOrderArrive", "supplier", "arrive");
+workOrderActionField("workOrderCheckIn", "supplier", "check_in");
+workOrderActionField("workOrderCheckOut", "supplier", "check_out");
 
 builder.mutationField("appendWorkOrderNote", (t) =>
   t.field({

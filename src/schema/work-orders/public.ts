@@ -17,5 +17,5 @@ export { createCompanyWorkOrder } from "./rules/create.ts";
 export { workOrderScope, writableScope, type Actor } from "./rules/scope.ts";
 export { WorkOrderRef } from "./types.ts";
 export { invoicePaid } from "./rules/billing.ts";
-// The worker role keeps the search bitmaps up to date.
-export { startSearchIndexJobs } from "./rules/search-index.ts";
+// The worker role keeps the search bitmaps up to date; the metrics read its backlog.
+export { searchIndexBacklog, startSearchIndexJobs } from "./rules/search-index.ts";

@@ -9,7 +9,7 @@
 //     for the same due time impossible, whoever tries.
 // After downtime, every missed due time gets its own work order, up to CATCH_UP_LIMIT per schedule; older
 // ones are recorded as one `skipped` run log. See docs/planned-maintenance.md.
-import type { Db, Prisma, Tx } from "../../../db.ts";
+import { Prisma, type Db, type Tx } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { ApiError } from "../../core/errors.ts";
 import { inTransaction } from "../../core/transaction.ts";
@@ -165,6 +165,18 @@ async function generateFor(
   result.schedules++;
 }
 
+/** The schedules the generator has to run at `now` (alias s, their company c): a statement's FROM and WHERE. */
+function dueSchedules(now: Date) {
+  return Prisma.sql`"PlannedMaintenanceSchedule" s JOIN "BuyerCompany" c ON c.id = s."buyerCompanyId"
+   WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= ${now} AND c."pmScheduling" = 'built_in'`;
+}
+
+/** How many schedules are due at `now` and not generated yet (the metrics read it). */
+export async function dueScheduleCount(db: Db, now: Date): Promise<number> {
+  const [{ due }] = await db.$queryRaw<{ due: bigint }[]>`SELECT count(*) AS due FROM ${dueSchedules(now)}`;
+  return Number(due);
+}
+
 /** One batch in one transaction; false when nothing was due. */
 async function generateBatch(deps: GeneratorDeps, result: RoundResult, batch: number): Promise<boolean> {
   const now = deps.now();
@@ -172,10 +184,7 @@ async function generateBatch(deps: GeneratorDeps, result: RoundResult, batch: nu
     deps.db,
     async (tx) => {
       const due = await tx.$queryRaw<{ id: number }[]>`
-      SELECT s.id FROM "PlannedMaintenanceSchedule" s JOIN "BuyerCompany" c ON c.id = s."buyerCompanyId"
-       WHERE s."isActive" AND s."nextRunAt" IS NOT NULL AND s."nextRunAt" <= ${now} AND c."pmScheduling" = 'built_in'
-       ORDER BY s."nextRunAt" LIMIT ${batch}
-         FOR UPDATE OF s SKIP LOCKED`;
+      SELECT s.id FROM ${dueSchedules(now)} ORDER BY s."nextRunAt" LIMIT ${batch} FOR UPDATE OF s SKIP LOCKED`;
       if (due.length === 0) return false;
       const ids = due.map((d) => d.id);
       const schedules = await tx.plannedMaintenanceSchedule.findMany({

@@ -11,5 +11,3 @@ export const PROPOSAL_TRANSITIONS: readonly StateRow<ProposalStatus>[] = [
   { action: "award", actor: "buyer", from: ["pending"], to: "awarded" },
   { action: "decline", actor: "buyer", from: ["pending"], to: "declined" },
 ];
-
-export const BUYER_DECISIONS = ["award", "decline"] as const;

@@ -7,7 +7,7 @@
 // pool under Prisma (db.ts sqlPool) and undici's `request` (a fraction of fetch's cost per call).
 import DataLoader from "dataloader";
 import { sqlPool, type Db } from "../../../db.ts";
-import { claimDueSql } from "../../core/due-work.ts";
+import { claimDueSql, pendingWork } from "../../core/due-work.ts";
 import { DELIVERY_WINDOW_MS, retryDelayMs } from "../rules/endpoints.ts";
 import { createSender, type SenderOptions } from "./send.ts";
 
@@ -86,6 +86,9 @@ export async function claimDeliveries(db: Db, now: Date, limit: number, leaseUnt
   const { rows } = await sqlPool(db).query<ClaimedDelivery>(CLAIM, [now, limit, leaseUntil]);
   return rows;
 }
+
+/** The deliveries not done yet at `now`: due, held by a worker, or waiting for a retry (the metrics read them). */
+export const pendingDeliveries = (db: Db, now: Date) => pendingWork(db, "WebhookDelivery", now);
 
 /**
  * A worker runs many attempts at once and each records its outcome. DataLoader turns the concurrent

@@ -3,7 +3,7 @@
 // + relayedAt), so a crash or a Redis outage loses nothing; the deliveries' schedule is theirs from
 // then on (delivery.ts claims them).
 import type { Redis } from "ioredis";
-import { sqlTransaction, type Db } from "../../../db.ts";
+import { sqlPool, sqlTransaction, type Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
 import { messagesFor, type Message, type OutboxRow } from "../../work-orders/public.ts";
@@ -119,6 +119,18 @@ export async function relayOutbox(
     ]);
     return { events: rows.length, deliveries: deliveries.length, messages: messages.map(({ row: _row, ...m }) => m) };
   });
+}
+
+/**
+ * The relay's backlog (the metrics read it): how many outbox events it has not relayed yet, and when the
+ * oldest of them was written. Both over the partial index of the unrelayed rows.
+ */
+export async function outboxBacklog(db: Db): Promise<{ unrelayed: number; oldestCreatedAt: Date | null }> {
+  const { rows } = await sqlPool(db).query<{ unrelayed: string; oldest: Date | null }>(
+    `SELECT (SELECT count(*) FROM "OutboxEvent" WHERE "relayedAt" IS NULL) AS unrelayed,
+            (SELECT "createdAt" FROM "OutboxEvent" WHERE "relayedAt" IS NULL ORDER BY id LIMIT 1) AS oldest`,
+  );
+  return { unrelayed: Number(rows[0].unrelayed), oldestCreatedAt: rows[0].oldest };
 }
 
 /** Runs the relay until stopped: deliveries and live messages; polls every `intervalMs` while idle. */

@@ -5,7 +5,7 @@
 // 20261207090000_search_phrases_and_pages): idempotent, and a crashed round is simply done again.
 // Queries read pending work orders from their live rows, so the indexer's lag costs speed, never
 // correctness (docs/work-order-search.md).
-import type { Db } from "../../../db.ts";
+import { sqlPool, type Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
 
@@ -24,6 +24,14 @@ export async function indexSearchBatch(db: Db, minDocs: number): Promise<number>
     { materialized: number }[]
   >`SELECT work_order_search_materialize(${PHRASES}) AS materialized`;
   return indexed + materialized;
+}
+
+/** The indexer's backlog (the metrics read it): work orders changed since it last ran, and the oldest change. */
+export async function searchIndexBacklog(db: Db): Promise<{ pending: number; oldestSince: Date | null }> {
+  const { rows } = await sqlPool(db).query<{ pending: string; oldest: Date | null }>(
+    `SELECT count(*) AS pending, min(since) AS oldest FROM "WorkOrderSearchPending"`,
+  );
+  return { pending: Number(rows[0].pending), oldestSince: rows[0].oldest };
 }
 
 export function startSearchIndexJobs(options: { db: Db; logger: Logger; intervalMs: number; minDocs: number }) {

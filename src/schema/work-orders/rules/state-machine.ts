@@ -140,19 +140,6 @@ export const TRANSITIONS: readonly Transition[] = [
   { action: "invoice_paid", actor: "system", from: ["WorkReviewedAndCompleted"], ...one("PaymentMade") },
 ];
 
-export const BUYER_ACTIONS = ["approve", "cancel", "work_reviewed_and_completed", "work_unsatisfactory"] as const;
-export const SUPPLIER_ACTIONS = [
-  "confirm",
-  "decline",
-  "assign_tech",
-  "schedule",
-  "reschedule",
-  "en_route",
-  "arrive",
-  "check_in",
-  "check_out",
-] as const;
-
 export class TransitionRefused extends Error {}
 
 /** The row for (action, actor) allowed from `current`; refuses with the current status in the message. */
