@@ -29,9 +29,9 @@ import { loadConfig } from "../src/config.ts";
 import { createDb, Prisma, type Db } from "../src/db.ts";
 import type { Viewer } from "../src/schema/core/viewer.ts";
 import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list.ts";
-import { refreshSearchVector } from "../src/schema/work-orders/rules/search.ts";
+import { refreshSearchVector } from "../src/schema/work-orders/search/vector.ts";
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
-import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/rules/search-index.ts";
+import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
 import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { gitRevision } from "./common.ts";
 

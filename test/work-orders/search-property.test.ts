@@ -23,10 +23,10 @@
 // FAST_CHECK_SEED and FAST_CHECK_RUNS (default 120 per phase) replay or widen a run.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refreshSearchVector } from "../../src/schema/work-orders/rules/search.ts";
+import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
-import { bitmapSearch } from "../../src/schema/work-orders/rules/search-bitmaps.ts";
-import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
+import { bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { STATUSES } from "../../src/schema/work-orders/rules/state-machine.ts";

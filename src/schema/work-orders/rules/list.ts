@@ -12,7 +12,7 @@ import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { rowReader, type RowReader } from "../../core/json-rows.ts";
 import { workOrderScope, workOrderScopeSql } from "./scope.ts";
-import { bitmapSearch, type BitmapQuery } from "./search-bitmaps.ts";
+import { bitmapSearch, type BitmapQuery } from "../search/bitmaps.ts";
 import { STATUSES } from "./state-machine.ts";
 
 const sql = Prisma.sql;

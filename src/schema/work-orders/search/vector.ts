@@ -1,10 +1,13 @@
-// Full-text search of work orders: a tsvector kept on the row, refreshed in the same transaction as
-// every write that changes searchable text (creation, root-thread notes, service call notes).
-// Words are indexed with the English configuration (stems) and reference numbers with the simple one
-// (exact tokens), so a query can match both. For prefix matching, the words whose lowercased form is
-// not one of the English lexemes (escalation, indexed as the stem escal) are added as well, marked
-// '#escalation' and without positions (SQL function work_order_search_prefixes, migration
-// 20261203090000): only the typed-word prefix query looks for them (list.ts wholeWordQuery).
+// Search, part 1 of 3: WRITES the search vectors. (Part 2, jobs.ts, indexes them as bitmaps; part 3,
+// bitmaps.ts and ../rules/list.ts, answers searches; docs/work-order-search.md.)
+//
+// A work order's tsvector is kept on its row and refreshed in the same transaction as every write that
+// changes searchable text (creation, root-thread notes, service call notes), so a new note is
+// searchable at once. Words are indexed with the English configuration (stems) and reference numbers
+// with the simple one (exact tokens), so a query can match both. For prefix matching, the words whose
+// lowercased form is not one of the English lexemes (escalation, indexed as the stem escal) are added
+// as well, marked '#escalation' and without positions (work_order_search_prefixes): only the typed-word
+// prefix query looks for them (../rules/list.ts wholeWordQuery).
 import type { Tx } from "../../../db.ts";
 
 export async function refreshSearchVector(tx: Tx, workOrderId: number): Promise<void> {

@@ -1,12 +1,14 @@
-// The fast path of a buyer's work order search: postings as bitmaps (migration 20261206090000,
-// docs/work-order-search.md "Bitmap postings"). A search is counted with one AND/OR per chunk of 8,192
-// ordinals and bit_count, whatever its breadth, instead of one heap visit per match. The bitmaps hold
-// what the indexer (search-index.ts) last indexed; work orders changed since then are in the pending
-// table and are read from their live rows, so answers are exact at every moment.
+// Search, part 3 of 3: ANSWERS a buyer's search from the bitmap postings, the fast path. (Part 1,
+// vector.ts, writes the vectors; part 2, ../jobs.ts, indexes them; ../rules/list.ts chooses this path or
+// the GIN path; docs/work-order-search.md "Bitmap postings".)
 //
-// The search text keeps its meaning: each word and phrase becomes the same lexemes list.ts's tsquery
-// would match, looked up in the company's term dictionary. What this path cannot answer exactly and
-// fast (reference numbers the parser splits, filters other than status, long phrases with many
+// A search is counted with one AND/OR per chunk of ordinals and bit_count, whatever its breadth, instead
+// of one heap visit per match. The bitmaps hold what the indexer last indexed; work orders changed since
+// then are in the pending table and are read from their live rows, so answers are exact at every moment.
+//
+// The search text keeps its meaning: each word and phrase becomes the same lexemes list.ts's
+// tsquery would match, looked up in the company's term dictionary. What this path cannot answer exactly
+// and fast (reference numbers the parser splits, filters other than status, long phrases with many
 // candidates, a supplier's scope, a large backlog of pending work orders) returns null and list.ts
 // answers on the GIN path, with the same results.
 import { Prisma } from "../../../db.ts";
