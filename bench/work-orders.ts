@@ -28,7 +28,7 @@ import { startApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createDb, Prisma, type Db } from "../src/db.ts";
 import type { Viewer } from "../src/schema/core/viewer.ts";
-import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list.ts";
+import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list-statements.ts";
 import { refreshSearchVector } from "../src/schema/work-orders/search/vector.ts";
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";

@@ -6,7 +6,7 @@
 // of one heap visit per match. The bitmaps hold what the indexer last indexed; work orders changed since
 // then are in the pending table and are read from their live rows, so answers are exact at every moment.
 //
-// The search text keeps its meaning: each word and phrase becomes the same lexemes list.ts's
+// The search text keeps its meaning: each word and phrase becomes the same lexemes text-query.ts's
 // tsquery would match, looked up in the company's term dictionary. What this path cannot answer exactly
 // and fast (reference numbers the parser splits, filters other than status, long phrases with many
 // candidates, a supplier's scope, a large backlog of pending work orders) returns null and list.ts
@@ -21,8 +21,8 @@ type Sql = Prisma.Sql;
 const DECODE_LIMIT = 1_500;
 /**
  * A walk of the docs in the page's order is chosen below DECODE_LIMIT too when it is expected to test
- * at most this many rows: about 0.5 µs a row, against about 45 µs a chunk and 5 µs a match to decode
- * (at 1M work orders, 955 matches: walk 5 ms, decode 10 ms).
+ * at most this many rows: a walked row costs about a tenth of a decoded match, and decoding pays per
+ * chunk too (measured in docs/performance.md, "Search: the figures behind the code").
  */
 const WALK_ROWS = 10_000;
 /** Sorts no index walks (locationName, lastServiceCallServiceScheduledAt) read every match's row up to this many. */
@@ -118,7 +118,7 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
   for (const word of analysis.words) {
     // Reference numbers (split by the parser, or with a digit: not in the bitmaps' terms) take the GIN path.
     if (!word.whole || DIGIT.test(word.lexeme)) return null;
-    if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in list.ts
+    if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in text-query.ts
     const typed: Group =
       [...word.lexeme].length > 2
         ? [[{ term: `w${word.lexeme}`, prefix: true }], [{ term: `w#${word.lexeme}`, prefix: true }]]
@@ -234,7 +234,7 @@ type Expansion = Map<string, { term: string; bitmapped: boolean }[]>;
 
 const key = (pattern: Pattern) => `${pattern.prefix ? "*" : "="}${pattern.term}`;
 
-/** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as list.ts's tsquery does. */
+/** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as text-query.ts's tsquery does. */
 async function analyze(ctx: Context, words: string[], phrases: string[]): Promise<Analysis> {
   const [row] = await ctx.db.$queryRaw<[Analysis]>`
     SELECT coalesce((SELECT json_agg(json_build_object(

@@ -7,7 +7,7 @@
 // with the simple one (exact tokens), so a query can match both. For prefix matching, the words whose
 // lowercased form is not one of the English lexemes (escalation, indexed as the stem escal) are added
 // as well, marked '#escalation' and without positions (work_order_search_prefixes): only the typed-word
-// prefix query looks for them (../rules/list.ts wholeWordQuery).
+// prefix query looks for them (text-query.ts wholeWordQuery).
 import type { Tx } from "../../../db.ts";
 
 export async function refreshSearchVector(tx: Tx, workOrderId: number): Promise<void> {
