@@ -13,9 +13,13 @@
 // answers on the GIN path, with the same results.
 import { Prisma } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
+import { CHUNK_BITS, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
+
+/** The chunk size as a literal in the statements (integer arithmetic, as in the SQL functions). */
+const CHUNK = Prisma.raw(String(CHUNK_BITS));
 
 /** Matches up to this many are paged by decoding their ordinals; more by walking a sort (docPageSql). */
 const DECODE_LIMIT = 1_500;
@@ -98,16 +102,19 @@ function chainOf(tsquery: string): { lexemes: string[]; gaps: number[] } | null 
  */
 function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): PlannedAlternative | null {
   const { lexemes, gaps } = chain;
-  if (lexemes.length === 1) return { patterns: [{ term: `w${lexemes[0]}`, prefix: false }], confirm: false };
+  if (lexemes.length === 1) return { patterns: [{ term: `${TERM.word}${lexemes[0]}`, prefix: false }], confirm: false };
   if (gaps.some((gap) => gap > 2)) return null;
   const pairs = gaps.map((gap, i) => ({
-    term: `${gap === 1 ? "p" : "q"}${lexemes[i]} ${lexemes[i + 1]}`,
+    term: `${gap === 1 ? TERM.pair : TERM.gapPair}${lexemes[i]} ${lexemes[i + 1]}`,
     prefix: false,
   }));
   if (pairs.length === 1) return { patterns: pairs, confirm: false };
   const triples = gaps
     .slice(1)
-    .map((gap, i) => ({ term: `t${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`, prefix: false }));
+    .map((gap, i) => ({
+      term: `${TERM.triple}${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`,
+      prefix: false,
+    }));
   return { patterns: pairs, confirm: true, triples };
 }
 
@@ -121,10 +128,15 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
     if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in text-query.ts
     const typed: Group =
       [...word.lexeme].length > 2
-        ? [[{ term: `w${word.lexeme}`, prefix: true }], [{ term: `w#${word.lexeme}`, prefix: true }]]
-        : [[{ term: `w${word.lexeme}`, prefix: false }]];
+        ? [
+            [{ term: `${TERM.word}${word.lexeme}`, prefix: true }],
+            [{ term: `${TERM.word}#${word.lexeme}`, prefix: true }],
+          ]
+        : [[{ term: `${TERM.word}${word.lexeme}`, prefix: false }]];
     groups.push(
-      (word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]).map(exact),
+      (word.stem === word.lexeme ? typed : [[{ term: `${TERM.word}${word.stem}`, prefix: false }], ...typed]).map(
+        exact,
+      ),
     );
   }
   for (const phrase of analysis.phrases) {
@@ -142,7 +154,7 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
   }
   // Only stop words: the GIN path decides what an empty query matches.
   if (groups.length === 0) return null;
-  if (statuses) groups.push(statuses.map((status) => exact([{ term: `s${status}`, prefix: false }])));
+  if (statuses) groups.push(statuses.map((status) => exact([{ term: `${TERM.status}${status}`, prefix: false }])));
   return groups;
 }
 
@@ -178,9 +190,9 @@ function resolve(
 function rareQuery(term: string): string {
   const quote = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
   const rest = term.slice(1);
-  if (term[0] === "w") return quote(rest);
+  if (term[0] === TERM.word) return quote(rest);
   const [a, b] = rest.split(" ");
-  return `${quote(a)} ${term[0] === "p" ? "<->" : "<2>"} ${quote(b)}`;
+  return `${quote(a)} ${term[0] === TERM.pair ? "<->" : "<2>"} ${quote(b)}`;
 }
 
 /**
@@ -259,7 +271,7 @@ async function expand(ctx: Context, companyId: number, planned: PlannedAlternati
       FROM unnest(${patterns.map((p) => p.term)}::text[], ${patterns.map((p) => p.prefix)}::boolean[]) WITH ORDINALITY AS p (pattern, prefix, i)
      CROSS JOIN LATERAL (
        SELECT term, docs, bitmapped FROM "WorkOrderSearchTerm"
-        WHERE "buyerCompanyId" = ${companyId} AND (docs > 0 OR left(term, 1) = 't')
+        WHERE "buyerCompanyId" = ${companyId} AND (docs > 0 OR left(term, 1) = ${TERM.triple})
           AND term >= p.pattern COLLATE "C"
           AND term <= (CASE WHEN p.prefix THEN p.pattern || chr(1114111) ELSE p.pattern END) COLLATE "C"
         LIMIT ${TERM_LIMIT + 1}) t
@@ -278,7 +290,7 @@ async function expand(ctx: Context, companyId: number, planned: PlannedAlternati
 const BITMAP = sql`bitmap AS (
     SELECT ARRAY(SELECT q.bits FROM generate_series(0, (SELECT max(chunk) FROM q)) c LEFT JOIN q ON q.chunk = c ORDER BY c) AS chunks
   )`;
-const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / 8192 + 1], d.ordinal % 8192) = 1, false)`;
+const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / ${CHUNK} + 1], d.ordinal % ${CHUNK}) = 1, false)`;
 
 /**
  * A page in createdAt or woPriority order (the two sorts an index can serve) from the ordinals' own
@@ -334,7 +346,7 @@ export async function bitmapSearch(
   const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
   const counted = sql`((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
           - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
-               JOIN q ON q.chunk = d.ordinal / 8192 WHERE get_bit(q.bits, d.ordinal % 8192) = 1)
+               JOIN q ON q.chunk = d.ordinal / ${CHUNK} WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1)
           + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int`;
   // A sort the docs serve, with exact bits: count and page in one statement (q computed once), the page
   // walked or decoded as the count and the company's size decide (only the branch taken runs).
