@@ -16,7 +16,7 @@
 // search.ts concatenates them (title, reference numbers, description + location + problem type,
 // notes, service call notes), each starting after the last position of the previous ones.
 //
-// The buyer searches that the bitmap postings can answer (search-bitmaps.ts) are also asked of that path
+// The buyer searches that the bitmap postings can answer (search/bitmaps.ts) are also asked of that path
 // directly, before the indexer ran (everything pending), after it (terms in 3 work orders or more as
 // bitmaps, rarer ones through GIN) and after changes it has not seen yet, so each state is compared.
 //
