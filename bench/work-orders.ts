@@ -28,10 +28,10 @@ import { startApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createDb, Prisma, type Db } from "../src/db.ts";
 import type { Viewer } from "../src/schema/core/viewer.ts";
-import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list.ts";
-import { refreshSearchVector } from "../src/schema/work-orders/rules/search.ts";
+import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list-statements.ts";
+import { refreshSearchVector } from "../src/schema/work-orders/search/vector.ts";
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
-import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/rules/search-index.ts";
+import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
 import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { gitRevision } from "./common.ts";
 
@@ -48,8 +48,8 @@ const CASES = new RegExp(`baseline|${process.env.BENCH_CASES ?? ""}`, "i");
 /** BENCH_WRITES=0 leaves out the write cost and index lag measurements. */
 const WRITES = process.env.BENCH_WRITES !== "0";
 const TARGET_P95_MS = 25;
-/** Terms in this many work orders get bitmaps (the service's default, SEARCH_BITMAP_MIN_DOCS). */
-const MIN_DOCS = 1_000;
+/** Terms in this many work orders get bitmaps: the service's SEARCH_BITMAP_MIN_DOCS, as the worker reads it. */
+const MIN_DOCS = loadConfig().searchBitmapMinDocs;
 /** Creates per second through the API while the index lag is measured, and for how long. */
 const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 50);
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
@@ -234,16 +234,10 @@ const EXTRAS = [
 const sqlArray = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}])`;
 
 /**
- * The search vector of a work order without notes or service calls, exactly as search.ts
- * refreshSearchVector builds it (checked on a sample after the load; see verifyVectors).
+ * The search vector of a work order without notes or service calls: the service's own SQL function
+ * (search/sql/vector.sql), as refreshSearchVector calls it (checked on a sample after the load; see verifyVectors).
  */
-const VECTOR = `
-     setweight(to_tsvector('english', x.title), 'A')
-  || setweight(to_tsvector('simple', concat_ws(' ', x.id::text, x."poNumber", a."serialNumber")), 'A')
-  || setweight(to_tsvector('english', concat_ws(' ', x.description, l.name, p.name)), 'B')
-  || setweight(to_tsvector('english', ''), 'C')
-  || setweight(to_tsvector('english', ''), 'C')
-  || work_order_search_prefixes(concat_ws(' ', x.title, x.description, l.name, p.name, '', ''))`;
+const VECTOR = `work_order_search_vector(x.id, x.title, x."poNumber", a."serialNumber", x.description, l.name, p.name, '', '')`;
 
 interface Refs {
   buyerCompanyId: number;
@@ -370,7 +364,7 @@ async function otherTenant(client: pg.Client, n: number): Promise<Refs> {
   return { buyerCompanyId, buyerFacilityId, supplierFacilityIds: [], pmScheduleId: null };
 }
 
-/** The bitmap postings from scratch (work_order_search_rebuild, as the migration does), timed; then VACUUM ANALYZE. */
+/** The bitmap postings from scratch (work_order_search_rebuild, as after a bulk load), timed; then VACUUM ANALYZE. */
 async function buildSearchIndex() {
   log(`building the search bitmaps (work_order_search_rebuild(${MIN_DOCS}))`);
   const t0 = Date.now();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import { PM_QUEUE } from "../../src/schema/planned-maintenance/public.ts";
-import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 import { startReceiver } from "../support/receiver.ts";

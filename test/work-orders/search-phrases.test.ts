@@ -7,9 +7,9 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
-import { bitmapSearch } from "../../src/schema/work-orders/rules/search-bitmaps.ts";
-import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
-import { refreshSearchVector } from "../../src/schema/work-orders/rules/search.ts";
+import { bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
+import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 
 const LIST = "/v1/buyer/work_order/work_orders";
 /** Terms in this many work orders get bitmaps (the service's default is 1,000). */

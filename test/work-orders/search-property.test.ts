@@ -16,17 +16,17 @@
 // search.ts concatenates them (title, reference numbers, description + location + problem type,
 // notes, service call notes), each starting after the last position of the previous ones.
 //
-// The buyer searches that the bitmap postings can answer (search-bitmaps.ts) are also asked of that path
+// The buyer searches that the bitmap postings can answer (search/bitmaps.ts) are also asked of that path
 // directly, before the indexer ran (everything pending), after it (terms in 3 work orders or more as
 // bitmaps, rarer ones through GIN) and after changes it has not seen yet, so each state is compared.
 //
 // FAST_CHECK_SEED and FAST_CHECK_RUNS (default 120 per phase) replay or widen a run.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refreshSearchVector } from "../../src/schema/work-orders/rules/search.ts";
+import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
-import { bitmapSearch } from "../../src/schema/work-orders/rules/search-bitmaps.ts";
-import { indexSearchBatch } from "../../src/schema/work-orders/rules/search-index.ts";
+import { bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { STATUSES } from "../../src/schema/work-orders/rules/state-machine.ts";

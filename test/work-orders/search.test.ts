@@ -5,7 +5,7 @@
 // service's own refreshSearchVector.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "../../src/generated/prisma/client.ts";
-import { refreshSearchVector } from "../../src/schema/work-orders/rules/search.ts";
+import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { startTestApp, type TestApp, type Reply } from "../support/app.ts";
 
 let t: TestApp;

@@ -1,6 +1,7 @@
 // Time-window filters of a list: `<name>Start` / `<name>End` (inclusive), or `<name>=<from>,<to>` with
 // either end empty (the work order list's form, docs/work-order-search.md). splitWindows takes them
-// out of the filter argument and returns them as a Prisma `where`; the rest goes to filterWhere.
+// out of the filter argument and returns them as a Prisma `where`; the rest goes to filterWhere. The
+// work order list, which filters in SQL, reads each window's bounds with windowOf.
 import { badInput } from "./errors.ts";
 
 function timestamp(name: string, raw: unknown): Date | undefined {
@@ -16,6 +17,20 @@ function timestamp(name: string, raw: unknown): Date | undefined {
 /** The filter keys a window of this name takes. */
 export const windowKeys = (names: readonly string[]) => names.flatMap((n) => [n, `${n}Start`, `${n}End`]);
 
+/** The inclusive bounds of one window, from `<name>=from,to` and/or `<name>Start` / `<name>End`. */
+export function windowOf(filter: Record<string, unknown>, name: string): { from?: Date; to?: Date } {
+  let from = timestamp(`${name}Start`, filter[`${name}Start`]);
+  let to = timestamp(`${name}End`, filter[`${name}End`]);
+  const pair = filter[name];
+  if (pair !== undefined) {
+    const parts = Array.isArray(pair) ? pair : String(pair).split(",");
+    if (parts.length > 2) throw badInput(`filter ${name} expects <from>,<to> (either may be empty)`);
+    from = timestamp(name, parts[0]) ?? from;
+    to = timestamp(name, parts[1]) ?? to;
+  }
+  return { from, to };
+}
+
 export function splitWindows(
   filter: unknown,
   names: readonly string[],
@@ -25,15 +40,7 @@ export function splitWindows(
   const raw = filter as Record<string, unknown>;
   const where: Record<string, unknown>[] = [];
   for (const name of names) {
-    let from = timestamp(`${name}Start`, raw[`${name}Start`]);
-    let to = timestamp(`${name}End`, raw[`${name}End`]);
-    const pair = raw[name];
-    if (pair !== undefined) {
-      const parts = Array.isArray(pair) ? pair : String(pair).split(",");
-      if (parts.length > 2) throw badInput(`filter ${name} expects <from>,<to> (either may be empty)`);
-      from = timestamp(name, parts[0]) ?? from;
-      to = timestamp(name, parts[1]) ?? to;
-    }
+    const { from, to } = windowOf(raw, name);
     if (from || to) where.push({ [name]: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } });
   }
   const keys = windowKeys(names);

@@ -18,4 +18,4 @@ export { workOrderScope, writableScope, type Actor } from "./rules/scope.ts";
 export { WorkOrderRef } from "./types.ts";
 export { invoicePaid } from "./rules/billing.ts";
 // The worker role keeps the search bitmaps up to date; the metrics read its backlog.
-export { searchIndexBacklog, startSearchIndexJobs } from "./rules/search-index.ts";
+export { searchIndexBacklog, startSearchIndexJobs } from "./jobs.ts";

@@ -5,7 +5,9 @@ import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { ProblemTypePage, TransitionRowRef, WorkOrderNotePage, WorkOrderPage, WorkOrderRef } from "./types.ts";
 import { workOrderScope } from "./rules/scope.ts";
 import { TRANSITION_ROWS } from "./rules/state-machine.ts";
-import { GROUPABLE, SEARCH_HELP, WORK_ORDER_QUERY, workOrderCount, workOrderPage } from "./rules/list.ts";
+import { workOrderCount, workOrderPage } from "./rules/list.ts";
+import { GROUPABLE, WORK_ORDER_QUERY } from "./rules/list-filters.ts";
+import { SEARCH_HELP } from "./search/text-query.ts";
 import { NOTE_LIST, rootThread } from "./rules/notes.ts";
 import { PROBLEM_TYPE_LIST, problemTypePage } from "./rules/problem-types.ts";
 

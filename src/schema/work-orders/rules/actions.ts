@@ -10,7 +10,7 @@ import type { TransitionFacts } from "./state-machine.ts";
 import { actorOf, FOR_CHANGE, lockForChange, writableScope, type Actor, type WorkOrderForChange } from "./scope.ts";
 import { changeStatus, factsOf, refuseUnless } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
-import { refreshSearchVector } from "./search.ts";
+import { refreshSearchVector } from "../search/vector.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
 import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";

@@ -10,7 +10,7 @@ import { writeEvent } from "../events.ts";
 import { initialStatus, type Status } from "./state-machine.ts";
 import { actorOf, FOR_CHANGE, workOrderScope, type Actor } from "./scope.ts";
 import { eventContext } from "./status.ts";
-import { refreshSearchVector } from "./search.ts";
+import { refreshSearchVector } from "../search/vector.ts";
 import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 

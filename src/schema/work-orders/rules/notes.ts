@@ -9,7 +9,7 @@ import { findPage, pageOf, type ListArgs, type ListSpec } from "../../core/list.
 import { writeEvent } from "../events.ts";
 import { actorOf, lockForChange, relatedTo, workOrderScope, type WorkOrderForChange } from "./scope.ts";
 import { eventContext } from "./status.ts";
-import { refreshSearchVector } from "./search.ts";
+import { refreshSearchVector } from "../search/vector.ts";
 import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 

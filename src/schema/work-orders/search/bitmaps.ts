@@ -1,26 +1,32 @@
-// The fast path of a buyer's work order search: postings as bitmaps (migration 20261206090000,
-// docs/work-order-search.md "Bitmap postings"). A search is counted with one AND/OR per chunk of 8,192
-// ordinals and bit_count, whatever its breadth, instead of one heap visit per match. The bitmaps hold
-// what the indexer (search-index.ts) last indexed; work orders changed since then are in the pending
-// table and are read from their live rows, so answers are exact at every moment.
+// Search, part 3 of 3: ANSWERS a buyer's search from the bitmap postings, the fast path. (Part 1,
+// vector.ts, writes the vectors; part 2, ../jobs.ts, indexes them; ../rules/list.ts chooses this path or
+// the GIN path; docs/work-order-search.md "Bitmap postings".)
 //
-// The search text keeps its meaning: each word and phrase becomes the same lexemes list.ts's tsquery
-// would match, looked up in the company's term dictionary. What this path cannot answer exactly and
-// fast (reference numbers the parser splits, filters other than status, long phrases with many
+// A search is counted with one AND/OR per chunk of ordinals and bit_count, whatever its breadth, instead
+// of one heap visit per match. The bitmaps hold what the indexer last indexed; work orders changed since
+// then are in the pending table and are read from their live rows, so answers are exact at every moment.
+//
+// The search text keeps its meaning: each word and phrase becomes the same lexemes text-query.ts's
+// tsquery would match, looked up in the company's term dictionary. What this path cannot answer exactly
+// and fast (reference numbers the parser splits, filters other than status, long phrases with many
 // candidates, a supplier's scope, a large backlog of pending work orders) returns null and list.ts
 // answers on the GIN path, with the same results.
 import { Prisma } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
+import { CHUNK_BITS, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
+
+/** The chunk size as a literal in the statements (integer arithmetic, as in the SQL functions). */
+const CHUNK = Prisma.raw(String(CHUNK_BITS));
 
 /** Matches up to this many are paged by decoding their ordinals; more by walking a sort (docPageSql). */
 const DECODE_LIMIT = 1_500;
 /**
  * A walk of the docs in the page's order is chosen below DECODE_LIMIT too when it is expected to test
- * at most this many rows: about 0.5 µs a row, against about 45 µs a chunk and 5 µs a match to decode
- * (at 1M work orders, 955 matches: walk 5 ms, decode 10 ms).
+ * at most this many rows: a walked row costs about a tenth of a decoded match, and decoding pays per
+ * chunk too (measured in docs/performance.md, "Search: the figures behind the code").
  */
 const WALK_ROWS = 10_000;
 /** Sorts no index walks (locationName, lastServiceCallServiceScheduledAt) read every match's row up to this many. */
@@ -96,16 +102,17 @@ function chainOf(tsquery: string): { lexemes: string[]; gaps: number[] } | null 
  */
 function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): PlannedAlternative | null {
   const { lexemes, gaps } = chain;
-  if (lexemes.length === 1) return { patterns: [{ term: `w${lexemes[0]}`, prefix: false }], confirm: false };
+  if (lexemes.length === 1) return { patterns: [{ term: `${TERM.word}${lexemes[0]}`, prefix: false }], confirm: false };
   if (gaps.some((gap) => gap > 2)) return null;
   const pairs = gaps.map((gap, i) => ({
-    term: `${gap === 1 ? "p" : "q"}${lexemes[i]} ${lexemes[i + 1]}`,
+    term: `${gap === 1 ? TERM.pair : TERM.gapPair}${lexemes[i]} ${lexemes[i + 1]}`,
     prefix: false,
   }));
   if (pairs.length === 1) return { patterns: pairs, confirm: false };
-  const triples = gaps
-    .slice(1)
-    .map((gap, i) => ({ term: `t${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`, prefix: false }));
+  const triples = gaps.slice(1).map((gap, i) => ({
+    term: `${TERM.triple}${gaps[i]}${gap}${lexemes[i]} ${lexemes[i + 1]} ${lexemes[i + 2]}`,
+    prefix: false,
+  }));
   return { patterns: pairs, confirm: true, triples };
 }
 
@@ -116,13 +123,18 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
   for (const word of analysis.words) {
     // Reference numbers (split by the parser, or with a digit: not in the bitmaps' terms) take the GIN path.
     if (!word.whole || DIGIT.test(word.lexeme)) return null;
-    if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in list.ts
+    if (word.stem === null) continue; // a stop word is in no vector: it drops out, as in text-query.ts
     const typed: Group =
       [...word.lexeme].length > 2
-        ? [[{ term: `w${word.lexeme}`, prefix: true }], [{ term: `w#${word.lexeme}`, prefix: true }]]
-        : [[{ term: `w${word.lexeme}`, prefix: false }]];
+        ? [
+            [{ term: `${TERM.word}${word.lexeme}`, prefix: true }],
+            [{ term: `${TERM.word}#${word.lexeme}`, prefix: true }],
+          ]
+        : [[{ term: `${TERM.word}${word.lexeme}`, prefix: false }]];
     groups.push(
-      (word.stem === word.lexeme ? typed : [[{ term: `w${word.stem}`, prefix: false }], ...typed]).map(exact),
+      (word.stem === word.lexeme ? typed : [[{ term: `${TERM.word}${word.stem}`, prefix: false }], ...typed]).map(
+        exact,
+      ),
     );
   }
   for (const phrase of analysis.phrases) {
@@ -140,7 +152,7 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
   }
   // Only stop words: the GIN path decides what an empty query matches.
   if (groups.length === 0) return null;
-  if (statuses) groups.push(statuses.map((status) => exact([{ term: `s${status}`, prefix: false }])));
+  if (statuses) groups.push(statuses.map((status) => exact([{ term: `${TERM.status}${status}`, prefix: false }])));
   return groups;
 }
 
@@ -176,9 +188,9 @@ function resolve(
 function rareQuery(term: string): string {
   const quote = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
   const rest = term.slice(1);
-  if (term[0] === "w") return quote(rest);
+  if (term[0] === TERM.word) return quote(rest);
   const [a, b] = rest.split(" ");
-  return `${quote(a)} ${term[0] === "p" ? "<->" : "<2>"} ${quote(b)}`;
+  return `${quote(a)} ${term[0] === TERM.pair ? "<->" : "<2>"} ${quote(b)}`;
 }
 
 /**
@@ -232,7 +244,7 @@ type Expansion = Map<string, { term: string; bitmapped: boolean }[]>;
 
 const key = (pattern: Pattern) => `${pattern.prefix ? "*" : "="}${pattern.term}`;
 
-/** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as list.ts's tsquery does. */
+/** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as text-query.ts's tsquery does. */
 async function analyze(ctx: Context, words: string[], phrases: string[]): Promise<Analysis> {
   const [row] = await ctx.db.$queryRaw<[Analysis]>`
     SELECT coalesce((SELECT json_agg(json_build_object(
@@ -257,7 +269,7 @@ async function expand(ctx: Context, companyId: number, planned: PlannedAlternati
       FROM unnest(${patterns.map((p) => p.term)}::text[], ${patterns.map((p) => p.prefix)}::boolean[]) WITH ORDINALITY AS p (pattern, prefix, i)
      CROSS JOIN LATERAL (
        SELECT term, docs, bitmapped FROM "WorkOrderSearchTerm"
-        WHERE "buyerCompanyId" = ${companyId} AND (docs > 0 OR left(term, 1) = 't')
+        WHERE "buyerCompanyId" = ${companyId} AND (docs > 0 OR left(term, 1) = ${TERM.triple})
           AND term >= p.pattern COLLATE "C"
           AND term <= (CASE WHEN p.prefix THEN p.pattern || chr(1114111) ELSE p.pattern END) COLLATE "C"
         LIMIT ${TERM_LIMIT + 1}) t
@@ -276,7 +288,7 @@ async function expand(ctx: Context, companyId: number, planned: PlannedAlternati
 const BITMAP = sql`bitmap AS (
     SELECT ARRAY(SELECT q.bits FROM generate_series(0, (SELECT max(chunk) FROM q)) c LEFT JOIN q ON q.chunk = c ORDER BY c) AS chunks
   )`;
-const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / 8192 + 1], d.ordinal % 8192) = 1, false)`;
+const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / ${CHUNK} + 1], d.ordinal % ${CHUNK}) = 1, false)`;
 
 /**
  * A page in createdAt or woPriority order (the two sorts an index can serve) from the ordinals' own
@@ -332,7 +344,7 @@ export async function bitmapSearch(
   const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
   const counted = sql`((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
           - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
-               JOIN q ON q.chunk = d.ordinal / 8192 WHERE get_bit(q.bits, d.ordinal % 8192) = 1)
+               JOIN q ON q.chunk = d.ordinal / ${CHUNK} WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1)
           + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int`;
   // A sort the docs serve, with exact bits: count and page in one statement (q computed once), the page
   // walked or decoded as the count and the company's size decide (only the branch taken runs).

@@ -1,13 +1,16 @@
-// The search bitmaps' indexer (worker role): reads the pending table (the index's outbox, filled by a
-// trigger on every change of a work order's search vector or status) and applies it in batches with the
-// SQL function work_order_search_index (migration 20261206090000), one transaction per batch, and builds
-// the phrase triples searches asked for (work_order_search_materialize, migration
-// 20261207090000_search_phrases_and_pages): idempotent, and a crashed round is simply done again.
-// Queries read pending work orders from their live rows, so the indexer's lag costs speed, never
-// correctness (docs/work-order-search.md).
-import { sqlPool, type Db } from "../../../db.ts";
-import type { Logger } from "../../../logger.ts";
-import { startPollLoop } from "../../core/poll-loop.ts";
+// The work orders' background work in the worker role (src/workers only starts it): the search index.
+//
+// Search, part 2 of 3: INDEXES the vectors as bitmap postings. (Part 1, search/vector.ts, writes the
+// vectors; part 3, search/bitmaps.ts and rules/list.ts, answers searches; docs/work-order-search.md.)
+// The indexer reads the pending table (the index's outbox, filled by a trigger on every change of a
+// work order's search vector, status, createdAt or woPriority) and applies it in batches with the SQL
+// function work_order_search_index, one transaction per batch, then builds the phrase triples searches
+// asked for (work_order_search_materialize; both in search/sql/indexer.sql): idempotent, and a crashed
+// round is simply done again. Queries read pending work orders from their live rows, so the indexer's
+// lag costs speed, never correctness.
+import { sqlPool, type Db } from "../../db.ts";
+import type { Logger } from "../../logger.ts";
+import { startPollLoop } from "../core/poll-loop.ts";
 
 /** Work orders per transaction: large enough to share bitmap writes, small enough to hold row locks briefly. */
 const BATCH = 500;

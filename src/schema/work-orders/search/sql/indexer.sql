@@ -1,0 +1,167 @@
+-- The indexer of the bitmap postings (docs/work-order-search.md "Bitmap postings"), run by the worker
+-- role (work-orders/jobs.ts): the outbox a trigger fills, one round over it, and the phrase triples
+-- searches asked for. One indexer at a time (an advisory lock), so ordinals and bitmaps have one writer.
+-- The triggers that call work_order_search_changed are in migration 20261207090000 (insert, delete, and
+-- an update of searchVector, status, createdAt or woPriority).
+
+-- The index's outbox, WorkOrderSearchPending: every work order whose searchable state changed since it was
+-- indexed, with the state it was indexed with (to clear its old bits), written in the writer's own
+-- transaction so that no writer (the API, a migration, a bulk load, psql) can forget it. The first change
+-- after indexing records the indexed state; later ones find the row there.
+CREATE OR REPLACE FUNCTION work_order_search_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId") VALUES (NEW.id, NEW."buyerCompanyId")
+    ON CONFLICT DO NOTHING;
+  ELSE
+    INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus")
+    VALUES (OLD.id, OLD."buyerCompanyId", OLD."searchVector", OLD.status)
+    ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END $$;
+
+-- The materialized triples of one company that a vector holds (what the indexer maintains). Companies
+-- without any are skipped before a triple is computed.
+CREATE OR REPLACE FUNCTION work_order_search_materialized(company int, v tsvector) RETURNS SETOF text
+LANGUAGE sql STABLE AS $$
+  SELECT t.term FROM unnest(work_order_search_triples(v)) t (term)
+   WHERE EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" x WHERE x."buyerCompanyId" = company AND x.term >= '{{TERM_TRIPLE}}' COLLATE "C" AND x.term < '{{TERM_TRIPLE_END}}' COLLATE "C")
+     AND EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" x WHERE x."buyerCompanyId" = company AND x.term = t.term COLLATE "C")
+$$;
+
+-- One round: up to batch_size pending work orders, oldest first, in the caller's transaction. New work
+-- orders get the next ordinals of their company; old and new terms (the materialized triples among them)
+-- are diffed, the dictionary updated, bits set and cleared with one write per (term, chunk); terms in
+-- `common` or more work orders of a company get bitmaps (SEARCH_BITMAP_MIN_DOCS). Returns how many work
+-- orders it indexed.
+CREATE OR REPLACE FUNCTION work_order_search_index(batch_size int, common int) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+  ids int[];
+  promoted record;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
+  ids := array(SELECT "workOrderId" FROM "WorkOrderSearchPending" ORDER BY since, "workOrderId" LIMIT batch_size);
+  IF cardinality(ids) = 0 THEN RETURN 0; END IF;
+  -- Every writer changes a work order under its row lock: holding it until this commits, no change can
+  -- commit between reading the live rows below and clearing their pending rows.
+  PERFORM 1 FROM "WorkOrder" WHERE id = ANY(ids) ORDER BY id FOR SHARE;
+
+  CREATE TEMP TABLE IF NOT EXISTS work_order_search_delta (company int, term text COLLATE "C", ordinal int, sign int) ON COMMIT DELETE ROWS;
+  DELETE FROM work_order_search_delta;
+  -- The old terms of work orders indexed before, then ordinals for new work orders (the next ones of
+  -- their company), then the live rows' terms; what is in both cancels out.
+  INSERT INTO work_order_search_delta
+  SELECT p."buyerCompanyId", unnest(work_order_search_terms(p."oldVector", p."oldStatus")), d.ordinal, -1
+    FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
+   WHERE p."workOrderId" = ANY(ids)
+  UNION ALL
+  SELECT p."buyerCompanyId", t.term, d.ordinal, -1
+    FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId"),
+         work_order_search_materialized(p."buyerCompanyId", p."oldVector") t (term)
+   WHERE p."workOrderId" = ANY(ids);
+  UPDATE "WorkOrderSearchDoc" d SET "createdAt" = w."createdAt", "woPriority" = w."woPriority" FROM "WorkOrder" w
+   WHERE w.id = ANY(ids) AND d."workOrderId" = w.id
+     AND (d."createdAt" <> w."createdAt" OR d."woPriority" IS DISTINCT FROM w."woPriority");
+  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority")
+  SELECT w.id, w."buyerCompanyId",
+         coalesce((SELECT max(d.ordinal) FROM "WorkOrderSearchDoc" d WHERE d."buyerCompanyId" = w."buyerCompanyId"), -1)
+           + row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id), w."createdAt", w."woPriority"
+    FROM "WorkOrder" w
+   WHERE w.id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
+  INSERT INTO work_order_search_delta
+  SELECT w."buyerCompanyId", unnest(work_order_search_terms(w."searchVector", w.status)), d.ordinal, 1
+    FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+   WHERE w.id = ANY(ids)
+  UNION ALL
+  SELECT w."buyerCompanyId", t.term, d.ordinal, 1
+    FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id,
+         work_order_search_materialized(w."buyerCompanyId", w."searchVector") t (term)
+   WHERE w.id = ANY(ids);
+  DELETE FROM work_order_search_delta a USING work_order_search_delta b
+   WHERE b.company = a.company AND b.term = a.term AND b.ordinal = a.ordinal AND b.sign = -a.sign;
+
+  INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped)
+  SELECT company, term, sum(sign), term LIKE '{{TERM_STATUS}}%' FROM work_order_search_delta GROUP BY company, term ORDER BY company, term
+  ON CONFLICT ("buyerCompanyId", term) DO UPDATE SET docs = "WorkOrderSearchTerm".docs + excluded.docs;
+
+  -- Bitmapped terms: per chunk, the bits to set and the bits to clear, then one write per chunk.
+  CREATE TEMP TABLE IF NOT EXISTS work_order_search_change (company int, term text COLLATE "C", chunk int, set_bits varbit, clear_bits varbit) ON COMMIT DELETE ROWS;
+  DELETE FROM work_order_search_change;
+  INSERT INTO work_order_search_change
+  WITH bitmapped AS (
+    SELECT d.* FROM work_order_search_delta d
+      JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = d.company AND t.term = d.term AND t.bitmapped
+  ), s AS (
+    SELECT g.company, g.term, b.chunk, b.bits FROM (
+      SELECT company, term, array_agg(ordinal) AS ordinals FROM bitmapped WHERE sign = 1 GROUP BY company, term) g,
+      work_order_search_bits(g.ordinals) b
+  ), c AS (
+    SELECT g.company, g.term, b.chunk, b.bits FROM (
+      SELECT company, term, array_agg(ordinal) AS ordinals FROM bitmapped WHERE sign = -1 GROUP BY company, term) g,
+      work_order_search_bits(g.ordinals) b
+  )
+  SELECT coalesce(s.company, c.company), coalesce(s.term, c.term), coalesce(s.chunk, c.chunk), s.bits, c.bits
+    FROM s FULL JOIN c ON c.company = s.company AND c.term = s.term AND c.chunk = s.chunk;
+  UPDATE "WorkOrderSearchBitmap" b
+     SET bits = (b.bits & ~coalesce(x.clear_bits, b.bits & ~b.bits)) | coalesce(x.set_bits, b.bits & ~b.bits)
+    FROM work_order_search_change x
+   WHERE b."buyerCompanyId" = x.company AND b.term = x.term AND b.chunk = x.chunk;
+  INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
+  SELECT company, term, chunk, set_bits FROM work_order_search_change WHERE set_bits IS NOT NULL
+  ON CONFLICT DO NOTHING;
+
+  -- Terms that became common get their bitmaps from the live rows.
+  FOR promoted IN
+    SELECT t."buyerCompanyId" AS company, t.term FROM "WorkOrderSearchTerm" t
+      JOIN (SELECT DISTINCT company, term FROM work_order_search_delta) x ON x.company = t."buyerCompanyId" AND x.term = t.term
+     WHERE NOT t.bitmapped AND t.docs >= common
+  LOOP
+    INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
+    SELECT promoted.company, promoted.term, b.chunk, b.bits
+      FROM work_order_search_bits(work_order_search_term_ordinals(promoted.company, promoted.term)) b;
+    UPDATE "WorkOrderSearchTerm" SET bitmapped = true WHERE "buyerCompanyId" = promoted.company AND term = promoted.term;
+  END LOOP;
+
+  DELETE FROM "WorkOrderSearchTerm" t USING (SELECT DISTINCT company, term FROM work_order_search_delta) x
+   WHERE t."buyerCompanyId" = x.company AND t.term = x.term AND t.docs = 0 AND NOT t.bitmapped;
+  DELETE FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = ANY(ids) AND NOT EXISTS (SELECT 1 FROM "WorkOrder" w WHERE w.id = d."workOrderId");
+  DELETE FROM "WorkOrderSearchPending" WHERE "workOrderId" = ANY(ids);
+  RETURN cardinality(ids);
+END $$;
+
+-- Up to max_terms requested triples (WorkOrderSearchPhrase, written by the search path), in the caller's
+-- transaction, under the indexer's lock. A triple's bits are those of the indexed state, as the indexer
+-- will diff it: the live rows of work orders that are not pending, and the indexed vector (oldVector) of
+-- pending ones that have an ordinal.
+CREATE OR REPLACE FUNCTION work_order_search_materialize(max_terms int) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+  q tsquery;
+  ordinals int[];
+  n int := 0;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
+  FOR r IN SELECT "buyerCompanyId" AS company, term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms LOOP
+    IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = r.company AND term = r.term) THEN
+      q := work_order_search_triple_query(r.term);
+      ordinals := array(
+        SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+         WHERE w."buyerCompanyId" = r.company AND w."searchVector" @@ q
+           AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPending" p WHERE p."workOrderId" = w.id)
+        UNION ALL
+        SELECT d.ordinal FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
+         WHERE p."buyerCompanyId" = r.company AND p."oldVector" @@ q);
+      INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped) VALUES (r.company, r.term, cardinality(ordinals), true);
+      -- Bits left by a dictionary row deleted by hand (docs/operations.md) are replaced.
+      DELETE FROM "WorkOrderSearchBitmap" WHERE "buyerCompanyId" = r.company AND term = r.term;
+      INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
+      SELECT r.company, r.term, b.chunk, b.bits FROM work_order_search_bits(ordinals) b;
+    END IF;
+    DELETE FROM "WorkOrderSearchPhrase" WHERE "buyerCompanyId" = r.company AND term = r.term;
+    n := n + 1;
+  END LOOP;
+  RETURN n;
+END $$;

@@ -1,0 +1,28 @@
+-- Builds the whole bitmap index from the live rows, set-based (docs/operations.md "The search index":
+-- after a bulk load with triggers off, or to start afresh). Writers wait while it runs (it locks the
+-- pending table). Terms in `common` or more work orders of a company get bitmaps: pass the service's
+-- SEARCH_BITMAP_MIN_DOCS. The triples that were materialized are asked for again, and the indexer builds
+-- them from the new ordinals.
+CREATE OR REPLACE FUNCTION work_order_search_rebuild(common int) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
+  LOCK TABLE "WorkOrderSearchPending" IN EXCLUSIVE MODE;
+  -- Materialized phrases are asked for again: the indexer builds them from the new ordinals.
+  INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
+  SELECT "buyerCompanyId", term FROM "WorkOrderSearchTerm" WHERE term LIKE '{{TERM_TRIPLE}}%' ON CONFLICT DO NOTHING;
+  TRUNCATE "WorkOrderSearchDoc", "WorkOrderSearchTerm", "WorkOrderSearchBitmap", "WorkOrderSearchPending";
+  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority")
+  SELECT id, "buyerCompanyId", row_number() OVER (PARTITION BY "buyerCompanyId" ORDER BY id) - 1, "createdAt", "woPriority" FROM "WorkOrder";
+  CREATE TEMP TABLE work_order_search_all ON COMMIT DROP AS
+  SELECT d."buyerCompanyId" AS company, d.ordinal, unnest(work_order_search_terms(w."searchVector", w.status)) AS term
+    FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id;
+  INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped)
+  SELECT company, term, count(*), count(*) >= common OR term LIKE '{{TERM_STATUS}}%' FROM work_order_search_all GROUP BY company, term;
+  INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
+  SELECT x.company, x.term, b.chunk, b.bits
+    FROM (SELECT a.company, a.term, array_agg(a.ordinal) AS ordinals
+            FROM work_order_search_all a JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = a.company AND t.term = a.term AND t.bitmapped
+           GROUP BY a.company, a.term) x,
+         work_order_search_bits(x.ordinals) b;
+END $$;

@@ -1,0 +1,56 @@
+-- The terms of a work order, as the bitmap postings index them (docs/work-order-search.md "Bitmap
+-- postings"). Kinds, by prefix (search/terms.ts TERM): {{TERM_WORD}} + a lexeme of the vector;
+-- {{TERM_PAIR}} + two lexemes at adjacent positions and {{TERM_GAP_PAIR}} + two positions apart (phrases, stop words
+-- between); {{TERM_STATUS}} + the status; {{TERM_TRIPLE}} + two gaps + three lexemes (phrases of three, kept only once a
+-- search asked for them). Lexemes with a digit (ids, PO and serial numbers, codes) are left out: nearly
+-- every one is unique, they made up most of the dictionary, and searches for them take the GIN path.
+
+-- Words, pairs and the status of one vector and status.
+CREATE OR REPLACE FUNCTION work_order_search_terms(v tsvector, s "WorkOrderStatus") RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT array(
+    SELECT '{{TERM_WORD}}' || lexeme FROM unnest(v) WHERE lexeme !~ '[0-9]'
+    UNION ALL
+    SELECT DISTINCT CASE b.p - a.p WHEN 1 THEN '{{TERM_PAIR}}' ELSE '{{TERM_GAP_PAIR}}' END || a.lexeme || ' ' || b.lexeme
+      FROM (SELECT lexeme, unnest(positions) AS p FROM unnest(v) WHERE lexeme !~ '[0-9]') a
+      JOIN (SELECT lexeme, unnest(positions) AS p FROM unnest(v) WHERE lexeme !~ '[0-9]') b ON b.p - a.p IN (1, 2)
+    UNION ALL
+    SELECT '{{TERM_STATUS}}' || s
+  )
+$$;
+
+-- Every triple of a vector: three lexemes, each one or two positions after the one before.
+CREATE OR REPLACE FUNCTION work_order_search_triples(v tsvector) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  WITH x AS (SELECT lexeme, unnest(positions) AS p FROM unnest(v) WHERE lexeme !~ '[0-9]')
+  SELECT array(
+    SELECT DISTINCT '{{TERM_TRIPLE}}' || (b.p - a.p) || (c.p - b.p) || a.lexeme || ' ' || b.lexeme || ' ' || c.lexeme
+      FROM x a JOIN x b ON b.p - a.p IN (1, 2) JOIN x c ON c.p - b.p IN (1, 2)
+  )
+$$;
+
+-- A triple as the tsquery that finds it: '{{TERM_TRIPLE}}12a b c' → 'a' <-> 'b' <2> 'c'.
+CREATE OR REPLACE FUNCTION work_order_search_triple_query(t text) RETURNS tsquery
+LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT (quote_literal(split_part(substr(t, 4), ' ', 1)) || ' <' || substr(t, 2, 1) || '> '
+       || quote_literal(split_part(substr(t, 4), ' ', 2)) || ' <' || substr(t, 3, 1) || '> '
+       || quote_literal(split_part(substr(t, 4), ' ', 3)))::tsquery
+$$;
+
+-- Ordinals of the live rows that hold one word, pair or status (a term becoming common; the rebuild).
+-- Pending work orders may be included or not: queries read those from their live rows.
+CREATE OR REPLACE FUNCTION work_order_search_term_ordinals(company int, t text) RETURNS int[]
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  rest text := substr(t, 2);
+BEGIN
+  IF left(t, 1) = '{{TERM_STATUS}}' THEN
+    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                  WHERE w."buyerCompanyId" = company AND w.status::text = rest);
+  END IF;
+  RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                WHERE w."buyerCompanyId" = company AND w."searchVector" @@ (CASE left(t, 1)
+                  WHEN '{{TERM_WORD}}' THEN quote_literal(rest)::tsquery
+                  WHEN '{{TERM_PAIR}}' THEN (quote_literal(split_part(rest, ' ', 1)) || ' <-> ' || quote_literal(split_part(rest, ' ', 2)))::tsquery
+                  ELSE (quote_literal(split_part(rest, ' ', 1)) || ' <2> ' || quote_literal(split_part(rest, ' ', 2)))::tsquery END));
+END $$;

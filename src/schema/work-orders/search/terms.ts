@@ -1,0 +1,24 @@
+// The search index's vocabulary, defined once for TypeScript and SQL: the kinds of term (the first
+// character of WorkOrderSearchTerm.term and WorkOrderSearchBitmap.term) and how many ordinals one bitmap
+// row covers. bitmaps.ts reads them here; the SQL sources (sql/*.sql) name them as {{TERM_WORD}},
+// {{CHUNK_BITS}} …, which scripts/search-migration.ts fills in from here when it writes the migration.
+
+/** Term kinds by their prefix (work_order_search_terms, work_order_search_triples in sql/terms.sql). */
+export const TERM = {
+  /** `w` + a lexeme of the vector. */
+  word: "w",
+  /** `p` + two lexemes at adjacent positions, space-separated. */
+  pair: "p",
+  /** `q` + two lexemes two positions apart (a stop word between), space-separated. */
+  gapPair: "q",
+  /** `s` + the work order's status. */
+  status: "s",
+  /** `t` + the two gaps (1 or 2) + three lexemes, space-separated; kept only once a search asked for it. */
+  triple: "t",
+} as const;
+
+/**
+ * Ordinals per bitmap row: WorkOrderSearchBitmap.bits holds exactly this many bits. The column is
+ * VARBIT(8192) (migration 20261206090000), so a change here needs that column changed and the index rebuilt.
+ */
+export const CHUNK_BITS = 8192;
