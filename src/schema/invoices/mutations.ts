@@ -4,7 +4,7 @@ import { requires } from "../core/permissions.ts";
 import { InvoiceActionInput, InvoiceInput, InvoiceRef } from "./types.ts";
 import { saveInvoice } from "./rules/save.ts";
 import { INVOICE_PDF_MAX_BYTES, runInvoiceAction, uploadAndPublish } from "./rules/status.ts";
-import { BUYER_ACTIONS, INVOICE_TRANSITIONS } from "./rules/state-machine.ts";
+import { BUYER_ACTIONS, INVOICE_STATES } from "./rules/state-machine.ts";
 
 const INTERNAL_TEAMS = { "403": "Internal service team keys may not use invoices" };
 
@@ -55,7 +55,7 @@ builder.mutationField("uploadAndPublishInvoice", (t) =>
 );
 
 for (const action of BUYER_ACTIONS) {
-  const row = INVOICE_TRANSITIONS.find((r) => r.action === action && r.actor === "buyer")!;
+  const row = INVOICE_STATES.rows.find((r) => r.action === action && r.actor === "buyer")!;
   const name = action.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
   builder.mutationField(`invoice${name}`, (t) =>
     t.prismaField({

@@ -3,7 +3,7 @@ import { restRoute } from "../core/interfaces.ts";
 import { requires } from "../core/permissions.ts";
 import { ProposalDecisionInput, ProposalInput, ProposalRef } from "./types.ts";
 import { decideProposal, upsertProposal } from "./rules/proposals.ts";
-import { BUYER_DECISIONS, PROPOSAL_TRANSITIONS } from "./rules/state-machine.ts";
+import { BUYER_DECISIONS, PROPOSAL_STATES } from "./rules/state-machine.ts";
 
 const INTERNAL_TEAMS = { "403": "Internal service team keys may not use proposals" };
 
@@ -29,7 +29,7 @@ builder.mutationField("upsertProposal", (t) =>
 );
 
 for (const action of BUYER_DECISIONS) {
-  const row = PROPOSAL_TRANSITIONS.find((r) => r.action === action)!;
+  const row = PROPOSAL_STATES.rows.find((r) => r.action === action)!;
   builder.mutationField(`proposal${action[0].toUpperCase()}${action.slice(1)}`, (t) =>
     t.prismaField({
       ...restRoute(

@@ -67,8 +67,9 @@ export async function recordRun(ctx: Context, input: RunLogInput, query: object)
   if (input.log && input.log.length > MAX_LOG_LENGTH) throw badInput(`log is limited to ${MAX_LOG_LENGTH} characters`);
   const woId = input.woId ?? null;
   return inTransaction(ctx.db, async (tx) => {
-    const s = await lockSchedule(tx, input.scheduleId, scheduleScope(ctx.viewer));
-    if (!s) throw badInput(`scheduleId ${input.scheduleId} is not a planned maintenance schedule of this company`);
+    const s = await lockSchedule(tx, input.scheduleId, scheduleScope(ctx.viewer), () =>
+      badInput(`scheduleId ${input.scheduleId} is not a planned maintenance schedule of this company`),
+    );
     if (woId !== null) {
       const wo = await tx.workOrder.findFirst({
         where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] },

@@ -6,9 +6,9 @@ import type { Prisma, Tx } from "../../../db.ts";
 import { badInput, conflict } from "../../core/errors.ts";
 import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
-import type { TransitionFacts } from "./state-machine.ts";
+import { WORK_ORDER_STATES, type TransitionFacts } from "./state-machine.ts";
 import { actorOf, FOR_CHANGE, lockForChange, writableScope, type Actor, type WorkOrderForChange } from "./scope.ts";
-import { changeStatus, factsOf, refuseUnless } from "./status.ts";
+import { changeStatus, factsOf } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "./search.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
@@ -33,7 +33,7 @@ export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch,
       throw badInput("supplierFacilityId cannot be cleared; assign another supplier or cancel the work order");
     if (target !== undefined && target !== wo.supplierFacilityId) {
       const actor = actorOf(ctx.viewer);
-      refuseUnless("reassign", actor.kind, wo.status);
+      WORK_ORDER_STATES.allowed("reassign", actor.kind, wo.status);
       const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
       const contact =
         input.supplierPrimaryContactEmail == null
@@ -225,7 +225,7 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
   const now = ctx.now();
   return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, input.id, writableScope(ctx.viewer));
-    refuseUnless(action, actor.kind, wo.status);
+    WORK_ORDER_STATES.allowed(action, actor.kind, wo.status);
     const effect = (await EXTRA[action]?.({ tx, wo, input, actor, now })) ?? {};
     await changeStatus(tx, wo, {
       action,
