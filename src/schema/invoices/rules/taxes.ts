@@ -5,8 +5,8 @@
 // is a save-level failure (406).
 import { Prisma } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
-import type { Decimal } from "../../core/decimal.ts";
-import { money, moneyText, rate } from "../../proposals/public.ts";
+import { moneyText, type Decimal } from "../../core/values.ts";
+import { money, rate, rateText } from "../../proposals/public.ts";
 
 const TAX_TYPES: Record<string, readonly string[]> = { CAD: ["GST", "HST", "PST"] };
 const MAX_TAX_LINES = 10;
@@ -31,7 +31,7 @@ export function taxLines(value: unknown): TaxLine[] {
     return {
       type: line.type.trim().toUpperCase(),
       amount: moneyText(money(line.amount, `${at}.amount`)),
-      rate: line.rate === undefined || line.rate === null ? null : rate(line.rate, `${at}.rate`).toFixed(),
+      rate: line.rate === undefined || line.rate === null ? null : rateText(rate(line.rate, `${at}.rate`)),
     };
   });
 }

@@ -13,7 +13,7 @@
 // a create). The checks return the mismatches; the caller decides the status (400 proposals, 406 invoices).
 import { Prisma } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
-import { decimalOf, type Decimal } from "../../core/decimal.ts";
+import { decimalOf, MONEY, moneyText, type Decimal } from "../../core/values.ts";
 
 export const COST_SECTIONS = ["labor", "material", "travel", "freight", "misc", "incurredCost"] as const;
 
@@ -35,8 +35,8 @@ const MAX_DESCRIPTION = 1000;
 
 const ZERO = new Prisma.Decimal(0);
 /** Money on a document: cents, up to 12 digits before the point (the columns are numeric(14,2)). */
-export const money = (value: unknown, field: string) => decimalOf(value, field, { scale: 2, integerDigits: 12 });
-const lineAmount = (value: unknown, field: string) => decimalOf(value, field, { scale: 2, integerDigits: 10 });
+export const money = (value: unknown, field: string) => decimalOf(value, field, { ...MONEY, integerDigits: 12 });
+const lineAmount = (value: unknown, field: string) => decimalOf(value, field, MONEY);
 
 /** A tax rate in percent: 0 to 100, up to four decimals ("8.875"). */
 export function rate(value: unknown, field: string): Decimal {
@@ -45,8 +45,7 @@ export function rate(value: unknown, field: string): Decimal {
   return r;
 }
 
-/** Money as the contract writes it ("12.50"); rates without trailing zeros ("8.875", "0"). */
-export const moneyText = (value: Decimal) => value.toFixed(2);
+/** Rates without trailing zeros ("8.875", "0"). */
 export const rateText = (value: Decimal) => value.toFixed();
 
 function lineItems(value: unknown, field: string): LineItem[] {

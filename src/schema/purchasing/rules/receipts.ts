@@ -8,18 +8,8 @@ import { badInput } from "../../core/errors.ts";
 import type { ListSpec } from "../../core/list.ts";
 import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction, joinable } from "../../core/transaction.ts";
-import {
-  changeStock,
-  quantityOf,
-  quantityText,
-  refuseUnknown,
-  RETURNABLE_QUANTITY,
-  teamScope,
-  teamStockLocations,
-  textOf,
-  TEXT_MAX,
-  type StockChange,
-} from "../../inventory/public.ts";
+import { quantityOf, quantityText, RETURNABLE_QUANTITY, textOf, TEXT_MAX } from "../../core/values.ts";
+import { changeStock, refuseUnknown, teamScope, teamStockLocations, type StockChange } from "../../inventory/public.ts";
 import { ORDER_STATES } from "./order-states.ts";
 
 export const RECEIPT_LIST: ListSpec = {

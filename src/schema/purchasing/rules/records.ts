@@ -2,7 +2,8 @@
 // free text, quantity).
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
-import { quantityOf, refuseUnknown, teamParts, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { quantityOf, textOf, TEXT_MAX } from "../../core/values.ts";
+import { refuseUnknown, teamParts } from "../../inventory/public.ts";
 
 /** A status filter must name statuses of the record kind (a database enum: otherwise the query fails). */
 export function statusFilter(statuses: readonly string[]) {

@@ -2,10 +2,10 @@
 // order), created as drafts, submitted, and approved or rejected. Ordering is orders.ts's business.
 import type { Context } from "../../core/context.ts";
 import type { ListSpec } from "../../core/list.ts";
-import { decimalOf } from "../../core/decimal.ts";
+import { decimalOf, MONEY, textOf, TEXT_MAX } from "../../core/values.ts";
 import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { MONEY, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { teamOf, teamScope } from "../../inventory/public.ts";
 import { badInput } from "../../core/errors.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
 import { readLines, statusFilter, type LineInput } from "./records.ts";
