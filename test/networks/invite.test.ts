@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtp, type ReceivedMail, type TestSmtp } from "../provisioning/smtp.ts";
-import { inviteSubContractor, inviteMail } from "../../src/schema/private-network/rules.ts";
+import { inviteSubContractor, subContractorInviteMail } from "../../src/schema/private-network/rules.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import { networkFixture } from "./network-fixture.ts";
 
@@ -221,7 +221,7 @@ describe("rule 4: unresolved names", () => {
   });
 
   it("builds the mail as a pure function (greeting without a name, no note)", () => {
-    const mail = inviteMail({
+    const mail = subContractorInviteMail({
       toEmail: "a+b@x.example",
       greetingName: " ",
       referrerFirstName: "Bob",

@@ -7,7 +7,14 @@ import { badInput, conflict } from "../../core/errors.ts";
 import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
 import { WORK_ORDER_STATES, type TransitionFacts } from "./state-machine.ts";
-import { actorOf, FOR_CHANGE, lockForChange, writableScope, type Actor, type WorkOrderForChange } from "./scope.ts";
+import {
+  actorOf,
+  FOR_CHANGE,
+  lockForChange,
+  writableScope,
+  type WorkOrderActor,
+  type WorkOrderForChange,
+} from "./scope.ts";
 import { changeStatus, factsOf } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "./search.ts";
@@ -79,7 +86,7 @@ interface Step {
   tx: Tx;
   wo: WorkOrderForChange;
   input: ActionInput;
-  actor: Actor;
+  actor: WorkOrderActor;
   now: Date;
 }
 

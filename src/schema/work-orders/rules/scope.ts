@@ -38,14 +38,15 @@ export function writableScope(viewer: Viewer): Prisma.WorkOrderWhereInput {
   return viewer.kind === "buyer" ? scope : { AND: [scope, { supplierFacilityId: viewer.supplierFacilityId ?? -1 }] };
 }
 
-export interface Actor {
+/** Who acts on a work order: the kind the transition table checks, and who is recorded and told. */
+export interface WorkOrderActor {
   kind: ActorKind;
   /** Display name (changedBy / addedBy in events). */
   name: string;
   email: string;
 }
 
-export const actorOf = (viewer: Viewer): Actor => ({
+export const actorOf = (viewer: Viewer): WorkOrderActor => ({
   kind: viewer.kind === "buyer" ? "buyer" : "supplier",
   name: viewer.displayName,
   email: viewer.email,

@@ -3,7 +3,7 @@
 import type { Prisma, Tx } from "../../../db.ts";
 import { writeEvent, type WorkOrderEventContext } from "../events.ts";
 import { WORK_ORDER_STATES, type Status, type TransitionFacts } from "./state-machine.ts";
-import type { Actor, WorkOrderForChange } from "./scope.ts";
+import type { WorkOrderActor, WorkOrderForChange } from "./scope.ts";
 
 export const factsOf = (wo: WorkOrderForChange): TransitionFacts => ({
   hasSupplier: wo.supplierFacilityId !== null,
@@ -28,7 +28,7 @@ export function eventContext(
 
 export interface StatusChange {
   action: string;
-  actor: Actor;
+  actor: WorkOrderActor;
   facts: TransitionFacts;
   now: Date;
   /** The action's other column changes (supplier, assignedAt, …). */
