@@ -4,12 +4,12 @@
 import { Prisma, type Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
-import type { ListSpec } from "../../core/list.ts";
+import { enumFilter, type ListSpec } from "../../core/list.ts";
 import { decimalOf, MONEY, quantityText, textOf, TEXT_MAX } from "../../core/values.ts";
 import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { activeVendor, teamOf, teamScope } from "../../inventory/public.ts";
-import { readLines, statusFilter, type LineInput } from "./records.ts";
+import { readLines, type LineInput } from "./records.ts";
 import { ORDER_STATES, ORDER_STATUSES, ORDERED, type OrderStatus } from "./order-states.ts";
 import { REQUEST_STATES } from "./request-states.ts";
 
@@ -18,7 +18,7 @@ export const ORDER_LIST: ListSpec = {
   sortable: ["id", "status", "vendorId", "createdAt", "updatedAt", "statusChangedAt", "orderedAt", "expectedAt"],
   defaultSort: { field: "id", order: "desc" },
 };
-export const checkOrderFilter = statusFilter(ORDER_STATUSES);
+export const checkOrderFilter = enumFilter("status", ORDER_STATUSES);
 
 export const ORDER_LINE_LIST: ListSpec = {
   filters: { id: "int", partId: "int" },

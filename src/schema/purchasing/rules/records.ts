@@ -1,21 +1,8 @@
-// What the purchasing rules share: the status filter check and the line items' common reading (part or
-// free text, quantity).
+// What the purchasing rules share: the line items' common reading (part or free text, quantity).
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
 import { quantityOf, textOf, TEXT_MAX } from "../../core/values.ts";
 import { refuseUnknown, teamParts } from "../../inventory/public.ts";
-
-/** A status filter must name statuses of the record kind (a database enum: otherwise the query fails). */
-export function statusFilter(statuses: readonly string[]) {
-  return (filter: unknown): unknown => {
-    const raw = (filter as Record<string, unknown> | null | undefined)?.status;
-    if (raw === undefined || raw === null) return filter;
-    const values = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter(Boolean);
-    const bad = values.filter((v) => !statuses.includes(v));
-    if (bad.length) throw badInput(`filter status expects one of ${statuses.join(", ")}, got ${bad.join(", ")}`);
-    return filter;
-  };
-}
 
 /** Most line items one request or order may hold. */
 const MAX_LINE_ITEMS = 200;

@@ -1,14 +1,14 @@
 // Purchase requests: what the team asks to buy (lines of parts or free text, optionally for a work
 // order), created as drafts, submitted, and approved or rejected. Ordering is orders.ts's business.
 import type { Context } from "../../core/context.ts";
-import type { ListSpec } from "../../core/list.ts";
+import { enumFilter, type ListSpec } from "../../core/list.ts";
 import { decimalOf, MONEY, textOf, TEXT_MAX } from "../../core/values.ts";
 import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { teamOf, teamScope } from "../../inventory/public.ts";
 import { badInput } from "../../core/errors.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
-import { readLines, statusFilter, type LineInput } from "./records.ts";
+import { readLines, type LineInput } from "./records.ts";
 import { REQUEST_STATES, REQUEST_STATUSES, type RequestStatus } from "./request-states.ts";
 
 export const REQUEST_LIST: ListSpec = {
@@ -16,7 +16,7 @@ export const REQUEST_LIST: ListSpec = {
   sortable: ["id", "status", "createdAt", "updatedAt", "statusChangedAt", "neededBy"],
   defaultSort: { field: "id", order: "desc" },
 };
-export const checkRequestFilter = statusFilter(REQUEST_STATUSES);
+export const checkRequestFilter = enumFilter("status", REQUEST_STATUSES);
 
 export const REQUEST_LINE_LIST: ListSpec = {
   filters: { id: "int", partId: "int", workOrderId: "int", purchaseOrderLineItemId: "int" },
