@@ -6,7 +6,7 @@
 import { Prisma } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
 import { moneyText, type Decimal } from "../../core/values.ts";
-import { money, rate, rateText } from "../../proposals/public.ts";
+import { documentMoney, rate, rateText } from "../../proposals/public.ts";
 
 const TAX_TYPES: Record<string, readonly string[]> = { CAD: ["GST", "HST", "PST"] };
 const MAX_TAX_LINES = 10;
@@ -30,7 +30,7 @@ export function taxLines(value: unknown): TaxLine[] {
       throw badInput(`${at}.type must be a tax type such as "GST"`);
     return {
       type: line.type.trim().toUpperCase(),
-      amount: moneyText(money(line.amount, `${at}.amount`)),
+      amount: moneyText(documentMoney(line.amount, `${at}.amount`)),
       rate: line.rate === undefined || line.rate === null ? null : rateText(rate(line.rate, `${at}.rate`)),
     };
   });

@@ -35,7 +35,8 @@ const MAX_DESCRIPTION = 1000;
 
 const ZERO = new Prisma.Decimal(0);
 /** Money on a document: cents, up to 12 digits before the point (the columns are numeric(14,2)). */
-export const money = (value: unknown, field: string) => decimalOf(value, field, { ...MONEY, integerDigits: 12 });
+export const documentMoney = (value: unknown, field: string) =>
+  decimalOf(value, field, { ...MONEY, integerDigits: 12 });
 const lineAmount = (value: unknown, field: string) => decimalOf(value, field, MONEY);
 
 /** A tax rate in percent: 0 to 100, up to four decimals ("8.875"). */
@@ -106,7 +107,7 @@ export function rollUpCosts(
     const lineSum = sum(lines.map((l) => new Prisma.Decimal(l.amount)));
     let total: Decimal;
     if (sent(totalField)) {
-      total = money(input[totalField], totalField);
+      total = documentMoney(input[totalField], totalField);
       if (lines.length && !total.equals(lineSum)) {
         mismatches.push(`${totalField} is ${moneyText(total)} but its line items add up to ${moneyText(lineSum)}`);
       }
@@ -131,7 +132,7 @@ export function rollUpCosts(
 
   const check = (field: string, computed: Decimal, why: string) => {
     if (!sent(field)) return;
-    const given = money(input[field], field);
+    const given = documentMoney(input[field], field);
     if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${why}`);
   };
   check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);
