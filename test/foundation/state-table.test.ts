@@ -60,6 +60,12 @@ describe("stateTable", () => {
     expect(() => spaced.allowed("push_open", "guest", "open")).toThrow("cannot push open a door in status open");
   });
 
+  it("refuses to build a table whose row leads to several statuses with nothing to pick one", () => {
+    expect(() =>
+      stateTable<Door, "guest">("door", [{ action: "push", actor: "guest", from: ["shut"], to: ["open", "shut"] }]),
+    ).toThrow("door table: push leads to several statuses without a pick");
+  });
+
   it("answers a refusal with the caller's error when it brings one", () => {
     let caught: unknown;
     try {

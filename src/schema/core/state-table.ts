@@ -51,6 +51,9 @@ export function stateTable<S extends string, A extends string, F = void>(
   rows: readonly Transition<S, A, F>[],
   { spacedActions = false }: TableOptions = {},
 ): StateTable<S, A, F> {
+  // A row taken with several targets and nothing to choose between them would always lead to the first.
+  const unpicked = rows.find((r) => r.from.length > 0 && r.to.length > 1 && !r.pick);
+  if (unpicked) throw new Error(`${noun} table: ${unpicked.action} leads to several statuses without a pick`);
   const allowed = (action: string, actor: A, current: S, options: StepOptions<F> = {}) => {
     const refuse = options.refuse ?? ((message: string) => new TransitionRefused(message));
     const row = rows.find((r) => r.action === action && r.actor === actor);
