@@ -6,7 +6,7 @@ import pino from "pino";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.ts";
 import { waitFor } from "../support/wait.ts";
-import { inviteSubContractor, inviteMail } from "../../src/schema/private-network/rules.ts";
+import { inviteSubContractor, subContractorInviteMail } from "../../src/schema/private-network/rules.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import { networkFixture } from "./network-fixture.ts";
 
@@ -222,7 +222,7 @@ describe("rule 4: unresolved names", () => {
   });
 
   it("builds the mail as a pure function (greeting without a name, no note)", () => {
-    const mail = inviteMail({
+    const mail = subContractorInviteMail({
       toEmail: "a+b@x.example",
       greetingName: " ",
       referrerFirstName: "Bob",

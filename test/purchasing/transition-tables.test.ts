@@ -37,12 +37,16 @@ describe("transition tables", () => {
   }
 
   it("refuse an action from a status the table does not list, naming the status", () => {
-    expect(() => REQUEST_STATES.next("approve", "draft")).toThrow(
+    expect(() => REQUEST_STATES.next("approve", "approver", "draft")).toThrow(
       /cannot approve a purchase request in status draft; allowed from submitted/,
     );
-    expect(() => ORDER_STATES.next("receive", "cancelled", { received: "all" })).toThrow(/in status cancelled/);
-    expect(ORDER_STATES.next("receive", "received", { received: "some" })).toBe("partially_received");
-    expect(ORDER_STATES.next("receive", "partially_received", { received: "none" })).toBe("ordered");
-    expect(REQUEST_STATES.next("reopen", "ordered")).toBe("approved");
+    expect(() => ORDER_STATES.next("receive", "team", "cancelled", { facts: { received: "all" } })).toThrow(
+      /in status cancelled/,
+    );
+    expect(ORDER_STATES.next("receive", "team", "received", { facts: { received: "some" } })).toBe(
+      "partially_received",
+    );
+    expect(ORDER_STATES.next("receive", "team", "partially_received", { facts: { received: "none" } })).toBe("ordered");
+    expect(REQUEST_STATES.next("reopen", "system", "ordered")).toBe("approved");
   });
 });

@@ -1,16 +1,16 @@
 // Property tests of the lifecycle: no sequence of actions ever leaves the transition table.
-// 1. Pure, over the table itself: 200 seeded random sequences of 15 steps through transitionFor.
+// 1. Pure, over the table itself: 200 seeded random sequences of 15 steps through WORK_ORDER_STATES.
 // 2. Through the HTTP API: 20 seeded random sequences of buyer and supplier actions; every accepted
 //    step must be a row of the table, every refused one must write nothing, and the stored history
 //    must replay through the table.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { TransitionRefused } from "../../src/schema/core/state-table.ts";
 import {
   initialStatus,
   STATUSES,
   TRANSITIONS,
-  transitionFor,
-  TransitionRefused,
+  WORK_ORDER_STATES,
   type ActorKind,
   type Status,
   type TransitionFacts,
@@ -73,7 +73,7 @@ describe("the transition table (pure)", () => {
         const row = TRANSITIONS.find((r) => r.action === action && r.actor === who);
         let next: Status;
         try {
-          next = transitionFor(action, who, status).pick(facts);
+          next = WORK_ORDER_STATES.next(action, who, status, { facts });
         } catch (error) {
           expect(error).toBeInstanceOf(TransitionRefused);
           // Refused exactly when the table has no such row from here, and the message says where we are.

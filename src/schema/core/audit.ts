@@ -70,7 +70,7 @@ function recordIdsOf(args: Record<string, unknown>, result: unknown): string[] {
 }
 
 /** A mutation's transaction may take this long (bulk writes); Prisma's default is 5 s. */
-const LIMITS = { maxWait: 10_000, timeout: 60_000 };
+const MUTATION_TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 60_000 };
 
 /**
  * Runs every mutation of `schema` in a transaction (joined when the request already has one, e.g. an
@@ -107,7 +107,7 @@ export function applyAudit(schema: GraphQLSchema): void {
             ctx.db = db;
           }
         },
-        LIMITS,
+        MUTATION_TRANSACTION_LIMITS,
       );
     };
     Object.assign(field, { audited: true });

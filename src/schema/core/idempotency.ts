@@ -54,7 +54,7 @@ class NotKept extends Error {
 }
 
 /** How long an idempotent request's transaction may take (a duplicate waits as long for the first). */
-const LIMITS = { maxWait: 10_000, timeout: 60_000 };
+const IDEMPOTENT_TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 60_000 };
 
 /**
  * Runs `work` once per (API key, key): in one transaction with the key's row, `work` receiving that
@@ -93,7 +93,7 @@ export async function once(
         await tx.$executeRaw`UPDATE "IdempotencyKey" SET status = ${answer.status}, body = ${answer.body} WHERE id = ${taken[0].id}`;
         return { ...answer, replayed: false };
       },
-      LIMITS,
+      IDEMPOTENT_TRANSACTION_LIMITS,
     );
   } catch (error) {
     if (error instanceof NotKept) return { ...error.answer, replayed: false };

@@ -1,7 +1,8 @@
 // Tenant scoping helpers shared by the domains. Each domain builds its scope from these in one place
 // (its rules.ts); resolvers never trust ids from the request to decide what a key may see.
+import { Prisma, type Tx } from "../../db.ts";
 import type { Viewer } from "./viewer.ts";
-import { notFound, notWritable, outOfScope } from "./errors.ts";
+import { type ApiError, notFound, notWritable, outOfScope } from "./errors.ts";
 
 /** A `where` that matches no row (Prisma: `in` over an empty list). */
 export const NOTHING = { id: { in: [] as number[] } };
@@ -60,5 +61,28 @@ export async function findWritable<T = any>(
 ): Promise<T> {
   const row = await delegate.findFirst({ ...query, where: { AND: [{ id }, scope] } });
   if (!row) throw notWritable(noun, id);
+  return row as T;
+}
+
+/**
+ * The record a write changes, locked for the rest of the transaction (writes to one record run one
+ * after the other) and read within `scope`. Unknown, foreign and denied alike: findWritable's 400, or
+ * `refuse`'s error where the body's field names the record.
+ */
+export async function lockWritable<T = any>(
+  tx: Tx,
+  model: Prisma.ModelName,
+  noun: string,
+  id: number,
+  scope: Record<string, unknown>,
+  query: object = {},
+  refuse: () => ApiError = () => notWritable(noun, id),
+): Promise<T> {
+  // Each table is named after its model (no @@map): the identifier comes from that closed set, never
+  // from the request; the id is a parameter.
+  await tx.$queryRaw`SELECT id FROM ${Prisma.raw(`"${Prisma.ModelName[model]}"`)} WHERE id = ${id} FOR UPDATE`;
+  const delegate = (tx as unknown as Record<string, Findable>)[model[0].toLowerCase() + model.slice(1)];
+  const row = await delegate.findFirst({ ...query, where: { AND: [{ id }, scope] } });
+  if (!row) throw refuse();
   return row as T;
 }

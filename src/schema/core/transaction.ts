@@ -11,7 +11,7 @@ const joined = new WeakSet<object>();
  * Under a burst of writes (200 concurrent stock changes on a pool of 5) that wait is normal queueing,
  * as it is for every other query on the pool: wait longer, and let a transaction run for longer too.
  */
-const LIMITS = { maxWait: 15_000, timeout: 15_000 };
+const TRANSACTION_LIMITS = { maxWait: 15_000, timeout: 15_000 };
 
 /** `limits`: Prisma's interactive transaction limits, when a background batch needs other ones. */
 export function inTransaction<T>(
@@ -20,7 +20,7 @@ export function inTransaction<T>(
   limits?: { timeout?: number; maxWait?: number },
 ): Promise<T> {
   if (joined.has(db)) return work(db as unknown as Tx);
-  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...LIMITS, ...limits });
+  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...TRANSACTION_LIMITS, ...limits });
 }
 
 /** `tx` as a Db for code that takes one (a rule's ctx.db): its inTransaction calls join `tx`. */

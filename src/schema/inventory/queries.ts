@@ -14,7 +14,7 @@ import {
 } from "./types.ts";
 import { EQUIPMENT_TYPES, PARTS, STOCK_LOCATIONS, VENDORS, type Catalog } from "./rules/catalogs.ts";
 import { WORK_ORDER_PART_LIST } from "./rules/work-order-parts.ts";
-import { teamScope } from "./rules/values.ts";
+import { teamScope } from "./rules/fields.ts";
 
 const catalogRoutes = (
   catalog: Catalog,

@@ -4,7 +4,7 @@ import { builder } from "../core/builder.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
-import { moneyText, quantityText } from "./rules/values.ts";
+import { moneyText, quantityText } from "../core/values.ts";
 
 export const VendorRef = builder.prismaObject("Vendor", {
   fields: (t) => ({
@@ -136,7 +136,7 @@ export const PartPage = pageType("Part", PartRef);
 export const StockLocationPage = pageType("StockLocation", StockLocationRef);
 export const WorkOrderPartPage = pageType("WorkOrderPart", WorkOrderPartRef);
 
-// ---- write bodies: one per catalog for create and PATCH (absent keeps, null clears; rules/values.ts)
+// ---- write bodies: one per catalog for create and PATCH (absent keeps, null clears; rules/fields.ts)
 
 export const VendorInput = builder.inputType("VendorInput", {
   fields: (t) => ({

@@ -4,7 +4,7 @@ import { requires } from "../core/permissions.ts";
 import { InvoiceActionInput, InvoiceInput, InvoiceRef } from "./types.ts";
 import { saveInvoice } from "./rules/save.ts";
 import { INVOICE_PDF_MAX_BYTES, runInvoiceAction, uploadAndPublish } from "./rules/status.ts";
-import { INVOICE_TRANSITIONS, type BuyerAction } from "./rules/state-machine.ts";
+import { INVOICE_STATES, type BuyerAction } from "./rules/state-machine.ts";
 
 const INTERNAL_TEAMS = { "403": "Internal service team keys may not use invoices" };
 
@@ -56,7 +56,7 @@ builder.mutationField("uploadAndPublishInvoice", (t) =>
 
 /** A buyer's step of the invoice lifecycle (PATCH /invoice/invoices/<action>); `note` ends the description. */
 function invoiceActionField(field: string, action: BuyerAction, note = "") {
-  const row = INVOICE_TRANSITIONS.find((r) => r.action === action && r.actor === "buyer")!;
+  const row = INVOICE_STATES.rows.find((r) => r.action === action && r.actor === "buyer")!;
   builder.mutationField(field, (t) =>
     t.prismaField({
       ...restRoute(
@@ -69,7 +69,7 @@ function invoiceActionField(field: string, action: BuyerAction, note = "") {
         },
         requires("billing.approve", { noun: "invoice", id: (args) => args.input.id }),
       ),
-      description: `${action}: from ${row.from.join(", ")} to ${row.to}${note}. Returns the invoice.`,
+      description: `${action}: from ${row.from.join(", ")} to ${row.to.join(", ")}${note}. Returns the invoice.`,
       type: InvoiceRef,
       args: { input: t.arg({ type: InvoiceActionInput, required: true }) },
       resolve: (query, _root, { input }, ctx) => runInvoiceAction(ctx, action, input, query),

@@ -4,7 +4,7 @@ import type { Viewer } from "../core/viewer.ts";
 import type { Context } from "../core/context.ts";
 import { buyerOwnedScope, findWritable } from "../core/tenancy.ts";
 import { badInput } from "../core/errors.ts";
-import type { ListSpec } from "../core/list.ts";
+import { enumFilter, type ListSpec } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 
 export const meterScope = (viewer: Viewer) => buyerOwnedScope(viewer);
@@ -49,15 +49,7 @@ export const READING_LIST: ListSpec = {
 };
 
 /** readingMode is a database enum: a value outside it must be a 400, not a failed query. */
-export function checkMeterFilter(filter: unknown): unknown {
-  const raw = (filter as Record<string, unknown> | null | undefined)?.readingMode;
-  if (raw === undefined || raw === null) return filter;
-  const values = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter(Boolean);
-  const bad = values.filter((v) => !(READING_MODES as readonly string[]).includes(v));
-  if (bad.length)
-    throw badInput(`filter readingMode expects one of ${READING_MODES.join(", ")}, got ${bad.join(", ")}`);
-  return filter;
-}
+export const checkMeterFilter = enumFilter("readingMode", READING_MODES);
 
 const requireName = (name: string) => {
   if (!name.trim()) throw badInput("name must not be blank");

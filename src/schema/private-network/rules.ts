@@ -22,7 +22,8 @@ export const PRIVATE_NETWORK_LIST: ListSpec = {
   defaultSort: { field: "id", order: "asc" },
 };
 
-export const LIMITS = { routingEmails: 50, name: 100, note: 2000 };
+/** Limits of a sub-contractor relationship: its routing emails, the names on it, the invite note. */
+export const SUB_CONTRACTOR_LIMITS = { routingEmails: 50, name: 100, note: 2000 };
 
 /** The caller's facility, from the key's contact (invite rule 2: a contact without one is a 400). */
 function callerFacilityId(viewer: Viewer): number {
@@ -47,7 +48,8 @@ async function routingEmails(tx: Tx, field: string, value: unknown, companyIds: 
   if (value === null) return [];
   if (!Array.isArray(value)) throw badInput(`${field} must be an array of email addresses`);
   const emails = [...new Set(value.map((v, i) => emailOf(v, `${field}[${i}]`)))];
-  if (emails.length > LIMITS.routingEmails) throw badInput(`${field} may hold at most ${LIMITS.routingEmails} emails`);
+  if (emails.length > SUB_CONTRACTOR_LIMITS.routingEmails)
+    throw badInput(`${field} may hold at most ${SUB_CONTRACTOR_LIMITS.routingEmails} emails`);
   const foreign = await tx.contact.findMany({
     where: {
       OR: emails.map((email) => ({ email: { equals: email, mode: "insensitive" as const } })),
@@ -141,7 +143,7 @@ export function deleteRelationship(ctx: Context, supplierFacilityId: number, que
 
 const INVITE_SENT = { code: "subContractorInviteSent", message: "Emails sent!" } as const;
 
-export interface InviteFacts {
+export interface SubContractorInviteFacts {
   toEmail: string;
   /** The invitee's first name for the greeting (the contact's, else the path's fN). */
   greetingName: string;
@@ -160,7 +162,7 @@ export interface InviteFacts {
  * The invite mail (rule 4): `Your client` stands for an unresolved referrer name and `you` for an
  * unresolved sub-contractor facility name.
  */
-export function inviteMail(f: InviteFacts): MailMessage {
+export function subContractorInviteMail(f: SubContractorInviteFacts): MailMessage {
   const referrerFirst = f.referrerFirstName.trim() || "Your client";
   const referrerFull = f.referrerFullName.trim() || "Your client";
   const sub = f.subContractorName.trim() || "you";
@@ -199,7 +201,8 @@ export interface InviteArgs {
 
 const nameOf = (value: string, param: string) => {
   const name = value.trim();
-  if (!name || name.length > LIMITS.name) throw badInput(`${param} must be 1 to ${LIMITS.name} characters`);
+  if (!name || name.length > SUB_CONTRACTOR_LIMITS.name)
+    throw badInput(`${param} must be 1 to ${SUB_CONTRACTOR_LIMITS.name} characters`);
   return name;
 };
 
@@ -215,7 +218,8 @@ export async function inviteSubContractor(ctx: Context, args: InviteArgs) {
   const firstName = nameOf(args.fN, "fN");
   const lastName = nameOf(args.lN, "lN");
   const note = args.note?.trim() || null;
-  if (note && note.length > LIMITS.note) throw badInput(`note must be at most ${LIMITS.note} characters`);
+  if (note && note.length > SUB_CONTRACTOR_LIMITS.note)
+    throw badInput(`note must be at most ${SUB_CONTRACTOR_LIMITS.note} characters`);
   await inTransaction(ctx.db, async (tx) => {
     const relationship = await ownRelationship(tx, source, args.sfId); // rule 1
     const referrer = await tx.contact.findFirst({
@@ -237,7 +241,7 @@ export async function inviteSubContractor(ctx: Context, args: InviteArgs) {
     const notifiedAt = [relationship.workOrdersRoutedTo, relationship.supplierAccountEmails].find(
       (list) => list.length,
     ) ?? [toEmail]; // rule 5
-    const message = inviteMail({
+    const message = subContractorInviteMail({
       toEmail,
       greetingName: invitee.nameGiven,
       referrerFirstName: referrer.nameGiven,

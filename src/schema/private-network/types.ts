@@ -1,6 +1,6 @@
 import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
-import { LIMITS } from "./rules.ts";
+import { SUB_CONTRACTOR_LIMITS } from "./rules.ts";
 
 export const SupplierSupplierRelationshipRef = builder.prismaObject("SupplierSupplierRelationship", {
   description: "A sub-contractor facility in the private network of the key's supplier facility",
@@ -28,7 +28,7 @@ export const SupplierSupplierRelationshipPage = pageType(
   SupplierSupplierRelationshipRef,
 );
 
-const ROUTING = `at most ${LIMITS.routingEmails} emails; omitted keeps the stored list (empty on create), null or [] clears`;
+const ROUTING = `at most ${SUB_CONTRACTOR_LIMITS.routingEmails} emails; omitted keeps the stored list (empty on create), null or [] clears`;
 
 export const SupplierSupplierRelationshipInput = builder.inputType("SupplierSupplierRelationshipInput", {
   fields: (t) => ({
@@ -46,7 +46,7 @@ export const SupplierSupplierRelationshipInput = builder.inputType("SupplierSupp
 
 export const SubContractorInviteInput = builder.inputType("SubContractorInviteInput", {
   fields: (t) => ({
-    note: t.string({ description: `Added to the invite mail (at most ${LIMITS.note} characters)` }),
+    note: t.string({ description: `Added to the invite mail (at most ${SUB_CONTRACTOR_LIMITS.note} characters)` }),
   }),
 });
 

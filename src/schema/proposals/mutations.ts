@@ -3,7 +3,7 @@ import { restRoute } from "../core/interfaces.ts";
 import { requires } from "../core/permissions.ts";
 import { ProposalDecisionInput, ProposalInput, ProposalRef } from "./types.ts";
 import { decideProposal, upsertProposal } from "./rules/proposals.ts";
-import { PROPOSAL_TRANSITIONS } from "./rules/state-machine.ts";
+import { PROPOSAL_STATES } from "./rules/state-machine.ts";
 
 const INTERNAL_TEAMS = { "403": "Internal service team keys may not use proposals" };
 
@@ -30,7 +30,7 @@ builder.mutationField("upsertProposal", (t) =>
 
 /** The buyer's decision on a pending proposal (PATCH /quote/proposals/<action>); `note` ends the description. */
 function proposalDecisionField(field: string, action: "award" | "decline", note = "") {
-  const row = PROPOSAL_TRANSITIONS.find((r) => r.action === action)!;
+  const row = PROPOSAL_STATES.rows.find((r) => r.action === action)!;
   builder.mutationField(field, (t) =>
     t.prismaField({
       ...restRoute(
@@ -43,7 +43,7 @@ function proposalDecisionField(field: string, action: "award" | "decline", note 
         },
         requires("billing.approve", { noun: "proposal", id: (args) => args.input.id }),
       ),
-      description: `${action}: from ${row.from.join(", ")} to ${row.to}${note}. Returns the proposal.`,
+      description: `${action}: from ${row.from.join(", ")} to ${row.to.join(", ")}${note}. Returns the proposal.`,
       type: ProposalRef,
       args: { input: t.arg({ type: ProposalDecisionInput, required: true }) },
       resolve: (query, _root, { input }, ctx) => decideProposal(ctx, action, input, query),

@@ -3,7 +3,8 @@
 import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { FileRef } from "../files/public.ts";
-import { COST_SECTIONS, moneyText, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
+import { moneyText } from "../core/values.ts";
+import { COST_SECTIONS, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
 import { PROPOSAL_TOTALS } from "./rules/proposals.ts";
 

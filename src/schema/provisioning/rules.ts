@@ -14,7 +14,8 @@ export const EPA_CERTIFICATION_TYPES = ["type_i", "type_ii", "type_iii", "univer
 /** Roles that only the operator may grant (rule 1). Compared without case, spaces, "_" or "-". */
 const RESERVED_ROLES = new Set(["admin", "superadmin"]);
 
-export const LIMITS = {
+/** Limits of a provisioned contact's fields (and of the id lists it is given). */
+export const CONTACT_LIMITS = {
   email: 254,
   name: 100,
   role: 64,
@@ -53,16 +54,22 @@ function normalise(input: ProvisionInput) {
   if (!isEmail(email)) problems.push("email must be a valid email address");
   const nameGiven = input.nameGiven.trim();
   const nameFamily = input.nameFamily.trim();
-  if (!nameGiven || nameGiven.length > LIMITS.name) problems.push(`nameGiven must be 1 to ${LIMITS.name} characters`);
-  if (!nameFamily || nameFamily.length > LIMITS.name)
-    problems.push(`nameFamily must be 1 to ${LIMITS.name} characters`);
+  if (!nameGiven || nameGiven.length > CONTACT_LIMITS.name)
+    problems.push(`nameGiven must be 1 to ${CONTACT_LIMITS.name} characters`);
+  if (!nameFamily || nameFamily.length > CONTACT_LIMITS.name)
+    problems.push(`nameFamily must be 1 to ${CONTACT_LIMITS.name} characters`);
   const roles = [...new Set(input.roles.map((r) => r.trim().toLowerCase()))];
-  if (!roles.length || roles.length > LIMITS.roles || roles.some((r) => !r || r.length > LIMITS.role)) {
-    problems.push(`roles must be 1 to ${LIMITS.roles} non-blank role names of at most ${LIMITS.role} characters`);
+  if (!roles.length || roles.length > CONTACT_LIMITS.roles || roles.some((r) => !r || r.length > CONTACT_LIMITS.role)) {
+    problems.push(
+      `roles must be 1 to ${CONTACT_LIMITS.roles} non-blank role names of at most ${CONTACT_LIMITS.role} characters`,
+    );
   }
   const password = input.password ?? null;
-  if (password !== null && (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax)) {
-    problems.push(`password must be ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`);
+  if (
+    password !== null &&
+    (password.length < CONTACT_LIMITS.passwordMin || password.length > CONTACT_LIMITS.passwordMax)
+  ) {
+    problems.push(`password must be ${CONTACT_LIMITS.passwordMin} to ${CONTACT_LIMITS.passwordMax} characters`);
   }
   let epaCertificationType: string | null = null;
   if (input.epaCertificationType != null) {
@@ -72,13 +79,13 @@ function normalise(input: ProvisionInput) {
     }
   }
   const epaCertificationNumber = input.epaCertificationNumber ?? null;
-  if (epaCertificationNumber !== null && epaCertificationNumber.length > LIMITS.epaNumber) {
-    problems.push(`epaCertificationNumber must be at most ${LIMITS.epaNumber} characters`);
+  if (epaCertificationNumber !== null && epaCertificationNumber.length > CONTACT_LIMITS.epaNumber) {
+    problems.push(`epaCertificationNumber must be at most ${CONTACT_LIMITS.epaNumber} characters`);
   }
   const ids = (name: string, list: number[] | null | undefined) => {
     const unique = [...new Set(list ?? [])];
-    if (unique.length > LIMITS.ids || unique.some((id) => id <= 0))
-      problems.push(`${name} must be at most ${LIMITS.ids} positive ids`);
+    if (unique.length > CONTACT_LIMITS.ids || unique.some((id) => id <= 0))
+      problems.push(`${name} must be at most ${CONTACT_LIMITS.ids} positive ids`);
     return unique;
   };
   const locationIds = ids("locationIds", input.locationIds);
@@ -120,7 +127,7 @@ async function hashPassword(password: string): Promise<string> {
 /** One invite per contact: the mail outbox holds one row per job id. */
 const inviteJobId = (contactId: number) => `invite-contact-${contactId}`;
 
-interface InviteFacts {
+interface ContactInviteFacts {
   email: string;
   nameGiven: string;
   companyName: string;
@@ -131,7 +138,7 @@ interface InviteFacts {
 }
 
 /** The invite mail. The password itself is never mailed: whoever set it hands it over. */
-function inviteMail(f: InviteFacts): MailMessage {
+function contactInviteMail(f: ContactInviteFacts): MailMessage {
   const portal = f.portalUrl.replace(/\/+$/, "");
   const lines = [
     `Hello ${f.nameGiven},`,
@@ -201,7 +208,7 @@ export async function provisionUser(ctx: Context, input: ProvisionInput): Promis
   }
 
   const { password, ...fields } = v;
-  const message = inviteMail({
+  const message = contactInviteMail({
     email: v.email,
     nameGiven: v.nameGiven,
     companyName: facility.buyerCompany.name,

@@ -1,5 +1,5 @@
 import { builder } from "../core/builder.ts";
-import { EPA_CERTIFICATION_TYPES, LIMITS, type ProvisionedContact } from "./rules.ts";
+import { EPA_CERTIFICATION_TYPES, CONTACT_LIMITS, type ProvisionedContact } from "./rules.ts";
 
 export const ProvisionUserInput = builder.inputType("ProvisionUserInput", {
   fields: (t) => ({
@@ -9,14 +9,14 @@ export const ProvisionUserInput = builder.inputType("ProvisionUserInput", {
     roles: t.stringList({ required: true, description: "At least one; admin and super-admin roles give 403" }),
     facilityId: t.int({ description: "Buyer facility of the key's company; defaults to the key's facility" }),
     password: t.string({
-      description: `Creates the login now (${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters); without it the invite asks the user to sign up`,
+      description: `Creates the login now (${CONTACT_LIMITS.passwordMin} to ${CONTACT_LIMITS.passwordMax} characters); without it the invite asks the user to sign up`,
     }),
     passwordResetRequired: t.boolean({ description: "Forces a password change on first login" }),
     hasAccessToAllLocations: t.boolean({ description: "Defaults to true unless locationIds are given" }),
     locationIds: t.intList({ description: "Locations of the key's company" }),
     brandIds: t.intList(),
     epaCertificationType: t.string({ description: `EPA Section 608 type: ${EPA_CERTIFICATION_TYPES.join(", ")}` }),
-    epaCertificationNumber: t.string({ description: `Free-form, at most ${LIMITS.epaNumber} characters` }),
+    epaCertificationNumber: t.string({ description: `Free-form, at most ${CONTACT_LIMITS.epaNumber} characters` }),
   }),
 });
 

@@ -3,7 +3,7 @@
 import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
-import { moneyText, quantityText } from "../inventory/public.ts";
+import { moneyText, quantityText } from "../core/values.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
 
@@ -86,10 +86,10 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
       description: "Ordered: decimal string, 4 decimals",
       resolve: (l) => quantityText(l.quantity),
     }),
-    unitCost: t.string({ description: "Decimal string, 2 decimals", resolve: (l) => moneyText(l.unitCost)! }),
+    unitCost: t.string({ description: "Decimal string, 2 decimals", resolve: (l) => moneyText(l.unitCost) }),
     lineTotal: t.string({
       description: "quantity × unitCost, rounded half up to cents",
-      resolve: (l) => moneyText(lineTotal(l.quantity, l.unitCost))!,
+      resolve: (l) => moneyText(lineTotal(l.quantity, l.unitCost)),
     }),
     quantityReceived: t.string({
       description: "Received net of returns",
@@ -132,7 +132,7 @@ export const OrderRef = builder.prismaObject("PurchaseOrder", {
     total: t.string({
       description: "Sum of the line totals",
       select: { lineItems: { select: { quantity: true, unitCost: true } } },
-      resolve: (o) => moneyText(sum(o.lineItems.map((l) => lineTotal(l.quantity, l.unitCost))))!,
+      resolve: (o) => moneyText(sum(o.lineItems.map((l) => lineTotal(l.quantity, l.unitCost)))),
     }),
     lineItems: t.relation("lineItems", { query: { orderBy: { id: "asc" } } }),
     vendor: t.relation("vendor", { subGraphs: ["graphql"] }),

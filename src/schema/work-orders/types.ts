@@ -3,6 +3,7 @@
 import { builder } from "../core/builder.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
+import { moneyText } from "../core/values.ts";
 import { STATUSES, type TransitionRow } from "./rules/state-machine.ts";
 import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
 
@@ -32,8 +33,6 @@ builder.prismaObject("ServiceCall", {
     reason: t.exposeString("reason", { nullable: true }),
   }),
 });
-
-const money = (value: { toFixed(d: number): string } | null) => (value === null ? null : value.toFixed(2));
 
 export const WorkOrderRef = builder.prismaObject("WorkOrder", {
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking): budget codes, internal notes,
@@ -73,7 +72,7 @@ export const WorkOrderRef = builder.prismaObject("WorkOrder", {
     locationCurrencyId: t.exposeString("locationCurrencyId", { nullable: true }),
     currencyExchangeRate: t.string({ nullable: true, resolve: (w) => w.currencyExchangeRate?.toString() ?? null }),
     currencyExchangeRateAt: t.expose("currencyExchangeRateAt", { type: "DateTime", nullable: true }),
-    nte: t.string({ nullable: true, resolve: (w) => money(w.nte) }),
+    nte: t.string({ nullable: true, resolve: (w) => moneyText(w.nte) }),
     glCode: t.exposeString("glCode", { nullable: true }),
     costCenter: t.exposeString("costCenter", { nullable: true }),
     internalNotes: t.exposeString("internalNotes", { nullable: true }),

@@ -6,7 +6,7 @@ import { badInput } from "../../core/errors.ts";
 import type { ListSpec } from "../../core/list.ts";
 import { findWritable } from "../../core/tenancy.ts";
 import { inTransaction, joinable } from "../../core/transaction.ts";
-import { decimalOf } from "../../core/decimal.ts";
+import { decimalOf, NAME_MAX, QUANTITY, TEXT_MAX } from "../../core/values.ts";
 import { setStockCount } from "./stock.ts";
 import {
   checkReferences,
@@ -14,15 +14,12 @@ import {
   email,
   flag,
   money,
-  NAME_MAX,
-  QUANTITY,
   reference,
   teamOf,
   teamScope,
   text,
-  TEXT_MAX,
   type FieldRule,
-} from "./values.ts";
+} from "./fields.ts";
 
 interface Table {
   create(args: any): Promise<any>;

@@ -1,7 +1,7 @@
 // Batched checks that ids in a body are records of the key's team, for bodies with many lines.
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
-import { teamScope } from "./values.ts";
+import { teamScope } from "./fields.ts";
 
 /** 400 naming the field when some ids were not found. */
 export function refuseUnknown(field: string, noun: string, ids: Iterable<number>, known: { has(id: number): boolean }) {

@@ -4,9 +4,8 @@
 // back with nothing written. Rows are touched in one order (stock location, then part), so two
 // transactions changing the same rows cannot deadlock.
 import { Prisma, type Tx } from "../../../db.ts";
-import type { Decimal } from "../../core/decimal.ts";
 import { badInput } from "../../core/errors.ts";
-import { quantityText } from "./values.ts";
+import { quantityText, type Decimal } from "../../core/values.ts";
 
 export interface StockChange {
   stockLocationId: number;

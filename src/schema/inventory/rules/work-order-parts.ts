@@ -6,16 +6,8 @@ import type { ListSpec } from "../../core/list.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
 import { changeStock } from "./stock.ts";
-import {
-  checkReferences,
-  quantityOf,
-  quantityText,
-  RETURNABLE_QUANTITY,
-  teamOf,
-  teamScope,
-  textOf,
-  TEXT_MAX,
-} from "./values.ts";
+import { quantityOf, quantityText, RETURNABLE_QUANTITY, textOf, TEXT_MAX } from "../../core/values.ts";
+import { checkReferences, teamOf, teamScope } from "./fields.ts";
 
 export const WORK_ORDER_PART_LIST: ListSpec = {
   filters: { id: "int", workOrderId: "int", partId: "int", stockLocationId: "int", consumedBy: "string" },

@@ -2,15 +2,17 @@
 // everything derived from the work order. See docs/commerce.md "Invoices".
 import type { Prisma } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
-import { badInput, notAcceptable, notWritable } from "../../core/errors.ts";
-import { transitionOf } from "../../core/state-table.ts";
+import { badInput, notAcceptable } from "../../core/errors.ts";
+import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { isHttpUrl } from "../../core/url.ts";
-import { assignedWorkOrder, lockRow, mismatchMessage, rollUpCosts } from "../../proposals/public.ts";
-import { INVOICE_TRANSITIONS } from "./state-machine.ts";
+import { assignedWorkOrder, mismatchMessage, rollUpCosts } from "../../proposals/public.ts";
+import { INVOICE_STATES } from "./state-machine.ts";
 import { INVOICE_TOTALS, invoiceScope } from "./scope.ts";
 import { taxLineProblems, taxLines, taxLinesTotal, type TaxLine } from "./taxes.ts";
 import { autoPublish } from "./status.ts";
+
+type Invoice = Prisma.InvoiceGetPayload<object>;
 
 export interface InvoiceInput extends Record<string, unknown> {
   id?: number | null;
@@ -41,12 +43,11 @@ export async function saveInvoice(ctx: Context, input: InvoiceInput, query: obje
   const sentTaxLines = input.taxLineItems == null ? undefined : taxLines(input.taxLineItems);
   const now = ctx.now();
   return inTransaction(ctx.db, async (tx) => {
-    let stored: Prisma.InvoiceGetPayload<object> | null = null;
+    let stored: Invoice | null = null;
+    let revised: Invoice["status"] | null = null;
     if (input.id != null) {
-      await lockRow(tx, "Invoice", input.id);
-      stored = await tx.invoice.findFirst({ where: { AND: [{ id: input.id }, scope] } });
-      if (!stored) throw notWritable("invoice", input.id);
-      transitionOf(INVOICE_TRANSITIONS, "invoice", stored.id, "revise", "supplier", stored.status, notAcceptable);
+      stored = await lockWritable<Invoice>(tx, "Invoice", "invoice", input.id, scope);
+      revised = INVOICE_STATES.next("revise", "supplier", stored.status, { id: stored.id, refuse: notAcceptable });
       if (stored.workOrderId !== input.workOrderId)
         throw badInput(`workOrderId cannot change: invoice ${stored.id} is for work order ${stored.workOrderId}`);
     }
@@ -79,7 +80,7 @@ export async function saveInvoice(ctx: Context, input: InvoiceInput, query: obje
     }
     if (problems.length) throw notAcceptable(problems.join("; "));
 
-    const keep = <T>(sent: T | null | undefined, field: keyof Prisma.InvoiceGetPayload<object>, fallback: T) =>
+    const keep = <T>(sent: T | null | undefined, field: keyof Invoice, fallback: T) =>
       sent !== undefined ? (sent ?? fallback) : stored ? (stored[field] as T) : fallback;
     const data = {
       ...costs.data,
@@ -98,8 +99,8 @@ export async function saveInvoice(ctx: Context, input: InvoiceInput, query: obje
       locationId: wo.locationId,
       problemTypeId: wo.problemTypeId,
       spendCategoryId: wo.spendCategoryId,
-      // revise: a disputed invoice goes back to draft.
-      ...(stored?.status === "disputed" ? { status: "draft" as const, statusChangedAt: now } : {}),
+      // revise: a draft stays a draft, a disputed invoice goes back to draft.
+      ...(stored && revised !== stored.status ? { status: revised, statusChangedAt: now } : {}),
     } as Prisma.InvoiceUncheckedCreateInput;
     const id = stored
       ? (await tx.invoice.update({ where: { id: stored.id }, data, select: { id: true } })).id

@@ -4,17 +4,15 @@
 // it: the publish preconditions, upload_and_publish, the buyer's progress actions and the auto-publish.
 import { Prisma, type Db, type Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
-import { badInput, notWritable } from "../../core/errors.ts";
-import { transitionOf, type StateRow } from "../../core/state-table.ts";
+import { badInput } from "../../core/errors.ts";
+import { findWritable, lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { COMPLETED_STATUSES, invoicePaid, type Status } from "../../work-orders/public.ts";
 import { withUploadedFile } from "../../files/public.ts";
-import { lockRow } from "../../proposals/public.ts";
-import { ENTERED_AT, INVOICE_TRANSITIONS, type BuyerAction } from "./state-machine.ts";
+import { ENTERED_AT, INVOICE_STATES, type BuyerAction, type InvoiceActorKind } from "./state-machine.ts";
 import { invoiceScope } from "./scope.ts";
 
 type Invoice = Prisma.InvoiceGetPayload<object>;
-type Actor = StateRow<Invoice["status"]>["actor"];
 type Reader = Pick<Tx, "invoice" | "$queryRaw">;
 
 /** Limit of upload_and_publish (the contract's 512 MB). */
@@ -24,18 +22,18 @@ async function applyTransition(
   tx: Tx,
   invoice: Invoice,
   action: string,
-  actor: Actor,
+  actor: InvoiceActorKind,
   now: Date,
   data: Prisma.InvoiceUncheckedUpdateInput = {},
   by?: { name: string; email: string },
 ): Promise<void> {
-  const row = transitionOf(INVOICE_TRANSITIONS, "invoice", invoice.id, action, actor, invoice.status);
-  const stamp = ENTERED_AT[row.to];
+  const status = INVOICE_STATES.next(action, actor, invoice.status, { id: invoice.id });
+  const stamp = ENTERED_AT[status];
   await tx.invoice.update({
     where: { id: invoice.id },
-    data: { ...data, status: row.to, statusChangedAt: now, ...(stamp ? { [stamp]: now } : {}) },
+    data: { ...data, status, statusChangedAt: now, ...(stamp ? { [stamp]: now } : {}) },
   });
-  if (row.to === "paid") await invoicePaid(tx, invoice.workOrderId, by ?? { name: "system", email: "" }, now);
+  if (status === "paid") await invoicePaid(tx, invoice.workOrderId, by ?? { name: "system", email: "" }, now);
 }
 
 /**
@@ -54,14 +52,11 @@ async function publishRefusal(db: Reader, invoice: Invoice): Promise<string | nu
   return null;
 }
 
-/** The invoice the key's facility may publish now; otherwise the contract's 400. */
-async function publishable(db: Reader, ctx: Context, id: number): Promise<Invoice> {
-  const invoice = await db.invoice.findFirst({ where: { AND: [{ id }, invoiceScope(ctx.viewer)] } });
-  if (!invoice) throw notWritable("invoice", id);
-  transitionOf(INVOICE_TRANSITIONS, "invoice", id, "publish", "supplier", invoice.status);
+/** The contract's 400 unless the key's facility may publish `invoice` now. */
+async function refuseUnpublishable(db: Reader, invoice: Invoice): Promise<void> {
+  INVOICE_STATES.allowed("publish", "supplier", invoice.status, { id: invoice.id });
   const refusal = await publishRefusal(db, invoice);
-  if (refusal) throw badInput(`invoice ${id} cannot be published: ${refusal}`);
-  return invoice;
+  if (refusal) throw badInput(`invoice ${invoice.id} cannot be published: ${refusal}`);
 }
 
 /**
@@ -69,10 +64,11 @@ async function publishable(db: Reader, ctx: Context, id: number): Promise<Invoic
  * read (a refused publish does not receive 512 MB first) and again, under lock, before the commit.
  */
 export async function uploadAndPublish(ctx: Context, invoiceId: number, query: object) {
-  await publishable(ctx.db, ctx, invoiceId);
+  const scope = invoiceScope(ctx.viewer);
+  await refuseUnpublishable(ctx.db, await findWritable<Invoice>(ctx.db.invoice, "invoice", invoiceId, scope));
   return withUploadedFile(ctx, { pdf: true }, async (tx, file) => {
-    await lockRow(tx, "Invoice", invoiceId);
-    const invoice = await publishable(tx, ctx, invoiceId);
+    const invoice = await lockWritable<Invoice>(tx, "Invoice", "invoice", invoiceId, scope);
+    await refuseUnpublishable(tx, invoice);
     await applyTransition(tx, invoice, "publish", "supplier", ctx.now(), { pdfFileId: file.id, pdfUrl: null });
     return tx.invoice.findUniqueOrThrow({ ...query, where: { id: invoiceId } });
   });
@@ -91,9 +87,7 @@ export function runInvoiceAction(ctx: Context, action: BuyerAction, input: Invoi
   if (action === "dispute" && !notes)
     throw badInput("notes is required to dispute an invoice: the reason the supplier will read");
   return inTransaction(ctx.db, async (tx) => {
-    await lockRow(tx, "Invoice", input.id);
-    const invoice = await tx.invoice.findFirst({ where: { AND: [{ id: input.id }, scope] } });
-    if (!invoice) throw notWritable("invoice", input.id);
+    const invoice = await lockWritable<Invoice>(tx, "Invoice", "invoice", input.id, scope);
     let data: Prisma.InvoiceUncheckedUpdateInput = {};
     if (action === "approve") {
       const wo = await tx.workOrder.findUniqueOrThrow({ where: { id: invoice.workOrderId }, select: { glCode: true } });

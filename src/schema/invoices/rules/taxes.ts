@@ -5,8 +5,8 @@
 // is a save-level failure (406).
 import { Prisma } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
-import type { Decimal } from "../../core/decimal.ts";
-import { money, moneyText, rate } from "../../proposals/public.ts";
+import { moneyText, type Decimal } from "../../core/values.ts";
+import { documentMoney, rate, rateText } from "../../proposals/public.ts";
 
 const TAX_TYPES: Record<string, readonly string[]> = { CAD: ["GST", "HST", "PST"] };
 const MAX_TAX_LINES = 10;
@@ -30,8 +30,8 @@ export function taxLines(value: unknown): TaxLine[] {
       throw badInput(`${at}.type must be a tax type such as "GST"`);
     return {
       type: line.type.trim().toUpperCase(),
-      amount: moneyText(money(line.amount, `${at}.amount`)),
-      rate: line.rate === undefined || line.rate === null ? null : rate(line.rate, `${at}.rate`).toFixed(),
+      amount: moneyText(documentMoney(line.amount, `${at}.amount`)),
+      rate: line.rate === undefined || line.rate === null ? null : rateText(rate(line.rate, `${at}.rate`)),
     };
   });
 }

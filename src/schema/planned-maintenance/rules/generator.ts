@@ -13,7 +13,7 @@ import { Prisma, type Db, type Tx } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { ApiError } from "../../core/errors.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { createCompanyWorkOrder, type Actor } from "../../work-orders/public.ts";
+import { createCompanyWorkOrder, type WorkOrderActor } from "../../work-orders/public.ts";
 import type { RunLogStatus } from "../../../generated/prisma/client.ts";
 import { advancePast, SERIES_SELECT } from "./schedules.ts";
 
@@ -28,7 +28,7 @@ const BATCH = 10;
 const BATCH_BUDGET_MS = 5_000;
 
 /** createdBy and actor of generated work orders. */
-export const GENERATOR_ACTOR: Actor = {
+export const GENERATOR_ACTOR: WorkOrderActor = {
   kind: "system",
   name: "Planned maintenance",
   email: "planned-maintenance@wo-service.local",

@@ -5,7 +5,7 @@
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { badInput, conflict } from "../../core/errors.ts";
-import type { ListSpec } from "../../core/list.ts";
+import { enumFilter, type ListSpec } from "../../core/list.ts";
 import { buyerOwnedScope } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
@@ -32,15 +32,7 @@ export const RUN_LOG_LIST: ListSpec = {
 };
 
 /** status is a database enum: a value outside it must be a 400, not a failed query. */
-export function checkRunLogFilter(filter: unknown): unknown {
-  const raw = (filter as Record<string, unknown> | null | undefined)?.status;
-  if (raw === undefined || raw === null) return filter;
-  const bad = (Array.isArray(raw) ? raw : String(raw).split(","))
-    .map((v) => String(v).trim())
-    .filter((v) => v && !(RUN_LOG_STATUSES as readonly string[]).includes(v));
-  if (bad.length) throw badInput(`filter status expects one of ${RUN_LOG_STATUSES.join(", ")}, got ${bad.join(", ")}`);
-  return filter;
-}
+export const checkRunLogFilter = enumFilter("status", RUN_LOG_STATUSES);
 
 export interface RunLogInput {
   scheduleId: number;
@@ -67,8 +59,9 @@ export async function recordRun(ctx: Context, input: RunLogInput, query: object)
   if (input.log && input.log.length > MAX_LOG_LENGTH) throw badInput(`log is limited to ${MAX_LOG_LENGTH} characters`);
   const woId = input.woId ?? null;
   return inTransaction(ctx.db, async (tx) => {
-    const s = await lockSchedule(tx, input.scheduleId, scheduleScope(ctx.viewer));
-    if (!s) throw badInput(`scheduleId ${input.scheduleId} is not a planned maintenance schedule of this company`);
+    const s = await lockSchedule(tx, input.scheduleId, scheduleScope(ctx.viewer), () =>
+      badInput(`scheduleId ${input.scheduleId} is not a planned maintenance schedule of this company`),
+    );
     if (woId !== null) {
       const wo = await tx.workOrder.findFirst({
         where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] },

@@ -4,10 +4,10 @@
 import type { Prisma, Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
-import { badInput, notWritable } from "../../core/errors.ts";
+import { type ApiError, badInput } from "../../core/errors.ts";
 import { filterWhere, findPage, type ListArgs, type ListSpec } from "../../core/list.ts";
 import { countBy } from "../../core/count-by.ts";
-import { buyerOwnedScope, findInScope } from "../../core/tenancy.ts";
+import { buyerOwnedScope, findInScope, lockWritable } from "../../core/tenancy.ts";
 import { splitWindows, windowKeys } from "../../core/time-window.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { nextDue, type Series } from "./cadence.ts";
@@ -114,11 +114,20 @@ export function advancePast(s: SeriesRow, through: Date): { sequence: number; ne
   return { sequence, nextRunAt: at, passed };
 }
 
-/** Locks a schedule row for the rest of the transaction (skips, run logs and the generator take turns). */
-export async function lockSchedule(tx: Tx, id: number, scope: Record<string, unknown>): Promise<SeriesRow | null> {
-  await tx.$queryRaw`SELECT id FROM "PlannedMaintenanceSchedule" WHERE id = ${id} FOR UPDATE`;
-  return tx.plannedMaintenanceSchedule.findFirst({ where: { AND: [{ id }, scope] }, select: SERIES_SELECT });
-}
+/**
+ * A schedule in scope, locked for the rest of the transaction (skips, run logs and the generator take
+ * turns). Unknown and foreign ids are the same 400 as a denied write, or `refuse`'s.
+ */
+export const lockSchedule = (tx: Tx, id: number, scope: Record<string, unknown>, refuse?: () => ApiError) =>
+  lockWritable<SeriesRow>(
+    tx,
+    "PlannedMaintenanceSchedule",
+    "planned maintenance schedule",
+    id,
+    scope,
+    { select: SERIES_SELECT },
+    refuse,
+  );
 
 /**
  * PATCH …/skip_schedule: the next due time is passed over (a `skipped` run log records it) and the
@@ -128,7 +137,6 @@ export async function skipSchedule(ctx: Context, id: number, query: object) {
   const now = ctx.now();
   return inTransaction(ctx.db, async (tx) => {
     const s = await lockSchedule(tx, id, scheduleScope(ctx.viewer));
-    if (!s) throw notWritable("planned maintenance schedule", id);
     if (!s.nextRunAt)
       throw badInput(`planned maintenance schedule ${id} has no next run to skip: its series has ended`);
     const due = s.nextRunAt;

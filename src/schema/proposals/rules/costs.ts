@@ -13,7 +13,7 @@
 // a create). The checks return the mismatches; the caller decides the status (400 proposals, 406 invoices).
 import { Prisma } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
-import { decimalOf, type Decimal } from "../../core/decimal.ts";
+import { decimalOf, MONEY, moneyText, type Decimal } from "../../core/values.ts";
 
 export const COST_SECTIONS = ["labor", "material", "travel", "freight", "misc", "incurredCost"] as const;
 
@@ -35,8 +35,9 @@ const MAX_DESCRIPTION = 1000;
 
 const ZERO = new Prisma.Decimal(0);
 /** Money on a document: cents, up to 12 digits before the point (the columns are numeric(14,2)). */
-export const money = (value: unknown, field: string) => decimalOf(value, field, { scale: 2, integerDigits: 12 });
-const lineAmount = (value: unknown, field: string) => decimalOf(value, field, { scale: 2, integerDigits: 10 });
+export const documentMoney = (value: unknown, field: string) =>
+  decimalOf(value, field, { ...MONEY, integerDigits: 12 });
+const lineAmount = (value: unknown, field: string) => decimalOf(value, field, MONEY);
 
 /** A tax rate in percent: 0 to 100, up to four decimals ("8.875"). */
 export function rate(value: unknown, field: string): Decimal {
@@ -45,8 +46,7 @@ export function rate(value: unknown, field: string): Decimal {
   return r;
 }
 
-/** Money as the contract writes it ("12.50"); rates without trailing zeros ("8.875", "0"). */
-export const moneyText = (value: Decimal) => value.toFixed(2);
+/** Rates without trailing zeros ("8.875", "0"). */
 export const rateText = (value: Decimal) => value.toFixed();
 
 function lineItems(value: unknown, field: string): LineItem[] {
@@ -107,7 +107,7 @@ export function rollUpCosts(
     const lineSum = sum(lines.map((l) => new Prisma.Decimal(l.amount)));
     let total: Decimal;
     if (sent(totalField)) {
-      total = money(input[totalField], totalField);
+      total = documentMoney(input[totalField], totalField);
       if (lines.length && !total.equals(lineSum)) {
         mismatches.push(`${totalField} is ${moneyText(total)} but its line items add up to ${moneyText(lineSum)}`);
       }
@@ -138,10 +138,10 @@ export function rollUpCosts(
     COST_SECTIONS.some((section) => input[`${section}LineItems`] != null || sent(`${section}TotalBeforeTax`));
   let beforeTax: Decimal;
   if (sectionsGiven || (!sent(names.beforeTax) && !sent(names.afterTax) && !stored)) beforeTax = sectionSum;
-  else if (sent(names.beforeTax)) beforeTax = money(input[names.beforeTax], names.beforeTax);
+  else if (sent(names.beforeTax)) beforeTax = documentMoney(input[names.beforeTax], names.beforeTax);
   else if (sent(names.afterTax)) {
-    const afterTax = money(input[names.afterTax], names.afterTax);
-    beforeTax = beforeTaxFor(afterTax, sent(names.tax) ? money(input[names.tax], names.tax) : undefined);
+    const afterTax = documentMoney(input[names.afterTax], names.afterTax);
+    beforeTax = beforeTaxFor(afterTax, sent(names.tax) ? documentMoney(input[names.tax], names.tax) : undefined);
   } else beforeTax = new Prisma.Decimal(kept(names.beforeTax, ZERO));
   const rateTaxRounded = taxOn(beforeTax);
   const tax = rateTaxRounded.plus(extraTax);
@@ -161,7 +161,7 @@ export function rollUpCosts(
 
   const check = (field: string, computed: Decimal, why: string) => {
     if (!sent(field)) return;
-    const given = money(input[field], field);
+    const given = documentMoney(input[field], field);
     if (!given.equals(computed)) mismatches.push(`${field} is ${moneyText(given)} but ${why}`);
   };
   if (sectionsGiven) check(names.beforeTax, beforeTax, `the section totals add up to ${moneyText(beforeTax)}`);

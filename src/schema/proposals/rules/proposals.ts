@@ -4,15 +4,17 @@ import type { Prisma, Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { enumFilter, type ListSpec } from "../../core/list.ts";
-import { badInput, notWritable } from "../../core/errors.ts";
+import { badInput } from "../../core/errors.ts";
 import { refuseInternalTeams } from "../../core/permissions.ts";
-import { transitionOf } from "../../core/state-table.ts";
+import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { isHttpUrl } from "../../core/url.ts";
 import { writableScope } from "../../work-orders/public.ts";
 import { attachableFiles } from "../../files/public.ts";
 import { mismatchMessage, rollUpCosts } from "./costs.ts";
-import { PROPOSAL_STATUSES, PROPOSAL_TRANSITIONS } from "./state-machine.ts";
+import { PROPOSAL_STATES, PROPOSAL_STATUSES } from "./state-machine.ts";
+
+type Proposal = Prisma.ProposalGetPayload<object>;
 
 export const PROPOSAL_TOTALS = {
   beforeTax: "totalBeforeTax",
@@ -75,10 +77,6 @@ export async function assignedWorkOrder(tx: Tx, viewer: Viewer, workOrderId: num
   return wo;
 }
 
-/** Locks one row of `table` for the rest of the transaction (concurrent writes to it run one after the other). */
-export const lockRow = (tx: Tx, table: "Proposal" | "Invoice", id: number) =>
-  tx.$queryRawUnsafe(`SELECT id FROM "${table}" WHERE id = $1 FOR UPDATE`, id);
-
 /** POST /quote/proposals: create (pending) or, with `id`, revise the facility's own pending proposal. */
 export async function upsertProposal(ctx: Context, input: ProposalInput, query: object) {
   const viewer = ctx.viewer;
@@ -88,12 +86,10 @@ export async function upsertProposal(ctx: Context, input: ProposalInput, query: 
   const attachments =
     input.attachments == null ? (input.attachments === null ? [] : undefined) : attachmentIds(input.attachments);
   return inTransaction(ctx.db, async (tx) => {
-    let stored: Prisma.ProposalGetPayload<object> | null = null;
+    let stored: Proposal | null = null;
     if (input.id != null) {
-      await lockRow(tx, "Proposal", input.id);
-      stored = await tx.proposal.findFirst({ where: { AND: [{ id: input.id }, scope] } });
-      if (!stored) throw notWritable("proposal", input.id);
-      transitionOf(PROPOSAL_TRANSITIONS, "proposal", stored.id, "revise", "supplier", stored.status);
+      stored = await lockWritable<Proposal>(tx, "Proposal", "proposal", input.id, scope);
+      PROPOSAL_STATES.allowed("revise", "supplier", stored.status, { id: stored.id });
       if (stored.workOrderId !== input.workOrderId)
         throw badInput(`workOrderId cannot change: proposal ${stored.id} is for work order ${stored.workOrderId}`);
     }
@@ -145,15 +141,13 @@ export function decideProposal(ctx: Context, action: "award" | "decline", input:
   const notes = input.declineNotes?.trim() || null;
   if (action === "decline" && !notes) throw badInput("declineNotes is required to decline a proposal");
   return inTransaction(ctx.db, async (tx) => {
-    await lockRow(tx, "Proposal", input.id);
-    const proposal = await tx.proposal.findFirst({ where: { AND: [{ id: input.id }, scope] } });
-    if (!proposal) throw notWritable("proposal", input.id);
-    const row = transitionOf(PROPOSAL_TRANSITIONS, "proposal", proposal.id, action, "buyer", proposal.status);
+    const proposal = await lockWritable<Proposal>(tx, "Proposal", "proposal", input.id, scope);
+    const status = PROPOSAL_STATES.next(action, "buyer", proposal.status, { id: proposal.id });
     return tx.proposal.update({
       ...query,
       where: { id: proposal.id },
       data: {
-        status: row.to,
+        status,
         declineNotes: action === "decline" ? notes : null,
         decidedAt: ctx.now(),
         decidedBy: ctx.viewer.email,

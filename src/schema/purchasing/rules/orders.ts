@@ -4,12 +4,13 @@
 import { Prisma, type Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
-import type { ListSpec } from "../../core/list.ts";
-import { decimalOf } from "../../core/decimal.ts";
+import { enumFilter, type ListSpec } from "../../core/list.ts";
+import { decimalOf, MONEY, quantityText, textOf, TEXT_MAX } from "../../core/values.ts";
+import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { activeVendor, MONEY, quantityText, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
-import { lockRecord, readLines, statusFilter, type LineInput } from "./records.ts";
-import { ORDER_STATES, ORDER_STATUSES, ORDERED } from "./order-states.ts";
+import { activeVendor, teamOf, teamScope } from "../../inventory/public.ts";
+import { readLines, type LineInput } from "./records.ts";
+import { ORDER_STATES, ORDER_STATUSES, ORDERED, type OrderStatus } from "./order-states.ts";
 import { REQUEST_STATES } from "./request-states.ts";
 
 export const ORDER_LIST: ListSpec = {
@@ -17,7 +18,7 @@ export const ORDER_LIST: ListSpec = {
   sortable: ["id", "status", "vendorId", "createdAt", "updatedAt", "statusChangedAt", "orderedAt", "expectedAt"],
   defaultSort: { field: "id", order: "desc" },
 };
-export const checkOrderFilter = statusFilter(ORDER_STATUSES);
+export const checkOrderFilter = enumFilter("status", ORDER_STATUSES);
 
 export const ORDER_LINE_LIST: ListSpec = {
   filters: { id: "int", partId: "int" },
@@ -73,8 +74,14 @@ export async function createOrder(ctx: Context, input: OrderInput, query: object
 
 /** Locks the order and reads what a change needs. */
 async function lockOrder(tx: Tx, ctx: Context, id: number) {
-  await lockRecord(tx, "PurchaseOrder", id, ctx.viewer, "purchase order");
-  return tx.purchaseOrder.findUniqueOrThrow({ where: { id }, select: { id: true, status: true } });
+  return lockWritable<{ id: number; status: OrderStatus }>(
+    tx,
+    "PurchaseOrder",
+    "purchase order",
+    id,
+    teamScope(ctx.viewer),
+    { select: { id: true, status: true } },
+  );
 }
 
 /** Ids of the requests with lines on the order, locked in id order (no deadlock between two orders). */
@@ -93,7 +100,7 @@ export async function markOrdered(ctx: Context, id: number, query: object) {
   const now = ctx.now();
   await inTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx, id);
-    const status = ORDER_STATES.next("mark_ordered", order.status);
+    const status = ORDER_STATES.next("mark_ordered", "team", order.status);
     await tx.purchaseOrder.update({ where: { id }, data: { status, orderedAt: now, statusChangedAt: now } });
     const requestIds = await lockRequestsOf(tx, id);
     if (requestIds.length === 0) return;
@@ -119,7 +126,7 @@ export async function markOrdered(ctx: Context, id: number, query: object) {
     for (const request of complete) {
       await tx.purchaseRequest.update({
         where: { id: request.id },
-        data: { status: REQUEST_STATES.next("order", request.status), orderedAt: now, statusChangedAt: now },
+        data: { status: REQUEST_STATES.next("order", "system", request.status), orderedAt: now, statusChangedAt: now },
       });
     }
   });
@@ -132,7 +139,7 @@ export async function cancelOrder(ctx: Context, id: number, reason: string | nul
   const now = ctx.now();
   await inTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx, id);
-    const status = ORDER_STATES.next("cancel", order.status);
+    const status = ORDER_STATES.next("cancel", "team", order.status);
     await tx.purchaseOrder.update({
       where: { id },
       data: { status, cancelledAt: now, cancellationReason: why, statusChangedAt: now },
@@ -149,7 +156,11 @@ export async function cancelOrder(ctx: Context, id: number, reason: string | nul
     for (const request of reopened) {
       await tx.purchaseRequest.update({
         where: { id: request.id },
-        data: { status: REQUEST_STATES.next("reopen", request.status), orderedAt: null, statusChangedAt: now },
+        data: {
+          status: REQUEST_STATES.next("reopen", "system", request.status),
+          orderedAt: null,
+          statusChangedAt: now,
+        },
       });
     }
   });

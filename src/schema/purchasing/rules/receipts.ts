@@ -2,22 +2,14 @@
 // stock location's on-hand (a negative quantity returns parts to the vendor and takes them away). In one
 // transaction under the order's row lock: an order line never holds more than was ordered nor less than
 // zero, on-hand never goes below zero, and a refused receipt writes nothing.
+import type { Prisma } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
 import type { ListSpec } from "../../core/list.ts";
+import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction, joinable } from "../../core/transaction.ts";
-import {
-  changeStock,
-  quantityOf,
-  quantityText,
-  refuseUnknown,
-  RETURNABLE_QUANTITY,
-  teamStockLocations,
-  textOf,
-  TEXT_MAX,
-  type StockChange,
-} from "../../inventory/public.ts";
-import { lockRecord } from "./records.ts";
+import { quantityOf, quantityText, RETURNABLE_QUANTITY, textOf, TEXT_MAX } from "../../core/values.ts";
+import { changeStock, refuseUnknown, teamScope, teamStockLocations, type StockChange } from "../../inventory/public.ts";
 import { ORDER_STATES } from "./order-states.ts";
 
 export const RECEIPT_LIST: ListSpec = {
@@ -27,6 +19,8 @@ export const RECEIPT_LIST: ListSpec = {
 };
 
 const MAX_RECEIPT_LINES = 200;
+
+type OrderWithLines = Prisma.PurchaseOrderGetPayload<{ include: { lineItems: true } }>;
 
 interface ReceiptLineInput {
   purchaseOrderLineItemId: number;
@@ -52,16 +46,22 @@ export async function recordReceipt(ctx: Context, orderId: number, input: Receip
   const now = ctx.now();
 
   const receiptId = await inTransaction(ctx.db, async (tx) => {
-    await lockRecord(tx, "PurchaseOrder", orderId, ctx.viewer, "purchase order");
+    const order = await lockWritable<OrderWithLines>(
+      tx,
+      "PurchaseOrder",
+      "purchase order",
+      orderId,
+      teamScope(ctx.viewer),
+      { include: { lineItems: true } },
+    );
     refuseUnknown(
       "lines[].stockLocationId",
       "stock location",
       locationIds,
       await teamStockLocations({ ...ctx, db: joinable(tx) }, locationIds),
     );
-    const order = await tx.purchaseOrder.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
-    // Refuses a draft or cancelled order before anything else is checked.
-    ORDER_STATES.next("receive", order.status, { received: "none" });
+    // Refuses a draft or cancelled order before the lines are checked.
+    ORDER_STATES.allowed("receive", "team", order.status);
 
     const orderLines = new Map(order.lineItems.map((l) => [l.id, l]));
     refuseUnknown(
@@ -120,7 +120,9 @@ export async function recordReceipt(ctx: Context, orderId: number, input: Receip
     }
     const all = order.lineItems.every((l) => received.get(l.id)!.equals(l.quantity));
     const none = order.lineItems.every((l) => received.get(l.id)!.isZero());
-    const status = ORDER_STATES.next("receive", order.status, { received: all ? "all" : none ? "none" : "some" });
+    const status = ORDER_STATES.next("receive", "team", order.status, {
+      facts: { received: all ? "all" : none ? "none" : "some" },
+    });
     if (status !== order.status) {
       await tx.purchaseOrder.update({
         where: { id: orderId },

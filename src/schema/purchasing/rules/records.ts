@@ -1,38 +1,8 @@
-// What the purchasing rules share: the row lock every change takes, the status filter check, and the
-// line items' common reading (part or free text, quantity).
-import { Prisma, type Tx } from "../../../db.ts";
+// What the purchasing rules share: the line items' common reading (part or free text, quantity).
 import type { Context } from "../../core/context.ts";
-import type { Viewer } from "../../core/viewer.ts";
-import { badInput, notWritable } from "../../core/errors.ts";
-import { quantityOf, refuseUnknown, teamParts, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
-
-/**
- * Locks a purchase request or order of the key's team for the rest of the transaction (changes to one
- * record run one after the other) and reads it. Unknown, foreign and denied alike: the same 400.
- */
-export async function lockRecord(
-  tx: Tx,
-  model: "PurchaseRequest" | "PurchaseOrder",
-  id: number,
-  viewer: Viewer,
-  noun: string,
-) {
-  const locked = await tx.$queryRaw<{ id: number }[]>`
-    SELECT id FROM ${Prisma.raw(`"${model}"`)} WHERE id = ${id} AND "supplierCompanyId" = ${teamScope(viewer).supplierCompanyId} FOR UPDATE`;
-  if (locked.length === 0) throw notWritable(noun, id);
-}
-
-/** A status filter must name statuses of the record kind (a database enum: otherwise the query fails). */
-export function statusFilter(statuses: readonly string[]) {
-  return (filter: unknown): unknown => {
-    const raw = (filter as Record<string, unknown> | null | undefined)?.status;
-    if (raw === undefined || raw === null) return filter;
-    const values = (Array.isArray(raw) ? raw : String(raw).split(",")).map((v) => String(v).trim()).filter(Boolean);
-    const bad = values.filter((v) => !statuses.includes(v));
-    if (bad.length) throw badInput(`filter status expects one of ${statuses.join(", ")}, got ${bad.join(", ")}`);
-    return filter;
-  };
-}
+import { badInput } from "../../core/errors.ts";
+import { quantityOf, textOf, TEXT_MAX } from "../../core/values.ts";
+import { refuseUnknown, teamParts } from "../../inventory/public.ts";
 
 /** Most line items one request or order may hold. */
 const MAX_LINE_ITEMS = 200;

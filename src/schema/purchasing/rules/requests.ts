@@ -1,21 +1,22 @@
 // Purchase requests: what the team asks to buy (lines of parts or free text, optionally for a work
 // order), created as drafts, submitted, and approved or rejected. Ordering is orders.ts's business.
 import type { Context } from "../../core/context.ts";
-import type { ListSpec } from "../../core/list.ts";
-import { decimalOf } from "../../core/decimal.ts";
+import { enumFilter, type ListSpec } from "../../core/list.ts";
+import { decimalOf, MONEY, textOf, TEXT_MAX } from "../../core/values.ts";
+import { lockWritable } from "../../core/tenancy.ts";
 import { inTransaction } from "../../core/transaction.ts";
-import { MONEY, teamOf, teamScope, textOf, TEXT_MAX } from "../../inventory/public.ts";
+import { teamOf, teamScope } from "../../inventory/public.ts";
 import { badInput } from "../../core/errors.ts";
 import { workOrderScope } from "../../work-orders/public.ts";
-import { lockRecord, readLines, statusFilter, type LineInput } from "./records.ts";
-import { REQUEST_STATES, REQUEST_STATUSES } from "./request-states.ts";
+import { readLines, type LineInput } from "./records.ts";
+import { REQUEST_STATES, REQUEST_STATUSES, type RequestStatus } from "./request-states.ts";
 
 export const REQUEST_LIST: ListSpec = {
   filters: { id: "int", status: "string", requestedBy: "string", approvedBy: "string", rejectedBy: "string" },
   sortable: ["id", "status", "createdAt", "updatedAt", "statusChangedAt", "neededBy"],
   defaultSort: { field: "id", order: "desc" },
 };
-export const checkRequestFilter = statusFilter(REQUEST_STATUSES);
+export const checkRequestFilter = enumFilter("status", REQUEST_STATUSES);
 
 export const REQUEST_LINE_LIST: ListSpec = {
   filters: { id: "int", partId: "int", workOrderId: "int", purchaseOrderLineItemId: "int" },
@@ -91,9 +92,15 @@ export async function changeRequest(
   const why = action === "reject" ? textOf(reason ?? "", "reason", TEXT_MAX, true) : null;
   const now = ctx.now();
   await inTransaction(ctx.db, async (tx) => {
-    await lockRecord(tx, "PurchaseRequest", id, ctx.viewer, "purchase request");
-    const request = await tx.purchaseRequest.findUniqueOrThrow({ where: { id }, select: { status: true } });
-    const status = REQUEST_STATES.next(action, request.status);
+    const request = await lockWritable<{ status: RequestStatus }>(
+      tx,
+      "PurchaseRequest",
+      "purchase request",
+      id,
+      teamScope(ctx.viewer),
+      { select: { status: true } },
+    );
+    const status = REQUEST_STATES.next(action, action === "submit" ? "team" : "approver", request.status);
     const stamp = {
       submit: { submittedAt: now },
       approve: { approvedAt: now, approvedBy: ctx.viewer.email },

@@ -6,9 +6,16 @@ import type { Prisma, Tx } from "../../../db.ts";
 import { badInput, conflict } from "../../core/errors.ts";
 import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
-import type { TransitionFacts } from "./state-machine.ts";
-import { actorOf, FOR_CHANGE, lockForChange, writableScope, type Actor, type WorkOrderForChange } from "./scope.ts";
-import { changeStatus, factsOf, refuseUnless } from "./status.ts";
+import { WORK_ORDER_STATES, type TransitionFacts } from "./state-machine.ts";
+import {
+  actorOf,
+  FOR_CHANGE,
+  lockForChange,
+  writableScope,
+  type WorkOrderActor,
+  type WorkOrderForChange,
+} from "./scope.ts";
+import { changeStatus, factsOf } from "./status.ts";
 import { appendRootNotes, type NoteInput } from "./notes.ts";
 import { refreshSearchVector } from "../search/vector.ts";
 import { currencyData, dispatchableSupplier } from "./create.ts";
@@ -45,7 +52,7 @@ export function updateWorkOrder(ctx: Context, id: number, input: WorkOrderPatch,
       });
     if (reassigning) {
       const actor = actorOf(ctx.viewer);
-      refuseUnless("reassign", actor.kind, wo.status);
+      WORK_ORDER_STATES.allowed("reassign", actor.kind, wo.status);
       const supplier = await dispatchableSupplier(tx, wo.buyerCompanyId, target);
       const now = ctx.now();
       await changeStatus(tx, wo, {
@@ -84,7 +91,7 @@ interface Step {
   input: ActionInput;
   /** input.technicianEmail, checked to be the acting supplier's (or no account's) whatever the action. */
   technician: string | null;
-  actor: Actor;
+  actor: WorkOrderActor;
   now: Date;
 }
 
@@ -227,7 +234,7 @@ export async function runAction(ctx: Context, action: string, input: ActionInput
   const now = ctx.now();
   return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, input.id, writableScope(ctx.viewer));
-    refuseUnless(action, actor.kind, wo.status);
+    WORK_ORDER_STATES.allowed(action, actor.kind, wo.status);
     const technician = input.technicianEmail?.trim() ? await technicianOf(tx, wo, input.technicianEmail) : null;
     const effect = (await EXTRA[action]?.({ tx, wo, input, technician, actor, now })) ?? {};
     await changeStatus(tx, wo, {

@@ -8,7 +8,7 @@ import type { Context } from "../../core/context.ts";
 import { subtreeIds } from "../../assets/public.ts";
 import { writeEvent } from "../events.ts";
 import { initialStatus, type Status } from "./state-machine.ts";
-import { actorOf, FOR_CHANGE, workOrderScope, type Actor } from "./scope.ts";
+import { actorOf, FOR_CHANGE, workOrderScope, type WorkOrderActor } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "../search/vector.ts";
 import { checkContactEmails } from "./contacts.ts";
@@ -137,7 +137,7 @@ const withTaskList = (description: string | null, taskList: string) =>
 async function insertWorkOrder(
   tx: Tx,
   data: Omit<Prisma.WorkOrderUncheckedCreateInput, "statusChangedAt">,
-  actor: Actor,
+  actor: WorkOrderActor,
   now: Date,
 ): Promise<number> {
   const wo = await tx.workOrder.create({ data: { ...data, statusChangedAt: now }, include: FOR_CHANGE });
@@ -312,7 +312,7 @@ async function insertChecked(
   companyId: number,
   input: CompanyWorkOrder,
   taskList: string | null,
-  actor: Actor,
+  actor: WorkOrderActor,
   now: Date,
 ): Promise<number> {
   const { needApproval, status, includeWalkthroughTaskList: include, ...fields } = input;
@@ -358,7 +358,7 @@ export async function createCompanyWorkOrder(
   tx: Tx,
   companyId: number,
   input: CompanyWorkOrder,
-  actor: Actor,
+  actor: WorkOrderActor,
   now: Date,
 ): Promise<number> {
   return insertChecked(tx, companyId, input, await checkReferences(tx, companyId, input), actor, now);

@@ -2,7 +2,7 @@
 // and its SQL form (the full-text list), kept together; and the row lock every change takes.
 import { Prisma, type Tx } from "../../../db.ts";
 import type { Viewer } from "../../core/viewer.ts";
-import { notWritable } from "../../core/errors.ts";
+import { lockWritable } from "../../core/tenancy.ts";
 import type { ActorKind } from "./state-machine.ts";
 
 /**
@@ -38,14 +38,15 @@ export function writableScope(viewer: Viewer): Prisma.WorkOrderWhereInput {
   return viewer.kind === "buyer" ? scope : { AND: [scope, { supplierFacilityId: viewer.supplierFacilityId ?? -1 }] };
 }
 
-export interface Actor {
+/** Who acts on a work order: the kind the transition table checks, and who is recorded and told. */
+export interface WorkOrderActor {
   kind: ActorKind;
   /** Display name (changedBy / addedBy in events). */
   name: string;
   email: string;
 }
 
-export const actorOf = (viewer: Viewer): Actor => ({
+export const actorOf = (viewer: Viewer): WorkOrderActor => ({
   kind: viewer.kind === "buyer" ? "buyer" : "supplier",
   name: viewer.displayName,
   email: viewer.email,
@@ -68,16 +69,8 @@ export const relatedTo = (wo: WorkOrderForChange) => ({
 });
 
 /**
- * Locks the work order row for the rest of the transaction (concurrent actions on one work order run
- * one after the other) and loads what a change needs. Not in scope, or absent: the same 400.
+ * The work order a change takes, locked for the rest of the transaction (concurrent actions on one work
+ * order run one after the other) with what a change needs. Not in scope, or absent: the same 400.
  */
-export async function lockForChange(
-  tx: Tx,
-  id: number,
-  scope: Prisma.WorkOrderWhereInput,
-): Promise<WorkOrderForChange> {
-  await tx.$queryRaw`SELECT id FROM "WorkOrder" WHERE id = ${id} FOR UPDATE`;
-  const row = await tx.workOrder.findFirst({ where: { AND: [{ id }, scope] }, include: FOR_CHANGE });
-  if (!row) throw notWritable("work order", id);
-  return row;
-}
+export const lockForChange = (tx: Tx, id: number, scope: Prisma.WorkOrderWhereInput) =>
+  lockWritable<WorkOrderForChange>(tx, "WorkOrder", "work order", id, scope, { include: FOR_CHANGE });

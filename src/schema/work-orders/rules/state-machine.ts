@@ -1,6 +1,8 @@
-// The work order lifecycle as data (docs/decisions.md#work-order-lifecycle). Every status change (REST, GraphQL, job)
-// goes through `transitionFor`, so no path can leave this table.
+// The work order lifecycle as data (docs/decisions.md#work-order-lifecycle), read by core/state-table.ts.
+// Every status change — REST, GraphQL or a job — goes through WORK_ORDER_STATES, so no path can leave
+// this table.
 import type { WorkOrderStatus } from "../../../generated/prisma/client.ts";
+import { stateTable, type Transition } from "../../core/state-table.ts";
 
 export type Status = WorkOrderStatus;
 export type ActorKind = "buyer" | "supplier" | "system";
@@ -54,18 +56,7 @@ export interface TransitionFacts {
   nextSupplierFound?: boolean;
 }
 
-export interface Transition {
-  action: string;
-  actor: ActorKind;
-  from: readonly Status[];
-  /** Every status the action can lead to (published), and the rule that picks one. */
-  to: readonly Status[];
-  pick: (facts: TransitionFacts) => Status;
-}
-
-const one = (status: Status) => ({ to: [status], pick: () => status });
-
-export const TRANSITIONS: readonly Transition[] = [
+export const TRANSITIONS: readonly Transition<Status, ActorKind, TransitionFacts>[] = [
   {
     action: "approve",
     actor: "buyer",
@@ -78,12 +69,12 @@ export const TRANSITIONS: readonly Transition[] = [
           ? "PendingConfirmationByServiceProvider"
           : "Unassigned",
   },
-  { action: "reassign", actor: "buyer", from: BEFORE_WORK, ...one("PendingConfirmationByServiceProvider") },
+  { action: "reassign", actor: "buyer", from: BEFORE_WORK, to: ["PendingConfirmationByServiceProvider"] },
   {
     action: "confirm",
     actor: "supplier",
     from: ["PendingConfirmationByServiceProvider"],
-    ...one("ConfirmedByServiceProvider"),
+    to: ["ConfirmedByServiceProvider"],
   },
   {
     action: "decline",
@@ -92,21 +83,21 @@ export const TRANSITIONS: readonly Transition[] = [
     to: ["PendingApproval", "PendingConfirmationByServiceProvider"],
     pick: (f) => (f.nextSupplierFound ? "PendingConfirmationByServiceProvider" : "PendingApproval"),
   },
-  { action: "assign_tech", actor: "supplier", from: TECH_READY, ...one("TechAssigned") },
+  { action: "assign_tech", actor: "supplier", from: TECH_READY, to: ["TechAssigned"] },
   {
     action: "schedule",
     actor: "supplier",
     from: ["TechAssigned", "WorkIncompleteWithReason", "WorkUnsatisfactory"],
-    ...one("TechScheduled"),
+    to: ["TechScheduled"],
   },
-  { action: "reschedule", actor: "supplier", from: ["TechScheduled", "TechRescheduled"], ...one("TechRescheduled") },
+  { action: "reschedule", actor: "supplier", from: ["TechScheduled", "TechRescheduled"], to: ["TechRescheduled"] },
   {
     action: "en_route",
     actor: "supplier",
     from: ["TechAssigned", "TechScheduled", "TechRescheduled"],
-    ...one("TechEnRoute"),
+    to: ["TechEnRoute"],
   },
-  { action: "arrive", actor: "supplier", from: ["TechEnRoute"], ...one("TechWaitingOnSite") },
+  { action: "arrive", actor: "supplier", from: ["TechEnRoute"], to: ["TechWaitingOnSite"] },
   {
     action: "check_in",
     actor: "supplier",
@@ -120,7 +111,7 @@ export const TRANSITIONS: readonly Transition[] = [
       "WorkIncompleteWithReason",
       "WorkUnsatisfactory",
     ],
-    ...one("TechWorkingOnSite"),
+    to: ["TechWorkingOnSite"],
   },
   {
     action: "check_out",
@@ -133,26 +124,14 @@ export const TRANSITIONS: readonly Transition[] = [
     action: "work_reviewed_and_completed",
     actor: "buyer",
     from: ["WaitingForReview"],
-    ...one("WorkReviewedAndCompleted"),
+    to: ["WorkReviewedAndCompleted"],
   },
-  { action: "work_unsatisfactory", actor: "buyer", from: ["WaitingForReview"], ...one("WorkUnsatisfactory") },
-  { action: "cancel", actor: "buyer", from: STATUSES.filter((s) => !FINAL.includes(s)), ...one("CancelledWithReason") },
-  { action: "invoice_paid", actor: "system", from: ["WorkReviewedAndCompleted"], ...one("PaymentMade") },
+  { action: "work_unsatisfactory", actor: "buyer", from: ["WaitingForReview"], to: ["WorkUnsatisfactory"] },
+  { action: "cancel", actor: "buyer", from: STATUSES.filter((s) => !FINAL.includes(s)), to: ["CancelledWithReason"] },
+  { action: "invoice_paid", actor: "system", from: ["WorkReviewedAndCompleted"], to: ["PaymentMade"] },
 ];
 
-export class TransitionRefused extends Error {}
-
-/** The row for (action, actor) allowed from `current`; refuses with the current status in the message. */
-export function transitionFor(action: string, actor: ActorKind, current: Status): Transition {
-  const row = TRANSITIONS.find((t) => t.action === action && t.actor === actor);
-  if (!row) throw new TransitionRefused(`${actor} cannot ${action} a work order`);
-  if (!row.from.includes(current)) {
-    throw new TransitionRefused(
-      `cannot ${action} a work order in status ${current}; allowed from ${row.from.join(", ")}`,
-    );
-  }
-  return row;
-}
+export const WORK_ORDER_STATES = stateTable("work order", TRANSITIONS);
 
 /** Initial status of a new work order (docs/decisions.md#work-order-lifecycle, create rows). */
 export function initialStatus(input: { actor: ActorKind; needsApproval: boolean; hasSupplier: boolean }): Status {
@@ -161,12 +140,8 @@ export function initialStatus(input: { actor: ActorKind; needsApproval: boolean;
   return input.hasSupplier ? "PendingConfirmationByServiceProvider" : "Unassigned";
 }
 
-export interface TransitionRow {
-  action: string;
-  actor: ActorKind;
-  from: readonly Status[];
-  to: readonly Status[];
-}
+/** A row as published (workOrderTransitions): the table's rows without their pick rule. */
+export type TransitionRow = Omit<Transition<Status, ActorKind>, "pick">;
 
 /** The create rows, derived from initialStatus over every combination of its facts. */
 const createRow = (actor: ActorKind): TransitionRow => {

@@ -1,25 +1,9 @@
 // A status change: one row of the transition table applied in the caller's transaction, with its
 // statusChanges entry and (when the status changes value) its workorder.status_update event.
 import type { Prisma, Tx } from "../../../db.ts";
-import { badInput } from "../../core/errors.ts";
 import { writeEvent, type WorkOrderEventContext } from "../events.ts";
-import {
-  transitionFor,
-  TransitionRefused,
-  type ActorKind,
-  type Status,
-  type TransitionFacts,
-} from "./state-machine.ts";
-import type { Actor, WorkOrderForChange } from "./scope.ts";
-
-/** The table's verdict as the contract's 400, naming the current status. */
-export function refuseUnless(action: string, actor: ActorKind, current: Status): void {
-  try {
-    transitionFor(action, actor, current);
-  } catch (error) {
-    throw error instanceof TransitionRefused ? badInput(error.message) : error;
-  }
-}
+import { WORK_ORDER_STATES, type Status, type TransitionFacts } from "./state-machine.ts";
+import type { WorkOrderActor, WorkOrderForChange } from "./scope.ts";
 
 export const factsOf = (wo: WorkOrderForChange): TransitionFacts => ({
   hasSupplier: wo.supplierFacilityId !== null,
@@ -44,7 +28,7 @@ export function eventContext(
 
 export interface StatusChange {
   action: string;
-  actor: Actor;
+  actor: WorkOrderActor;
   facts: TransitionFacts;
   now: Date;
   /** The action's other column changes (supplier, assignedAt, …). */
@@ -55,8 +39,7 @@ export interface StatusChange {
 
 /** Applies one row of the transition table to a locked work order; returns the new status. */
 export async function changeStatus(tx: Tx, wo: WorkOrderForChange, change: StatusChange): Promise<Status> {
-  refuseUnless(change.action, change.actor.kind, wo.status);
-  const to = transitionFor(change.action, change.actor.kind, wo.status).pick(change.facts);
+  const to = WORK_ORDER_STATES.next(change.action, change.actor.kind, wo.status, { facts: change.facts });
   const updated = await tx.workOrder.update({
     where: { id: wo.id },
     data: { ...change.data, status: to, statusChangedAt: change.now },

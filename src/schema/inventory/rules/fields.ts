@@ -1,8 +1,8 @@
-// How the internal teams' records read their values: the team scope, decimal scales, text and the
-// per-field rules that create (absent = default) and PATCH (absent keeps, null clears) share.
+// The internal teams' records: the team scope, and the per-field rules that create (absent = default)
+// and PATCH (absent keeps, null clears) share. Values are read as core/values.ts reads them.
 import type { Viewer } from "../../core/viewer.ts";
 import { badInput, forbidden } from "../../core/errors.ts";
-import { decimalOf, type Decimal, type DecimalRule } from "../../core/decimal.ts";
+import { decimalOf, MONEY, textOf } from "../../core/values.ts";
 import { emailOf } from "../../core/email.ts";
 
 /**
@@ -24,36 +24,6 @@ export function teamOf(viewer: Viewer): number {
       "the internal teams interface serves keys of internal service teams; this key's supplier company is not one",
     );
   return team;
-}
-
-/** Quantities: up to 10 digits and 4 decimals ("2.5000"). Negative only where a return is recorded. */
-export const QUANTITY: DecimalRule = { scale: 4, integerDigits: 10 };
-export const RETURNABLE_QUANTITY: DecimalRule = { ...QUANTITY, negative: true };
-/** Money: up to 10 digits and 2 decimals ("12.50"), as the contract formats amounts. */
-export const MONEY: DecimalRule = { scale: 2, integerDigits: 10 };
-
-export const quantityText = (value: Decimal) => value.toFixed(QUANTITY.scale);
-export const moneyText = (value: Decimal | null) => (value === null ? null : value.toFixed(MONEY.scale));
-
-/** A quantity that must not be zero (a zero line records nothing). */
-export function quantityOf(value: unknown, field: string, rule: DecimalRule = QUANTITY): Decimal {
-  const quantity = decimalOf(value, field, rule);
-  if (quantity.isZero()) throw badInput(`${field} must not be zero`);
-  return quantity;
-}
-
-export const NAME_MAX = 200;
-export const TEXT_MAX = 2000;
-
-/** Trimmed text of at most `max` characters; blank is refused where the field is required. */
-export function textOf(value: string, field: string, max: number, required = false): string | null {
-  const text = value.trim();
-  if (text.length > max) throw badInput(`${field} allows at most ${max} characters`);
-  if (!text) {
-    if (required) throw badInput(`${field} must not be blank`);
-    return null;
-  }
-  return text;
 }
 
 /** One writable field: how its value is read, whether a create needs it, whether it may be cleared. */
