@@ -9,7 +9,9 @@
 import {
   execute,
   GraphQLBoolean,
+  getNullableType,
   isInputObjectType,
+  isListType,
   isScalarType,
   Kind,
   OperationTypeNode,
@@ -17,6 +19,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
+  type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type TypeNode,
@@ -58,7 +61,11 @@ function filtersFrom(query: URLSearchParams, declared: Set<string>): Record<stri
   );
 }
 
-/** The body's keys that the input type declares; others are ignored, as the contract says. */
+/**
+ * The body as its input type declares it: keys the type does not declare are dropped at every depth
+ * (line items too), as the contract says of PATCH /work_orders/{id} — one rule for every body
+ * (docs/api.md, "Unknown body fields"). Values of the wrong type are left for GraphQL to refuse.
+ */
 function bodyInput(schema: GraphQLSchema, operation: OperationDefinitionNode, argName: string, body: unknown) {
   if (body === undefined) return {};
   if (body === null || typeof body !== "object" || Array.isArray(body))
@@ -68,9 +75,19 @@ function bodyInput(schema: GraphQLSchema, operation: OperationDefinitionNode, ar
   )?.type;
   while (typeNode && typeNode.kind !== Kind.NAMED_TYPE) typeNode = typeNode.type;
   const type = typeNode && schema.getType(typeNode.name.value);
-  if (!type || !isInputObjectType(type)) return body;
-  const known = type.getFields();
-  return Object.fromEntries(Object.entries(body).filter(([key]) => key in known));
+  return type && isInputObjectType(type) ? declaredOnly(type, body) : body;
+}
+
+function declaredOnly(type: GraphQLInputType, value: unknown): unknown {
+  const named = getNullableType(type);
+  if (isListType(named)) return Array.isArray(value) ? value.map((v) => declaredOnly(named.ofType, v)) : value;
+  if (!isInputObjectType(named) || value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const fields = named.getFields();
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => Object.hasOwn(fields, key))
+      .map(([key, v]) => [key, declaredOnly(fields[key].type, v)]),
+  );
 }
 
 type Executor = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;

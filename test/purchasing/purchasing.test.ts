@@ -50,6 +50,28 @@ const associate = (orderId: number, lineId: number, ids: unknown, key = TEAM) =>
 const receive = (orderId: number, lines: unknown[], key = TEAM) =>
   call("POST", `${ORDERS}/${orderId}/receipts`, { lines }, key);
 
+describe("unknown body fields", () => {
+  it("are ignored at every depth, line items included, as everywhere in REST (docs/api.md)", async () => {
+    const { part } = await catalog(t);
+    const reply = await call("POST", REQUESTS, {
+      description: "Unknown fields",
+      bogusField: true,
+      lineItems: [{ partId: part.id, quantity: "2", vendorId: 1, nested: { deep: [1] } }],
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.data).not.toHaveProperty("bogusField");
+    const lines = await t.db.purchaseRequestLineItem.findMany({ where: { purchaseRequestId: reply.body.data.id } });
+    expect(lines.map((l) => [l.partId, l.quantity.toFixed(0)])).toEqual([[part.id, "2"]]);
+    // A declared field of the wrong type is still refused: ignoring covers undeclared names only.
+    expectError(
+      await call("POST", REQUESTS, { lineItems: [{ partId: "x", quantity: "1" }] }),
+      400,
+      "invalidInputDataException",
+      /lineItems\[0\]\.partId/,
+    );
+  });
+});
+
 describe("purchase requests", () => {
   it("are created as drafts with line items: a part (estimate defaults to its unit cost) or free text, optionally for a served work order", async () => {
     const { part } = await catalog(t);
