@@ -2,7 +2,7 @@
 // worker (child processes) on the suite's own redis-server and database. Each scenario reports events
 // produced, distinct deliveries, duplicates and lost, and fails when anything is lost or a process exits
 // by itself. The table is printed at the end (and written as JSON).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
 import { sleep, waitFor } from "../support/wait.ts";
 import { install, printReport, produceEvents, tally, type Installation, type ScenarioReport } from "./harness.ts";
@@ -71,6 +71,10 @@ describe("fault injection", () => {
   }, 180_000);
 
   it("Redis killed and restarted empty, with deliveries waiting for retries and never attempted", async () => {
+    // The receiver fails on purpose here; set right again whatever happens, or the next scenarios fail too.
+    onTestFinished(() => {
+      i.receiver.state.failing = false;
+    });
     await scenario("Redis kill -9, restarted empty (retry-waiting + never attempted)", async () => {
       // 300 events whose deliveries all failed once and wait for their retry…
       i.receiver.state.failing = true;
@@ -97,10 +101,15 @@ describe("fault injection", () => {
       await i.worker.kill("SIGKILL");
       const neverAttempted = await produceEvents(i, 300);
       while ((await relayOutbox({ db: i.db, now: () => new Date() })).events > 0);
-      // What is waiting when Redis dies: all 1,200, none of them anywhere but in PostgreSQL.
+      // What is waiting when Redis dies: all 1,200, none of them anywhere but in PostgreSQL. Counted by
+      // this scenario's events: the previous scenario's killed worker may still hold leased deliveries.
+      const events = await i.db.outboxEvent.findMany({
+        where: { workOrderId: { in: [...retrying, ...neverAttempted] } },
+        select: { id: true },
+      });
       const waiting = await i.db.webhookDelivery.groupBy({
         by: ["attempts"],
-        where: { status: "pending" },
+        where: { status: "pending", eventId: { in: events.map((e) => e.id) } },
         _count: true,
       });
       const retryWaiting = waiting.filter((w) => w.attempts > 0).reduce((n, w) => n + w._count, 0);
