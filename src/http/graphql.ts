@@ -21,6 +21,7 @@ import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { characterLimitPlugin } from "@escape.tech/graphql-armor-character-limit";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
+import { isAsyncIterable } from "@graphql-tools/utils";
 import {
   getOperationAST,
   GraphQLError,
@@ -36,6 +37,7 @@ import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
 import { inputError, toApiError } from "./errors.ts";
+import { withContractErrors } from "./graphql-errors.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
@@ -90,6 +92,10 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
   onExecute: ({ args }) => {
     logDetails({ operation: args.operationName ?? operationNameOf(args.document) });
     checkOperation(args.document, args.variableValues);
+  },
+  // Every error of a single result in the contract's shape (graphql-errors.ts); serveDirect does the same.
+  onResultProcess: ({ result, setResult }) => {
+    if (!isAsyncIterable(result) && !Array.isArray(result)) setResult(withContractErrors(result));
   },
   onSubscribe: ({ args }) => {
     checkOperation(args.document, args.variableValues);
@@ -266,7 +272,7 @@ async function serveDirect(
     return false; // a syntax error, graphql-armor's limits (thrown while parsing or validating)
   }
   logDetails({ graphqlDirect: true });
-  const result = errors.length ? { errors } : await execution(enveloped, document, params);
+  const result = withContractErrors(errors.length ? { errors } : await execution(enveloped, document, params));
   // yoga's processor is handed a Response class that only keeps what it is given.
   const answer = processRegularResult(result, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
   res.writeHead(answer.init.status, {
