@@ -38,8 +38,9 @@ import { badInput } from "../schema/core/errors.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { withContractErrors } from "./graphql-errors.ts";
+import { operationCost } from "./graphql-cost.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
-import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
+import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
@@ -111,6 +112,52 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
   },
 });
 
+/**
+ * GraphQL's rate limit: every operation (HTTP, server-sent events, websockets) spends its cost from the
+ * key's points budget just before it runs (after the input checks, so refused input costs nothing),
+ * and a query or mutation reports it in `extensions.cost` (docs/api.md, "GraphQL cost and budget").
+ * A refusal (429, or 400 over the whole budget) becomes the operation's result, masked here because
+ * yoga's masking hook, registered after this one, does not run once execution stops early.
+ */
+const costBudget = (pipeline: RequestPipeline, services: Services): Plugin => {
+  const spend = async (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null;
+    variableValues?: Record<string, unknown> | null;
+    contextValue: unknown;
+  }) => {
+    const { viewer } = args.contextValue as Context;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    const spent = await pipeline.spend(viewer, cost);
+    requestScope.getStore()?.setHeaders(spent.headers);
+    return spent.report;
+  };
+  const refused = (error: unknown, schema: GraphQLSchema) => ({ errors: [maskError(error, services, schema)] });
+  return {
+    onExecute: async ({ args, setResultAndStopExecution }) => {
+      let report: CostReport;
+      try {
+        report = await spend(args);
+      } catch (error) {
+        return setResultAndStopExecution(refused(error, args.schema));
+      }
+      return {
+        onExecuteDone: ({ result, setResult }) => {
+          if (!isAsyncIterable(result)) setResult({ ...result, extensions: { ...result.extensions, cost: report } });
+        },
+      };
+    },
+    onSubscribe: async ({ args, setResultAndStopExecution }) => {
+      try {
+        await spend(args);
+      } catch (error) {
+        setResultAndStopExecution(refused(error, args.schema));
+      }
+    },
+  };
+};
+
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -159,13 +206,13 @@ export function createGraphql(
       costLimitPlugin({ maxCost: MAX_COST, exposeLimits: true }),
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
       sanitation(schema),
+      costBudget(pipeline, services),
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
+      // Not admit's request count: every operation spends its cost from the key's budget (costBudget).
       const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.req?.headers)));
-      const limitHeaders = await pipeline.admit(viewer); // every operation counts, websockets included
-      scope?.setHeaders(limitHeaders);
       return { ...services, viewer, traceId, channel: "graphql", events };
     },
   });

@@ -11,13 +11,13 @@ import { MAX_ALIASES, MAX_DOCUMENT_LENGTH } from "../../src/http/graphql.ts";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
 import { comparePair, rawRequest, type Answer } from "../support/raw-http.ts";
 
-/** The base fixture plus a key allowed 2 requests a minute (the third is a 429). */
+/** The base fixture plus a key allowed 2 GraphQL points a minute (the third ping is a 429). */
 const fixture = structuredClone(BASE_FIXTURE);
 fixture.apiKeys.push({
   ref: "tight-key",
   kind: "buyer",
   contact: "alice",
-  rateLimit: { requests: 2, windowSeconds: 60 },
+  graphqlBudget: { points: 2, windowSeconds: 60 },
 });
 
 let direct: TestApp;
