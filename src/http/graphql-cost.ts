@@ -30,7 +30,7 @@ import {
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../schema/core/list.ts";
 
 /** Items counted for a list that takes no page size (a relation's rows, an enum list of objects …). */
-export const DEFAULT_LIST_SIZE = 10;
+const DEFAULT_LIST_SIZE = 10;
 /** The arguments that size a page. */
 const PAGE_ARGUMENTS = new Set(["limit", "first", "last"]);
 

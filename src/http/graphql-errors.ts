@@ -36,7 +36,7 @@ function httpOf(http: HttpExtension | undefined, partial: boolean): HttpExtensio
 }
 
 /** One error with the contract's code, the trace id and the status rule above. */
-export function contractError(error: GraphQLError, partial: boolean): GraphQLError {
+function contractError(error: GraphQLError, partial: boolean): GraphQLError {
   const { code, traceId, http, ...rest } = error.extensions ?? {};
   const httpExtension = httpOf(http as HttpExtension | undefined, partial);
   const contractCode =
