@@ -1,5 +1,5 @@
 // GraphQL's rate limit: each key spends points (the operation's cost, graphql-cost.ts) from a budget per
-// sliding window, 1000 points per 20 s unless the operator set another budget on the key (docs/api.md,
+// sliding window, 5000 points per 20 s unless the operator set another budget on the key (docs/api.md,
 // "GraphQL cost and budget"). REST keeps its request count (rate-limit.ts). Like REST's window it is a
 // sliding log in one sorted set per key in Redis (every instance shares it), each entry scored by its
 // time and named with its points, updated atomically by a Lua script on Redis's clock. An operation
@@ -37,7 +37,11 @@ export interface GraphqlBudget {
   windowSeconds: number;
 }
 
-export const DEFAULT_GRAPHQL_BUDGET: GraphqlBudget = { points: 1000, windowSeconds: 20 };
+/**
+ * About what REST's 10 requests per 20 s cost when each is a full page: a 25-row work order page with
+ * its status changes and service calls costs 1 + 25 × (1 + 10 + 10) = 526 points.
+ */
+export const DEFAULT_GRAPHQL_BUDGET: GraphqlBudget = { points: 5000, windowSeconds: 20 };
 
 export interface SpendResult {
   allowed: boolean;

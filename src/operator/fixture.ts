@@ -150,7 +150,7 @@ export const fixtureSchema = z
               .object({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() })
               .strict()
               .optional(),
-            // GraphQL's points per window (docs/api.md, "GraphQL cost and budget"); default 1000 per 20 s.
+            // GraphQL's points per window (docs/api.md, "GraphQL cost and budget"); default 5000 per 20 s.
             graphqlBudget: z
               .object({ points: z.number().int().positive(), windowSeconds: z.number().int().positive() })
               .strict()

@@ -57,12 +57,13 @@ describe("the cost of an operation", () => {
   });
 
   it("reports the key's budget and what is left, and sends RateLimit-* headers in points", async () => {
-    const first = await gql("inhouse-key", PAGE, { limit: 5 });
-    expect(first.body.extensions.cost).toEqual({ requested: 11, limit: 1000, windowSeconds: 20, remaining: 989 });
-    const second = await gql("inhouse-key", "{ ping }");
-    expect(second.body.extensions.cost).toEqual({ requested: 1, limit: 1000, windowSeconds: 20, remaining: 988 });
-    expect(second.headers.get("ratelimit-limit")).toBe("1000");
-    expect(second.headers.get("ratelimit-remaining")).toBe("988");
+    // A key without overrides: the default budget.
+    const first = await gql("acme-key-default-limit", PAGE, { limit: 5 });
+    expect(first.body.extensions.cost).toEqual({ requested: 11, limit: 5000, windowSeconds: 20, remaining: 4989 });
+    const second = await gql("acme-key-default-limit", "{ ping }");
+    expect(second.body.extensions.cost).toEqual({ requested: 1, limit: 5000, windowSeconds: 20, remaining: 4988 });
+    expect(second.headers.get("ratelimit-limit")).toBe("5000");
+    expect(second.headers.get("ratelimit-remaining")).toBe("4988");
     expect(Number(second.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
   });
 });

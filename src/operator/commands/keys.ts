@@ -33,7 +33,7 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
       "graphql-budget": {
         type: "string",
         value: "<points>/<seconds>",
-        help: "GraphQL's budget instead of the default 1000 points per 20 s window",
+        help: "GraphQL's budget instead of the default 5000 points per 20 s window",
       },
     },
     writes: (result: { id: number }) => [result.id],
