@@ -39,6 +39,8 @@ import type { EventServices } from "../schema/webhooks/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { withContractErrors } from "./graphql-errors.ts";
 import { operationCost } from "./graphql-cost.ts";
+import { writeAnswer } from "./graphql-cache.ts";
+import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
@@ -230,7 +232,7 @@ export async function serveGraphqlHttp(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   url: URL,
-  { throughYoga = false } = {},
+  { throughYoga = false, persisted }: { throughYoga?: boolean; persisted?: PersistedOperations } = {},
 ) {
   const refuse = (message: string) => {
     res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
@@ -253,6 +255,11 @@ export async function serveGraphqlHttp(
       return refuse(`the ${name} parameter is not valid JSON`);
     }
   }
+  if (persisted) {
+    const resolved = await persistedRequest(persisted, req, res, url, body);
+    if (!resolved) return;
+    body = resolved.body;
+  }
   if (!throughYoga && (await serveDirect(yoga, req, res, url, body))) return;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
@@ -269,12 +276,59 @@ export async function serveGraphqlHttp(
   const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), {
     req,
   });
+  if (!response.body || !STREAMED.test(response.headers.get("content-type") ?? "")) {
+    const answer = response.body ? Buffer.from(await response.arrayBuffer()) : "";
+    return writeAnswer(req, res, response.status, Object.fromEntries(response.headers), answer);
+  }
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return void res.end();
-  if (!STREAMED.test(response.headers.get("content-type") ?? ""))
-    return void res.end(Buffer.from(await response.arrayBuffer()));
   // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
   await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
+}
+
+/**
+ * A persisted-query request (persisted-operations.ts) made ordinary: its stored document put in the
+ * body (POST) or the URL (GET), so both paths serve it as any other. Undefined when it was answered
+ * here instead (PersistedQueryNotFound, a hash that does not match). Bodies that cannot be one are not
+ * parsed here (the word `persistedQuery` is not in them).
+ */
+async function persistedRequest(
+  persisted: PersistedOperations,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  body: string | undefined,
+): Promise<{ body: string | undefined } | undefined> {
+  let params: Record<string, unknown> | undefined;
+  if (req.method === "GET" && url.searchParams.get("extensions")?.includes("persistedQuery")) {
+    params = { query: url.searchParams.get("query"), extensions: JSON.parse(url.searchParams.get("extensions")!) };
+  } else if (req.method === "POST" && body?.includes("persistedQuery")) {
+    try {
+      const parsed = JSON.parse(body);
+      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) params = parsed;
+    } catch {
+      // not JSON: yoga answers it
+    }
+  }
+  if (!params) return { body };
+  const resolution = await persisted.resolve(params.query, params.extensions, req.headers);
+  if (resolution.kind === "none") return { body };
+  if (resolution.kind === "refuse") {
+    const traceId = requestScope.getStore()?.traceId;
+    const extensions = { code: resolution.code, ...(traceId ? { traceId } : {}) };
+    writeAnswer(
+      req,
+      res,
+      resolution.status,
+      { "content-type": "application/json; charset=utf-8" },
+      JSON.stringify({ errors: [{ message: resolution.message, extensions }] }),
+    );
+    return undefined;
+  }
+  if (req.method === "GET") {
+    url.searchParams.set("query", resolution.query);
+    return { body };
+  }
+  return { body: JSON.stringify({ ...params, query: resolution.query }) };
 }
 
 /** Subscriptions over HTTP answer as a stream (server-sent events, multipart); everything else in one piece. */
@@ -322,11 +376,16 @@ async function serveDirect(
   const result = withContractErrors(errors.length ? { errors } : await execution(enveloped, document, params));
   // yoga's processor is handed a Response class that only keeps what it is given.
   const answer = processRegularResult(result, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
-  res.writeHead(answer.init.status, {
-    ...answer.init.headers,
-    "content-length": String(Buffer.byteLength(answer.body)),
-  });
-  res.end(answer.body);
+  writeAnswer(
+    req,
+    res,
+    answer.init.status,
+    {
+      ...answer.init.headers,
+      "content-length": String(Buffer.byteLength(answer.body)),
+    },
+    answer.body,
+  );
   return true;
 }
 

@@ -6,6 +6,7 @@
 // body bytes must be the same, as must the request's log line. Each case also says which path the
 // first instance must have taken (the log line's graphqlDirect) and what its answer is about, so the
 // corpus cannot quietly stop testing what it names.
+import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ALIASES, MAX_DOCUMENT_LENGTH } from "../../src/http/graphql.ts";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
@@ -62,6 +63,11 @@ const nested = (levels: number) => {
 const COSTLY = `locations { data { region { locations { region { locations { ${"id name currency ".repeat(40)}} } } } } }`;
 const LOCATIONS =
   "query Locations($limit: Int) { locations(limit: $limit) { count data { id name currency region { id name } } } }";
+
+/** The persisted-query extension naming a document by its hash. */
+const apq = (query: string) => ({
+  persistedQuery: { version: 1, sha256Hash: crypto.createHash("sha256").update(query).digest("hex") },
+});
 
 const corpus = (): Case[] => [
   // Answered directly.
@@ -292,6 +298,29 @@ const corpus = (): Case[] => [
     direct: true,
     status: 400,
     about: /invalidInputDataException/,
+  },
+  // Automatic persisted queries: the document is resolved before either path (persisted-operations.ts).
+  {
+    name: "APQ: a document registered with its hash",
+    body: { query: "{ me { email } }", extensions: apq("{ me { email } }") },
+    direct: true,
+    status: 200,
+    about: /alice@acme/,
+  },
+  {
+    name: "APQ: the hash alone by GET (cache headers)",
+    method: "GET",
+    params: { extensions: JSON.stringify(apq("{ me { email } }")) },
+    direct: true,
+    status: 200,
+    about: /alice@acme/,
+  },
+  {
+    name: "APQ: an unknown hash",
+    body: { extensions: apq("{ unknown }") },
+    direct: false,
+    status: 404,
+    about: /PersistedQueryNotFound/,
   },
   // Declined: yoga answers on both instances.
   {
