@@ -235,8 +235,15 @@ export async function serveGraphqlHttp(
   { throughYoga = false, persisted }: { throughYoga?: boolean; persisted?: PersistedOperations } = {},
 ) {
   const refuse = (message: string) => {
-    res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify({ errors: [{ message, extensions: { code: "invalidInputDataException" } }] }));
+    const traceId = requestScope.getStore()?.traceId;
+    const extensions = { code: "invalidInputDataException", ...(traceId ? { traceId } : {}) };
+    writeAnswer(
+      req,
+      res,
+      400,
+      { "content-type": "application/json; charset=utf-8" },
+      JSON.stringify({ errors: [{ message, extensions }] }),
+    );
   };
   let body: string | undefined;
   if (req.method === "POST") {

@@ -99,6 +99,24 @@ describe("request errors: 4xx, no data, code and traceId, whatever the Accept he
       });
     }
 
+    it(`GET with variables that are not JSON (${accept})`, async () => {
+      const response = await fetch(`${t.url}/graphql?query=${encodeURIComponent("{ ping }")}&variables=%7Bno`, {
+        headers: { ...t.headers("acme-key"), accept, "x-request-id": "errors-get-variables" },
+      });
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body.errors[0].extensions).toEqual({ code: "invalidInputDataException", traceId: "errors-get-variables" });
+    });
+
+    it(`a body over 1 MiB (${accept})`, async () => {
+      const reply = await post({ query: `{ ping }${" ".repeat(1_100_000)}` }, accept, "errors-body-size");
+      expect(reply.status).toBe(400);
+      expect(reply.body.errors[0].extensions).toEqual({
+        code: "invalidInputDataException",
+        traceId: "errors-body-size",
+      });
+    });
+
     it(`no key: 401 UnauthorizedException (${accept})`, async () => {
       const reply = await post({ query: "{ ping }" }, accept, "errors-no-key", null);
       expect(reply.status).toBe(401);
