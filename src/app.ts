@@ -9,6 +9,7 @@ import { buildSchemas } from "./schema/index.ts";
 import { createApiServer } from "./http/server.ts";
 import { RequestPipeline } from "./http/pipeline.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
+import { PointsBudget } from "./http/graphql-budget.ts";
 import { ViewerCache } from "./http/viewer-cache.ts";
 import { RestAdapter } from "./rest/adapter.ts";
 import { Metrics } from "./http/metrics/registry.ts";
@@ -104,7 +105,12 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     viewers = new ViewerCache(db, config.databaseUrl, logger);
     await viewers.start();
     closers.push(() => viewers!.close());
-    const pipeline = new RequestPipeline(services, viewers, new RateLimiter(redis, config.redisPrefix, logger));
+    const pipeline = new RequestPipeline(
+      services,
+      viewers,
+      new RateLimiter(redis, config.redisPrefix, logger),
+      new PointsBudget(redis, config.redisPrefix, logger),
+    );
     const api = createApiServer(services, {
       graphqlSchema: schemas.graphql,
       pipeline,

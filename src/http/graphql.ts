@@ -21,6 +21,7 @@ import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { characterLimitPlugin } from "@escape.tech/graphql-armor-character-limit";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
+import { isAsyncIterable } from "@graphql-tools/utils";
 import {
   getOperationAST,
   GraphQLError,
@@ -36,8 +37,12 @@ import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
 import type { EventServices } from "../schema/webhooks/public.ts";
 import { inputError, toApiError } from "./errors.ts";
+import { withContractErrors } from "./graphql-errors.ts";
+import { operationCost } from "./graphql-cost.ts";
+import { writeAnswer } from "./graphql-cache.ts";
+import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
-import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
+import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
@@ -91,6 +96,10 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
     logDetails({ operation: args.operationName ?? operationNameOf(args.document) });
     checkOperation(args.document, args.variableValues);
   },
+  // Every error of a single result in the contract's shape (graphql-errors.ts); serveDirect does the same.
+  onResultProcess: ({ result, setResult }) => {
+    if (!isAsyncIterable(result) && !Array.isArray(result)) setResult(withContractErrors(result));
+  },
   onSubscribe: ({ args }) => {
     checkOperation(args.document, args.variableValues);
     // Over HTTP a subscription is served as server-sent events only; anything else would hold the
@@ -104,6 +113,52 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
     }
   },
 });
+
+/**
+ * GraphQL's rate limit: every operation (HTTP, server-sent events, websockets) spends its cost from the
+ * key's points budget just before it runs (after the input checks, so refused input costs nothing),
+ * and a query or mutation reports it in `extensions.cost` (docs/api.md, "GraphQL cost and budget").
+ * A refusal (429, or 400 over the whole budget) becomes the operation's result, masked here because
+ * yoga's masking hook, registered after this one, does not run once execution stops early.
+ */
+const costBudget = (pipeline: RequestPipeline, services: Services): Plugin => {
+  const spend = async (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null;
+    variableValues?: Record<string, unknown> | null;
+    contextValue: unknown;
+  }) => {
+    const { viewer } = args.contextValue as Context;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    const spent = await pipeline.spend(viewer, cost);
+    requestScope.getStore()?.setHeaders(spent.headers);
+    return spent.report;
+  };
+  const refused = (error: unknown, schema: GraphQLSchema) => ({ errors: [maskError(error, services, schema)] });
+  return {
+    onExecute: async ({ args, setResultAndStopExecution }) => {
+      let report: CostReport;
+      try {
+        report = await spend(args);
+      } catch (error) {
+        return setResultAndStopExecution(refused(error, args.schema));
+      }
+      return {
+        onExecuteDone: ({ result, setResult }) => {
+          if (!isAsyncIterable(result)) setResult({ ...result, extensions: { ...result.extensions, cost: report } });
+        },
+      };
+    },
+    onSubscribe: async ({ args, setResultAndStopExecution }) => {
+      try {
+        await spend(args);
+      } catch (error) {
+        setResultAndStopExecution(refused(error, args.schema));
+      }
+    },
+  };
+};
 
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {
@@ -153,13 +208,13 @@ export function createGraphql(
       costLimitPlugin({ maxCost: MAX_COST, exposeLimits: true }),
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
       sanitation(schema),
+      costBudget(pipeline, services),
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
+      // Not admit's request count: every operation spends its cost from the key's budget (costBudget).
       const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.req?.headers)));
-      const limitHeaders = await pipeline.admit(viewer); // every operation counts, websockets included
-      scope?.setHeaders(limitHeaders);
       return { ...services, viewer, traceId, channel: "graphql", events };
     },
   });
@@ -177,11 +232,18 @@ export async function serveGraphqlHttp(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   url: URL,
-  { throughYoga = false } = {},
+  { throughYoga = false, persisted }: { throughYoga?: boolean; persisted?: PersistedOperations } = {},
 ) {
   const refuse = (message: string) => {
-    res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify({ errors: [{ message, extensions: { code: "invalidInputDataException" } }] }));
+    const traceId = requestScope.getStore()?.traceId;
+    const extensions = { code: "invalidInputDataException", ...(traceId ? { traceId } : {}) };
+    writeAnswer(
+      req,
+      res,
+      400,
+      { "content-type": "application/json; charset=utf-8" },
+      JSON.stringify({ errors: [{ message, extensions }] }),
+    );
   };
   let body: string | undefined;
   if (req.method === "POST") {
@@ -200,6 +262,11 @@ export async function serveGraphqlHttp(
       return refuse(`the ${name} parameter is not valid JSON`);
     }
   }
+  if (persisted) {
+    const resolved = await persistedRequest(persisted, req, res, url, body);
+    if (!resolved) return;
+    body = resolved.body;
+  }
   if (!throughYoga && (await serveDirect(yoga, req, res, url, body))) return;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
@@ -216,12 +283,59 @@ export async function serveGraphqlHttp(
   const response = await yoga.handleRequest(new Request(url.href, { method: req.method, headers, body, signal }), {
     req,
   });
+  if (!response.body || !STREAMED.test(response.headers.get("content-type") ?? "")) {
+    const answer = response.body ? Buffer.from(await response.arrayBuffer()) : "";
+    return writeAnswer(req, res, response.status, Object.fromEntries(response.headers), answer);
+  }
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return void res.end();
-  if (!STREAMED.test(response.headers.get("content-type") ?? ""))
-    return void res.end(Buffer.from(await response.arrayBuffer()));
   // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
   await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
+}
+
+/**
+ * A persisted-query request (persisted-operations.ts) made ordinary: its stored document put in the
+ * body (POST) or the URL (GET), so both paths serve it as any other. Undefined when it was answered
+ * here instead (PersistedQueryNotFound, a hash that does not match). Bodies that cannot be one are not
+ * parsed here (the word `persistedQuery` is not in them).
+ */
+async function persistedRequest(
+  persisted: PersistedOperations,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  body: string | undefined,
+): Promise<{ body: string | undefined } | undefined> {
+  let params: Record<string, unknown> | undefined;
+  if (req.method === "GET" && url.searchParams.get("extensions")?.includes("persistedQuery")) {
+    params = { query: url.searchParams.get("query"), extensions: JSON.parse(url.searchParams.get("extensions")!) };
+  } else if (req.method === "POST" && body?.includes("persistedQuery")) {
+    try {
+      const parsed = JSON.parse(body);
+      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) params = parsed;
+    } catch {
+      // not JSON: yoga answers it
+    }
+  }
+  if (!params) return { body };
+  const resolution = await persisted.resolve(params.query, params.extensions, req.headers);
+  if (resolution.kind === "none") return { body };
+  if (resolution.kind === "refuse") {
+    const traceId = requestScope.getStore()?.traceId;
+    const extensions = { code: resolution.code, ...(traceId ? { traceId } : {}) };
+    writeAnswer(
+      req,
+      res,
+      resolution.status,
+      { "content-type": "application/json; charset=utf-8" },
+      JSON.stringify({ errors: [{ message: resolution.message, extensions }] }),
+    );
+    return undefined;
+  }
+  if (req.method === "GET") {
+    url.searchParams.set("query", resolution.query);
+    return { body };
+  }
+  return { body: JSON.stringify({ ...params, query: resolution.query }) };
 }
 
 /** Subscriptions over HTTP answer as a stream (server-sent events, multipart); everything else in one piece. */
@@ -266,14 +380,19 @@ async function serveDirect(
     return false; // a syntax error, graphql-armor's limits (thrown while parsing or validating)
   }
   logDetails({ graphqlDirect: true });
-  const result = errors.length ? { errors } : await execution(enveloped, document, params);
+  const result = withContractErrors(errors.length ? { errors } : await execution(enveloped, document, params));
   // yoga's processor is handed a Response class that only keeps what it is given.
   const answer = processRegularResult(result, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
-  res.writeHead(answer.init.status, {
-    ...answer.init.headers,
-    "content-length": String(Buffer.byteLength(answer.body)),
-  });
-  res.end(answer.body);
+  writeAnswer(
+    req,
+    res,
+    answer.init.status,
+    {
+      ...answer.init.headers,
+      "content-length": String(Buffer.byteLength(answer.body)),
+    },
+    answer.body,
+  );
   return true;
 }
 

@@ -10,9 +10,10 @@ import { errorBody, notFound } from "../schema/core/errors.ts";
 import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
 import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics/registry.ts";
-import type { RequestPipeline } from "./pipeline.ts";
+import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
+import { PersistedOperations } from "./persisted-operations.ts";
 import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./request-scope.ts";
-import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
+import { attachWebsockets, createGraphql, MAX_DOCUMENT_LENGTH, serveGraphqlHttp } from "./graphql.ts";
 import { ASSET_PREFIX, serveAsset } from "./assets.ts";
 import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
 
@@ -44,7 +45,15 @@ export function createApiServer(services: Services, options: ApiOptions) {
   const yoga = createGraphql(options.graphqlSchema, services, options.pipeline, options.development, {
     live: liveEvents,
   });
-  const route = router(services, options, metrics, yoga);
+  // Automatic persisted queries (APQ): documents in Redis; only a key that authenticates registers one.
+  const persisted = new PersistedOperations(
+    options.redis,
+    options.redisPrefix,
+    services.logger,
+    async (headers) => (await options.pipeline.identify(credentialsFrom(headers))) !== null,
+    MAX_DOCUMENT_LENGTH,
+  );
+  const route = router(services, options, metrics, yoga, persisted);
   let inFlight = 0;
   let draining: (() => void) | undefined;
 
@@ -119,14 +128,20 @@ function answerError(res: http.ServerResponse, error: unknown, scope: RequestSco
 }
 
 /** Each path to what serves it: REST, GraphQL, then the operational endpoints, the docs and their assets. */
-function router(services: Services, options: ApiOptions, metrics: Metrics, yoga: ReturnType<typeof createGraphql>) {
+function router(
+  services: Services,
+  options: ApiOptions,
+  metrics: Metrics,
+  yoga: ReturnType<typeof createGraphql>,
+  persisted: PersistedOperations,
+) {
   const { rest } = options;
   return async (req: http.IncomingMessage, res: http.ServerResponse, url: URL, scope: RequestScope) => {
     const iface = rest.interfaceOf(url.pathname);
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
-      return serveGraphqlHttp(yoga, req, res, url, { throughYoga: options.graphqlThroughYoga });
+      return serveGraphqlHttp(yoga, req, res, url, { throughYoga: options.graphqlThroughYoga, persisted });
     }
     scope.route = url.pathname;
     if (url.pathname === "/asyncapi.json") {

@@ -413,6 +413,8 @@ async function applyApiKeys(w: FixtureWriter, f: Fixture) {
       contactId,
       rateLimitRequests: k.rateLimit?.requests ?? null,
       rateLimitWindowSeconds: k.rateLimit?.windowSeconds ?? null,
+      graphqlBudgetPoints: k.graphqlBudget?.points ?? null,
+      graphqlBudgetWindowSeconds: k.graphqlBudget?.windowSeconds ?? null,
       expiresAt: k.expiresAt ? new Date(k.expiresAt) : null,
       ...(k.svcKey ? { secretHash: hashSecret(k.svcKey) } : {}),
     };

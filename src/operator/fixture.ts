@@ -150,6 +150,11 @@ export const fixtureSchema = z
               .object({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() })
               .strict()
               .optional(),
+            // GraphQL's points per window (docs/api.md, "GraphQL cost and budget"); default 5000 per 20 s.
+            graphqlBudget: z
+              .object({ points: z.number().int().positive(), windowSeconds: z.number().int().positive() })
+              .strict()
+              .optional(),
             expiresAt: timestamp.optional(),
             apiKey: z.string().min(16).max(200).optional(),
             svcKey: z.string().min(16).max(200).optional(),

@@ -9,6 +9,8 @@ export async function issueKey(
     kind: "buyer" | "supplier" | "partner";
     expiresAt?: Date;
     rateLimit?: { requests: number; windowSeconds: number };
+    /** GraphQL's points per window instead of the default (docs/api.md, "GraphQL cost and budget"). */
+    graphqlBudget?: { points: number; windowSeconds: number };
   },
 ): Promise<{ id: number; apiKey: string; svcKey: string }> {
   const contact = await db.contact.findUnique({ where: { email: options.contactEmail.toLowerCase() } });
@@ -28,6 +30,8 @@ export async function issueKey(
       expiresAt: options.expiresAt ?? null,
       rateLimitRequests: options.rateLimit?.requests ?? null,
       rateLimitWindowSeconds: options.rateLimit?.windowSeconds ?? null,
+      graphqlBudgetPoints: options.graphqlBudget?.points ?? null,
+      graphqlBudgetWindowSeconds: options.graphqlBudget?.windowSeconds ?? null,
     },
   });
   return { id: row.id, apiKey: row.apiKey, svcKey };
@@ -91,6 +95,10 @@ export async function listKeys(db: Db, filter: KeyFilter = {}, now = new Date())
       rateLimit:
         r.rateLimitRequests && r.rateLimitWindowSeconds
           ? { requests: r.rateLimitRequests, windowSeconds: r.rateLimitWindowSeconds }
+          : null,
+      graphqlBudget:
+        r.graphqlBudgetPoints && r.graphqlBudgetWindowSeconds
+          ? { points: r.graphqlBudgetPoints, windowSeconds: r.graphqlBudgetWindowSeconds }
           : null,
       createdAt: r.createdAt.toISOString(),
       expiresAt: r.expiresAt?.toISOString() ?? null,

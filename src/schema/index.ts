@@ -1,6 +1,6 @@
 // Assembles the one schema: every domain registers its types and root fields on the builder; this file
 // builds the full GraphQL schema and the per-interface cuts that SOFA serves as REST.
-import { assertValidSchema, defaultFieldResolver, GraphQLSchema } from "graphql";
+import { assertValidSchema, defaultFieldResolver, GraphQLSchema, isNonNullType } from "graphql";
 import { builder } from "./core/builder.ts";
 import { INTERFACES, type Interface, type RestRoute } from "./core/interfaces.ts";
 import { applyMasking } from "./core/masking.ts";
@@ -84,6 +84,22 @@ function withoutEmptyRoots(schema: GraphQLSchema): GraphQLSchema {
   return new GraphQLSchema({ ...config, mutation: null, types: config.types.filter((t) => t !== mutation) });
 }
 
+/**
+ * Root query and mutation fields nullable, in the GraphQL schema only: a field that fails is null with
+ * its error and the rest of the answer stays (`{ me, workOrder(id: 0) }` answers `me`), as the
+ * GraphQL-over-HTTP answers of http/graphql-errors.ts assume. The REST cuts are built separately and
+ * keep their non-null roots, so SOFA's operations and the OpenAPI documents do not change. The field
+ * objects are this schema's own (each toSchema builds new ones), so changing their type in place
+ * touches nothing else; it must happen before the schema serves (graphql-js reads the type per request).
+ */
+function nullableRoots(schema: GraphQLSchema): void {
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      if (isNonNullType(field.type)) field.type = field.type.ofType;
+    }
+  }
+}
+
 export interface Schemas {
   graphql: GraphQLSchema;
   rest: Record<Interface, GraphQLSchema>;
@@ -99,6 +115,7 @@ export function buildSchemas(): Schemas {
   applyPermissions(graphql);
   guardInterfaces(graphql);
   applyAudit(graphql);
+  nullableRoots(graphql);
   const rest = Object.fromEntries(
     INTERFACES.map((iface) => {
       const cut = withoutEmptyRoots(builder.toSchema({ subGraph: iface, sortSchema: false }));

@@ -457,6 +457,7 @@ describe("operator keys and webhooks", () => {
       buyerFacilityId: first.refs["acme-hq"],
       supplierFacilityId: null,
       rateLimit: acmeKey.rateLimit,
+      graphqlBudget: null,
       createdAt: expect.any(String),
       expiresAt: null,
       revokedAt: null,

@@ -5,11 +5,19 @@ import { issueKey, listKeys, revokeKey, type KeyStatus } from "../keys.ts";
 const KINDS = ["buyer", "supplier", "partner"] as const;
 const STATUSES: KeyStatus[] = ["active", "revoked", "expired"];
 
+/** `<a>/<b>`, both positive whole numbers, as [a, b]; undefined when not given; else a usage error. */
+function pair(value: string | undefined, usage: string): [number, number] | undefined {
+  if (value === undefined) return undefined;
+  const match = value.match(/^([1-9]\d*)\/([1-9]\d*)$/);
+  if (!match) throw new UsageError(usage);
+  return [Number(match[1]), Number(match[2])];
+}
+
 export const keyCommands: Command[] = [
   {
     name: "keys issue",
     usage:
-      "--contact <email> --kind buyer|supplier|partner [--expires-at <ISO time>] [--rate-limit <requests>/<seconds>]",
+      "--contact <email> --kind buyer|supplier|partner [--expires-at <ISO time>] [--rate-limit <requests>/<seconds>] [--graphql-budget <points>/<seconds>]",
     help: `Issues an API key (X-API-KEY + SVC-KEY pair) for an existing contact.
 Prints {id, apiKey, svcKey}. The svcKey is shown only here: store it.
 A buyer key needs a contact at a buyer facility; supplier and partner keys a contact at a supplier facility.`,
@@ -22,6 +30,11 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
         value: "<requests>/<seconds>",
         help: "instead of the default 10 requests per 20 s window",
       },
+      "graphql-budget": {
+        type: "string",
+        value: "<points>/<seconds>",
+        help: "GraphQL's budget instead of the default 5000 points per 20 s window",
+      },
     },
     writes: (result: { id: number }) => [result.id],
     async run({ values, db }) {
@@ -32,6 +45,10 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
       const rateLimit = str(values, "rate-limit");
       const limit = rateLimit?.match(/^([1-9]\d*)\/([1-9]\d*)$/);
       if (rateLimit && !limit) throw new UsageError("--rate-limit is <requests>/<seconds>, both positive");
+      const graphqlBudget = pair(
+        str(values, "graphql-budget"),
+        "--graphql-budget is <points>/<seconds>, both positive",
+      );
       const expires = str(values, "expires-at");
       const expiresAt = expires ? new Date(expires) : undefined;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 time");
@@ -40,6 +57,7 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
         kind: kind as (typeof KINDS)[number],
         expiresAt,
         rateLimit: limit ? { requests: Number(limit[1]), windowSeconds: Number(limit[2]) } : undefined,
+        graphqlBudget: graphqlBudget && { points: graphqlBudget[0], windowSeconds: graphqlBudget[1] },
       });
     },
   },
@@ -48,7 +66,7 @@ A buyer key needs a contact at a buyer facility; supplier and partner keys a con
     usage:
       "[--contact <email>] [--kind buyer|supplier|partner] [--buyer-company <id>] [--supplier-facility <id>] [--status active|revoked|expired]",
     help: `Lists API keys, oldest first: id, fixture ref, apiKey (the public half, for keys revoke), kind,
-status, contact, tenant ids, rate-limit override, created/expires/revoked times. Secrets are never shown.`,
+status, contact, tenant ids, rate-limit and GraphQL budget overrides, created/expires/revoked times. Secrets are never shown.`,
     options: {
       contact: { type: "string", value: "<email>", help: "only this contact's keys" },
       kind: { type: "string", value: "buyer|supplier|partner", help: "only keys of this kind" },

@@ -33,8 +33,8 @@ export const listQuery = (spec: Pick<ListSpec, "filters" | "sortable">) => ({
   sortable: spec.sortable,
 });
 
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 25;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 25;
 
 export const listArgs = builder.args((t) => ({
   offset: t.int({ description: "Rows to skip (default 0)" }),

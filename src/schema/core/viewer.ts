@@ -21,6 +21,8 @@ export interface Viewer {
   /** A supplier key of a third-party company: buyer-private fields are masked for it. */
   isThirdParty: boolean;
   rateLimit: { requests: number; windowSeconds: number } | null;
+  /** GraphQL's points budget per window when the operator set one on the key (http/graphql-cost.ts). */
+  graphqlBudget: { points: number; windowSeconds: number } | null;
 }
 
 export const INTERFACE_OF_KIND: Record<KeyKind, Interface> = {
@@ -38,6 +40,8 @@ export interface KeyRecord {
   revokedAt: Date | null;
   rateLimitRequests: number | null;
   rateLimitWindowSeconds: number | null;
+  graphqlBudgetPoints: number | null;
+  graphqlBudgetWindowSeconds: number | null;
   contactId: number;
   email: string;
   nameGiven: string;
@@ -54,7 +58,7 @@ export interface KeyRecord {
 export async function loadKey(db: Db, apiKey: string): Promise<KeyRecord | null> {
   const rows = await db.$queryRaw<KeyRecord[]>`
     SELECT k.id, k."secretHash", k.kind::text AS kind, k."expiresAt", k."revokedAt",
-           k."rateLimitRequests", k."rateLimitWindowSeconds",
+           k."rateLimitRequests", k."rateLimitWindowSeconds", k."graphqlBudgetPoints", k."graphqlBudgetWindowSeconds",
            c.id AS "contactId", c.email, c."nameGiven", c."nameFamily", c.roles,
            c."buyerFacilityId", bf."buyerCompanyId" AS "buyerFacilityCompanyId",
            c."supplierFacilityId", sf."supplierCompanyId", sc."internalTeamOfId"
@@ -95,6 +99,10 @@ export function viewerOf(row: KeyRecord, secret: string, now: Date): Viewer | nu
     rateLimit:
       row.rateLimitRequests && row.rateLimitWindowSeconds
         ? { requests: row.rateLimitRequests, windowSeconds: row.rateLimitWindowSeconds }
+        : null,
+    graphqlBudget:
+      row.graphqlBudgetPoints && row.graphqlBudgetWindowSeconds
+        ? { points: row.graphqlBudgetPoints, windowSeconds: row.graphqlBudgetWindowSeconds }
         : null,
   };
 }
