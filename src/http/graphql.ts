@@ -34,7 +34,7 @@ import {
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
-import type { EventServices } from "../schema/webhooks/public.ts";
+import { perKeyLimit, type EventServices } from "../schema/live/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
@@ -116,12 +116,8 @@ function maskError(error: unknown, services: Services, schema: GraphQLSchema): G
     source: located?.source,
     positions: located?.positions,
     path: located?.path,
-    extensions: {
-      code: api.type,
-      ...(api.field ? { field: api.field } : {}),
-      ...(traceId ? { traceId } : {}),
-      http: api.extensions.http,
-    },
+    // The error's own extensions (code, field, http, and any other it carries, such as resumeAfter).
+    extensions: { ...api.extensions, ...(traceId ? { traceId } : {}) },
   });
 }
 
@@ -160,7 +156,10 @@ export function createGraphql(
       const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.req?.headers)));
       const limitHeaders = await pipeline.admit(viewer); // every operation counts, websockets included
       scope?.setHeaders(limitHeaders);
-      return { ...services, viewer, traceId, channel: "graphql", events };
+      // Server-sent events resume after the Last-Event-ID header (docs/events.md, "Subscriptions").
+      const lastEventId = initial.req?.headers["last-event-id"];
+      const withResume = events && typeof lastEventId === "string" ? { ...events, lastEventId } : events;
+      return { ...services, viewer, traceId, channel: "graphql", events: withResume };
     },
   });
   return yoga;
@@ -371,21 +370,35 @@ function paramsOf(req: http.IncomingMessage, url: URL, body: string | undefined)
     : undefined;
 }
 
-/** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
+/** Close code of a websocket refused or ended by a live limit (too many connections, too slow a reader). */
+const LIMIT_CLOSE_CODE = 4429;
+
+/**
+ * graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY).
+ * At most `maxConnectionsPerKey` connections of one key at a time (LIVE_MAX_CONNECTIONS_PER_KEY).
+ */
 export function attachWebsockets(
   server: http.Server,
   yoga: ReturnType<typeof createGraphql>,
   pipeline: RequestPipeline,
+  maxConnectionsPerKey: number,
 ) {
   const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_BODY_BYTES });
-  const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer }>(
+  const connections = perKeyLimit(maxConnectionsPerKey);
+  const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer; release?: () => void }>(
     {
       onConnect: async (ctx) => {
         const viewer = await pipeline.identify(credentialsFrom(ctx.connectionParams));
         if (!viewer) return false;
+        ctx.extra.release = connections.admit(viewer.keyId);
+        if (!ctx.extra.release) {
+          ctx.extra.socket.close(LIMIT_CLOSE_CODE, `this key already has ${maxConnectionsPerKey} connections`);
+          return false;
+        }
         ctx.extra.viewer = viewer;
         return true;
       },
+      onClose: (ctx) => ctx.extra.release?.(),
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
@@ -401,6 +414,11 @@ export function attachWebsockets(
           if (errors.length) return errors;
           checkOperation(document, payload.variables);
           contextValue = await contextFactory();
+          if (contextValue.events) {
+            const socket = ctx.extra.socket;
+            const disconnect = () => socket.close(LIMIT_CLOSE_CODE, "subscriber too slow");
+            contextValue.events = { ...contextValue.events, disconnect };
+          }
         } catch (error) {
           // A refusal (bad input, the rate limit) ends this operation with the error, not the connection.
           if (error instanceof GraphQLError) return [error];

@@ -6,7 +6,8 @@ import type { Redis } from "ioredis";
 import type { GraphQLSchema } from "graphql";
 import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
-import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
+import { asyncApiJson } from "../schema/webhooks/public.ts";
+import { createLiveEvents, type LiveSettings } from "../schema/live/public.ts";
 import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics/registry.ts";
 import type { RequestPipeline } from "./pipeline.ts";
@@ -28,6 +29,8 @@ export interface ApiOptions {
   rest: PathHandler;
   redis: Redis;
   redisPrefix: string;
+  /** Live subscriptions: replay window, buffers, limits per key (Config.live). */
+  live: LiveSettings;
   development: boolean;
   shutdownGraceMs: number;
   /** Every GraphQL request through yoga (Config.graphqlThroughYoga). */
@@ -39,8 +42,7 @@ export interface ApiOptions {
 export function createApiServer(services: Services, options: ApiOptions) {
   const { rest, pipeline } = options;
   const metrics = options.metrics ?? new Metrics();
-  // Subscriptions fan out from the relay's Redis channel.
-  const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
+  const liveEvents = createLiveEvents({ ...services, ...options });
   const yoga = createGraphql(options.graphqlSchema, services, pipeline, options.development, { live: liveEvents });
   let inFlight = 0;
   let draining: (() => void) | undefined;
@@ -122,7 +124,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     });
   });
   server.keepAliveTimeout = 5_000;
-  const websockets = attachWebsockets(server, yoga, pipeline);
+  const websockets = attachWebsockets(server, yoga, pipeline, options.live.maxConnectionsPerKey);
 
   return {
     server,

@@ -1,9 +1,10 @@
-// What the transports (server, worker, operator CLI) use of webhooks: the jobs, the live events of
-// subscriptions, the AsyncAPI document, and the operator's endpoint, replay, test and explain commands.
+// What the transports (server, worker, operator CLI) use of webhooks: the jobs, the AsyncAPI document,
+// and the operator's endpoint, replay, test and explain commands.
 export { startWebhookJobs } from "./jobs/start.ts";
 export type { DeliveryMetrics } from "./jobs/delivery.ts";
 export { relayOutbox } from "./jobs/relay.ts";
-export { createLiveEvents, type EventServices } from "./live-events.ts";
+// Live subscriptions hear what the same tenant's endpoints would.
+export { audienceOf } from "./rules/audience.ts";
 export { asyncApiJson } from "./asyncapi.ts";
 export {
   addEndpoint,

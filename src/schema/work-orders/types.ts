@@ -6,7 +6,7 @@ import { pageType } from "../core/list.ts";
 import { STATUSES, type TransitionRow } from "./rules/state-machine.ts";
 import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
 
-const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
+export const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
 
 builder.prismaObject("WorkOrderStatusChange", {
   fields: (t) => ({
