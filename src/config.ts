@@ -61,7 +61,7 @@ export interface Config {
   live: {
     /** LIVE_RETENTION_HOURS (24): how far back a subscription may resume with `after`. */
     retentionHours: number;
-    /** LIVE_BUFFER (1000): events one subscription may have waiting before it is ended as too slow. */
+    /** LIVE_BUFFER (2000): events one subscription may have waiting before it is ended as too slow. */
     bufferLimit: number;
     /** LIVE_MAX_CONNECTIONS_PER_KEY (20): websocket connections of one key on one API instance. */
     maxConnectionsPerKey: number;
@@ -113,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
     live: {
       retentionHours: Number(env.LIVE_RETENTION_HOURS ?? 24),
-      bufferLimit: Number(env.LIVE_BUFFER ?? 1_000),
+      bufferLimit: Number(env.LIVE_BUFFER ?? 2_000),
       maxConnectionsPerKey: Number(env.LIVE_MAX_CONNECTIONS_PER_KEY ?? 20),
       maxSubscriptionsPerKey: Number(env.LIVE_MAX_SUBSCRIPTIONS_PER_KEY ?? 50),
       catchUpMs: Number(env.LIVE_CATCH_UP_MS ?? 1_000),

@@ -34,11 +34,12 @@ import {
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
-import { perKeyLimit, type EventServices } from "../schema/live/public.ts";
+import { eventIdOf, perKeyLimit, type EventServices } from "../schema/live/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
+import { sseEventIds } from "./sse-event-ids.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
 const MAX_QUERY_DEPTH = 10;
@@ -105,6 +106,19 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
   },
 });
 
+/** Every subscription result carries the stream id of its event (extensions.eventId), whatever it selected. */
+const eventIds: Plugin = {
+  onSubscribe: ({ args }) => ({
+    onSubscribeResult: () => ({
+      onNext: ({ result, setResult }) => {
+        const eventId = eventIdOf(args.contextValue as object);
+        if (eventId && !("errors" in result && result.errors?.length))
+          setResult({ ...result, extensions: { ...result.extensions, eventId } });
+      },
+    }),
+  }),
+};
+
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -149,6 +163,7 @@ export function createGraphql(
       costLimitPlugin({ maxCost: MAX_COST, exposeLimits: true }),
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
       sanitation(schema),
+      eventIds,
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
@@ -220,7 +235,9 @@ export async function serveGraphqlHttp(
   if (!STREAMED.test(response.headers.get("content-type") ?? ""))
     return void res.end(Buffer.from(await response.arrayBuffer()));
   // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
-  await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
+  const stream = Readable.from(response.body as unknown as AsyncIterable<Uint8Array>);
+  const sse = response.headers.get("content-type")?.startsWith("text/event-stream");
+  await (sse ? pipe(stream, sseEventIds(), res) : pipe(stream, res)).catch(() => res.destroy());
 }
 
 /** Subscriptions over HTTP answer as a stream (server-sent events, multipart); everything else in one piece. */
