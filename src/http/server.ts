@@ -15,6 +15,7 @@ import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./requ
 import { attachWebsockets, createGraphql, serveGraphqlHttp } from "./graphql.ts";
 import { ASSET_PREFIX, serveAsset } from "./assets.ts";
 import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
+import { LIVE_BOARD_PATH, serveLiveBoard } from "./live-board.ts";
 
 /** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
 interface PathHandler {
@@ -74,6 +75,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     if (url.pathname === "/docs" || url.pathname === "/docs/" || url.pathname === "/") {
       return html(res, docsIndex({ graphiql: options.development }));
     }
+    if (options.development && url.pathname.startsWith(LIVE_BOARD_PATH)) return serveLiveBoard(res, url.pathname);
     const guide = url.pathname.startsWith("/docs/") ? guidePage(url.pathname.slice("/docs/".length)) : undefined;
     if (guide) {
       scope.route = "/docs/:guide";

@@ -3,7 +3,7 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 
-export interface LiveEvent {
+interface LiveEvent {
   id: string;
   eventType: string;
   workOrderId: number;
@@ -12,9 +12,9 @@ export interface LiveEvent {
   [field: string]: unknown;
 }
 
-export const EVENT_FIELDS = "id eventType workOrderId data";
+const EVENT_FIELDS = "id eventType workOrderId data";
 
-export const eventsQuery = (fields = EVENT_FIELDS) => `subscription(
+const eventsQuery = (fields = EVENT_FIELDS) => `subscription(
   $after: String, $eventTypes: [String!], $workOrderId: Int, $locationIds: [Int!], $statuses: [WorkOrderStatus!],
   $supplierFacilityIds: [Int!]
 ) {
@@ -24,8 +24,8 @@ export const eventsQuery = (fields = EVENT_FIELDS) => `subscription(
 
 export interface Subscriber {
   events: LiveEvent[];
-  /** GraphQL errors of results, and errors of the connection (a CloseEvent, an Error). */
-  errors: any[];
+  /** GraphQL errors of results, and errors of the connection (a CloseEvent, an Error: no extensions). */
+  errors: { message: string; extensions: Record<string, unknown> }[];
   completed: boolean;
   /** The websocket's close code, once closed. */
   closeCode?: number;
@@ -66,8 +66,8 @@ export function subscribe(
       next: (result) =>
         result.data?.workOrderEvents
           ? sub.events.push(result.data.workOrderEvents)
-          : sub.errors.push(...(result.errors ?? [])),
-      error: (e) => sub.errors.push(e),
+          : sub.errors.push(...((result.errors ?? []) as Subscriber["errors"])),
+      error: (e) => sub.errors.push(e as Subscriber["errors"][number]),
       complete: () => (sub.completed = true),
     },
   );
@@ -114,10 +114,14 @@ export function sseSubscribe(
   return { frames, errors, response, close: () => abort.abort() };
 }
 
-export async function waitUntil<T>(probe: () => T | false | undefined | null, ms = 10_000, what = "condition") {
+export async function waitUntil<T>(
+  probe: () => T | false | undefined | null | Promise<T | false | undefined | null>,
+  ms = 10_000,
+  what = "condition",
+) {
   const until = Date.now() + ms;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { increasing, subscribe, waitUntil } from "./client.ts";
+import { increasing, subscribe, waitUntil, type Subscriber } from "./client.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -64,31 +64,37 @@ describe("a subscriber that cannot keep up", () => {
   it("gets an error event with the id to resume from, is disconnected, and resumes without a gap", async () => {
     const start = await head();
     const slow = subscribe(t.url, t.headers("acme-key"), { after: start, workOrderId });
-    await waitUntil(() => slow.socket?.readyState === 1, 5_000, "the socket");
-    // Stop reading: the server's writes stall once the socket buffers are full, and its events wait.
-    const socket = (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-    socket.pause();
-    await notes(300, 60_000);
-    await new Promise((r) => setTimeout(r, 2_000));
-    socket.resume();
-    const [error] = await waitUntil(() => slow.errors.length > 0 && slow.errors, 20_000, "the error event");
-    expect(error.extensions.code).toBe("SubscriberTooSlowException");
-    const resumeAfter = error.extensions.resumeAfter as string;
-    expect(resumeAfter).toBe(slow.events.at(-1)?.id ?? start);
-    expect(slow.events.length).toBeLessThan(300);
-    await waitUntil(() => slow.closeCode !== undefined, 5_000, "the disconnect");
-    expect(slow.closeCode).toBe(4429);
-
-    const resumed = subscribe(t.url, t.headers("acme-key"), { after: resumeAfter, workOrderId });
+    const resumed: Subscriber[] = [];
     try {
-      await waitUntil(() => slow.events.length + resumed.events.length >= 300, 20_000, "the rest");
-      const texts = [...slow.events, ...resumed.events].map((e) => Number(String(e.data.newNote).split(" ")[0]));
+      await waitUntil(() => slow.socket?.readyState === 1, 5_000, "the socket");
+      // Stop reading: once the socket buffers are full the server's writes stall and its events wait.
+      const socket = (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+      socket.pause();
+      await notes(300, 60_000);
+      await waitUntil(
+        async () => (await t.db.outboxEvent.count({ where: { relayedAt: null } })) === 0,
+        20_000,
+        "the relay",
+      );
+      await new Promise((r) => setTimeout(r, 1_000));
+      socket.resume();
+      const [error] = await waitUntil(() => slow.errors.length > 0 && slow.errors, 20_000, "the error event");
+      expect(error.extensions.code).toBe("SubscriberTooSlowException");
+      const resumeAfter = error.extensions.resumeAfter as string;
+      expect(resumeAfter).toBe(slow.events.at(-1)?.id ?? start);
+      expect(slow.events.length).toBeLessThan(300);
+      await waitUntil(() => slow.closeCode !== undefined, 5_000, "the disconnect");
+      expect(slow.closeCode).toBe(4429);
+
+      resumed.push(subscribe(t.url, t.headers("acme-key"), { after: resumeAfter, workOrderId }));
+      const rest = resumed[0];
+      await waitUntil(() => slow.events.length + rest.events.length >= 300, 20_000, "the rest");
+      const texts = [...slow.events, ...rest.events].map((e) => Number(String(e.data.newNote).split(" ")[0]));
       expect(texts).toEqual(Array.from({ length: 300 }, (_, i) => i));
-      expect(increasing([...slow.ids(), ...resumed.ids()])).toBe(true);
-      expect(resumed.errors).toEqual([]);
+      expect(increasing([...slow.ids(), ...rest.ids()])).toBe(true);
+      expect(rest.errors).toEqual([]);
     } finally {
-      await resumed.close();
-      await slow.close();
+      await Promise.all([slow, ...resumed].map((s) => s.close()));
     }
   }, 60_000);
 });

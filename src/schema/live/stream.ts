@@ -30,7 +30,7 @@ export interface LiveMessage extends Message {
 }
 
 /** An outbox row as the stream reads it. */
-export interface StreamRow extends OutboxRow {
+interface StreamRow extends OutboxRow {
   id: string;
   seq: string | number;
   visibilityWebhooks: boolean;
@@ -88,7 +88,7 @@ export async function numberRound(
 }
 
 /** A row read back: the same messages, numbered as the relay numbered them. */
-export function rowMessages(row: StreamRow): LiveMessage[] {
+function rowMessages(row: StreamRow): LiveMessage[] {
   return numbered(row, messagesFor(row, { visibilityWebhooks: row.visibilityWebhooks }), Number(row.seq));
 }
 

@@ -26,7 +26,7 @@ export interface LiveSettings {
 }
 
 /** One subscriber as the instance sees it. */
-export interface Listener {
+interface Listener {
   push(m: LiveMessage): void;
   /** The instance is shutting down. */
   end(): void;
