@@ -1,5 +1,6 @@
 // Bounded and fair (docs/events.md, "Subscriptions"): a subscriber that does not read its events is
 // told where to resume and disconnected; connections and subscriptions per key are limited.
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
@@ -60,41 +61,77 @@ async function notes(count: number, size: number) {
   });
 }
 
+/**
+ * A proxy to the service whose server → client direction can be stopped: it stops reading what the
+ * server sends, so the server's socket buffers fill (pausing the client's own socket does not hold:
+ * ws resumes it when its receiver drains).
+ */
+async function pausableProxy(port: number) {
+  const upstreams = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(port, "127.0.0.1");
+    upstreams.add(upstream);
+    upstream.on("data", (d) => client.write(d));
+    client.on("data", (d) => upstream.write(d));
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
+      a.on("close", () => b.destroy());
+      a.on("error", () => undefined);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    pause: () => {
+      for (const u of upstreams) u.pause();
+    },
+    resume: () => {
+      for (const u of upstreams) u.resume();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe("a subscriber that cannot keep up", () => {
   it("gets an error event with the id to resume from, is disconnected, and resumes without a gap", async () => {
     const start = await head();
-    const slow = subscribe(t.url, t.headers("acme-key"), { after: start, workOrderId });
+    const proxy = await pausableProxy(Number(new URL(t.url).port));
+    const slow = subscribe(proxy.url, t.headers("acme-key"), { after: start, workOrderId });
     const resumed: Subscriber[] = [];
     try {
-      await waitUntil(() => slow.socket?.readyState === 1, 5_000, "the socket");
+      // Live once a first note came through (the subscription is made after the connection opens).
+      await notes(1, 10);
+      await waitUntil(() => slow.events.length === 1, 10_000, "the first note");
       // Stop reading: once the socket buffers are full the server's writes stall and its events wait.
-      const socket = (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-      socket.pause();
-      await notes(300, 60_000);
+      proxy.pause();
+      await notes(400, 60_000);
       await waitUntil(
         async () => (await t.db.outboxEvent.count({ where: { relayedAt: null } })) === 0,
         20_000,
         "the relay",
       );
       await new Promise((r) => setTimeout(r, 1_000));
-      socket.resume();
+      proxy.resume();
       const [error] = await waitUntil(() => slow.errors.length > 0 && slow.errors, 20_000, "the error event");
       expect(error.extensions.code).toBe("SubscriberTooSlowException");
       const resumeAfter = error.extensions.resumeAfter as string;
       expect(resumeAfter).toBe(slow.events.at(-1)?.id ?? start);
-      expect(slow.events.length).toBeLessThan(300);
+      expect(slow.events.length).toBeLessThan(401);
       await waitUntil(() => slow.closeCode !== undefined, 5_000, "the disconnect");
       expect(slow.closeCode).toBe(4429);
 
       resumed.push(subscribe(t.url, t.headers("acme-key"), { after: resumeAfter, workOrderId }));
       const rest = resumed[0];
-      await waitUntil(() => slow.events.length + rest.events.length >= 300, 20_000, "the rest");
-      const texts = [...slow.events, ...rest.events].map((e) => Number(String(e.data.newNote).split(" ")[0]));
-      expect(texts).toEqual(Array.from({ length: 300 }, (_, i) => i));
+      await waitUntil(() => slow.events.length + rest.events.length >= 401, 20_000, "the rest");
+      const texts = [...slow.events, ...rest.events].slice(1).map((e) => Number(String(e.data.newNote).split(" ")[0]));
+      expect(texts).toEqual(Array.from({ length: 400 }, (_, i) => i));
       expect(increasing([...slow.ids(), ...rest.ids()])).toBe(true);
       expect(rest.errors).toEqual([]);
     } finally {
       await Promise.all([slow, ...resumed].map((s) => s.close()));
+      await proxy.close();
     }
   }, 60_000);
 });

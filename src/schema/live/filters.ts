@@ -22,6 +22,8 @@ function statusesOf(m: LiveMessage): unknown[] {
   return [m.data.oldStatus, m.data.newStatus, m.facts?.status].filter((s) => s !== undefined);
 }
 
+// `facts?.`: a message from a relay older than the stream (a rolling upgrade) has none; the filters
+// that need them do not match it.
 export function accepts(audience: Audience, filters: EventFilters): (m: LiveMessage) => boolean {
   const { eventTypes, workOrderId, locationIds, statuses, supplierFacilityIds } = filters;
   return (m) =>

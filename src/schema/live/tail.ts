@@ -33,7 +33,6 @@ interface Listener {
 }
 
 export interface LiveEvents {
-  readonly channel: string;
   readonly settings: LiveSettings;
   /** Work orders as subscribers select them, batched across subscribers. */
   readonly workOrders: WorkOrderLoader;
@@ -220,7 +219,6 @@ export function createLiveEvents(deps: LiveDeps): LiveEvents {
   }
 
   return {
-    channel,
     settings,
     workOrders: createWorkOrderLoader(db),
     listen,
