@@ -38,7 +38,7 @@ afterAll(() => t?.close());
 
 const head = async () => (await t.graphql("acme-key", "{ workOrderEventsHead }")).body.data.workOrderEventsHead;
 
-/** `count` notes of `size` characters, in one transaction. */
+/** `count` notes of `size` characters, in one transaction (so the relay sends them in one round). */
 async function notes(count: number, size: number) {
   const context = {
     workOrderId,
@@ -49,16 +49,19 @@ async function notes(count: number, size: number) {
     visibleToSupplierFacilityIds: [],
     status: "ConfirmedByServiceProvider" as const,
   };
-  await t.db.$transaction(async (tx) => {
-    for (let i = 0; i < count; i++) {
-      const text = `${i} ${"x".repeat(size)}`;
-      await writeEvent(tx, "workorder.new_note", context, {
-        newNote: text,
-        addedBy: "A",
-        addedAt: new Date().toISOString(),
-      });
-    }
-  });
+  await t.db.$transaction(
+    async (tx) => {
+      for (let i = 0; i < count; i++) {
+        const text = `${i} ${"x".repeat(size)}`;
+        await writeEvent(tx, "workorder.new_note", context, {
+          newNote: text,
+          addedBy: "A",
+          addedAt: new Date().toISOString(),
+        });
+      }
+    },
+    { timeout: 60_000 },
+  ); // 24 MB of notes: slow on a loaded machine
 }
 
 /**
