@@ -120,6 +120,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       }),
       redis,
       redisPrefix: config.redisPrefix,
+      live: config.live,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
       graphqlThroughYoga: config.graphqlThroughYoga,

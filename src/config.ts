@@ -61,6 +61,19 @@ export interface Config {
    * process serves /metrics on PORT as always.
    */
   metricsPort?: number;
+  /** Live subscriptions (docs/events.md, "Subscriptions"): replay window, buffers, limits per key. */
+  live: {
+    /** LIVE_RETENTION_HOURS (24): how far back a subscription may resume with `after`. */
+    retentionHours: number;
+    /** LIVE_BUFFER (2000): events one subscription may have waiting before it is ended as too slow. */
+    bufferLimit: number;
+    /** LIVE_MAX_CONNECTIONS_PER_KEY (20): websocket connections of one key on one API instance. */
+    maxConnectionsPerKey: number;
+    /** LIVE_MAX_SUBSCRIPTIONS_PER_KEY (50): live subscriptions of one key on one API instance. */
+    maxSubscriptionsPerKey: number;
+    /** LIVE_CATCH_UP_MS (1000): how often an instance reads the outbox for events Redis did not bring. */
+    catchUpMs: number;
+  };
   /**
    * Every GraphQL request through yoga's fetch layer, none answered directly (http/graphql.ts
    * serveDirect). Not read from the environment: test/foundation/graphql-direct.test.ts sets it to
@@ -116,5 +129,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),
     workLeaseMs: Number(env.WORK_LEASE_MS ?? 60_000),
     metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
+    live: {
+      retentionHours: Number(env.LIVE_RETENTION_HOURS ?? 24),
+      bufferLimit: Number(env.LIVE_BUFFER ?? 2_000),
+      maxConnectionsPerKey: Number(env.LIVE_MAX_CONNECTIONS_PER_KEY ?? 20),
+      maxSubscriptionsPerKey: Number(env.LIVE_MAX_SUBSCRIPTIONS_PER_KEY ?? 50),
+      catchUpMs: Number(env.LIVE_CATCH_UP_MS ?? 1_000),
+    },
   };
 }

@@ -35,7 +35,7 @@ import {
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
-import type { EventServices } from "../schema/webhooks/public.ts";
+import { eventIdOf, perKeyLimit, type EventServices } from "../schema/live/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { withContractErrors } from "./graphql-errors.ts";
 import { operationCost } from "./graphql-cost.ts";
@@ -44,6 +44,7 @@ import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
 import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
+import { sseEventIds } from "./sse-event-ids.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
 const MAX_QUERY_DEPTH = 10;
@@ -160,6 +161,19 @@ const costBudget = (pipeline: RequestPipeline, services: Services): Plugin => {
   };
 };
 
+/** Every subscription result carries the stream id of its event (extensions.eventId), whatever it selected. */
+const eventIds: Plugin = {
+  onSubscribe: ({ args }) => ({
+    onSubscribeResult: () => ({
+      onNext: ({ result, setResult }) => {
+        const eventId = eventIdOf(args.contextValue as object);
+        if (eventId && !("errors" in result && result.errors?.length))
+          setResult({ ...result, extensions: { ...result.extensions, eventId } });
+      },
+    }),
+  }),
+};
+
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -171,12 +185,8 @@ function maskError(error: unknown, services: Services, schema: GraphQLSchema): G
     source: located?.source,
     positions: located?.positions,
     path: located?.path,
-    extensions: {
-      code: api.type,
-      ...(api.field ? { field: api.field } : {}),
-      ...(traceId ? { traceId } : {}),
-      http: api.extensions.http,
-    },
+    // The error's own extensions (code, field, http, and any other it carries, such as resumeAfter).
+    extensions: { ...api.extensions, ...(traceId ? { traceId } : {}) },
   });
 }
 
@@ -209,13 +219,17 @@ export function createGraphql(
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
       sanitation(schema),
       costBudget(pipeline, services),
+      eventIds,
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
       const traceId = initial.traceId ?? scope?.traceId ?? traceIdFrom({});
       // Not admit's request count: every operation spends its cost from the key's budget (costBudget).
       const viewer = initial.viewer ?? (await pipeline.authenticate(credentialsFrom(initial.req?.headers)));
-      return { ...services, viewer, traceId, channel: "graphql", events };
+      // Server-sent events resume after the Last-Event-ID header (docs/events.md, "Subscriptions").
+      const lastEventId = initial.req?.headers["last-event-id"];
+      const withResume = events && typeof lastEventId === "string" ? { ...events, lastEventId } : events;
+      return { ...services, viewer, traceId, channel: "graphql", events: withResume };
     },
   });
   return yoga;
@@ -289,7 +303,9 @@ export async function serveGraphqlHttp(
   }
   res.writeHead(response.status, Object.fromEntries(response.headers));
   // yoga's ReadableStream is its own ponyfill, so it is read as an async iterable.
-  await pipe(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), res).catch(() => res.destroy());
+  const stream = Readable.from(response.body as unknown as AsyncIterable<Uint8Array>);
+  const sse = response.headers.get("content-type")?.startsWith("text/event-stream");
+  await (sse ? pipe(stream, sseEventIds(), res) : pipe(stream, res)).catch(() => res.destroy());
 }
 
 /**
@@ -490,21 +506,35 @@ function paramsOf(req: http.IncomingMessage, url: URL, body: string | undefined)
     : undefined;
 }
 
-/** graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY). */
+/** Close code of a websocket refused or ended by a live limit (too many connections, too slow a reader). */
+const LIMIT_CLOSE_CODE = 4429;
+
+/**
+ * graphql-ws on the HTTP server's /graphql; the key comes in connectionParams (X-API-KEY, SVC-KEY).
+ * At most `maxConnectionsPerKey` connections of one key at a time (LIVE_MAX_CONNECTIONS_PER_KEY).
+ */
 export function attachWebsockets(
   server: http.Server,
   yoga: ReturnType<typeof createGraphql>,
   pipeline: RequestPipeline,
+  maxConnectionsPerKey: number,
 ) {
   const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_BODY_BYTES });
-  const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer }>(
+  const connections = perKeyLimit(maxConnectionsPerKey);
+  const cleanup = useServer<Record<string, unknown>, { viewer?: Viewer; release?: () => void }>(
     {
       onConnect: async (ctx) => {
         const viewer = await pipeline.identify(credentialsFrom(ctx.connectionParams));
         if (!viewer) return false;
+        ctx.extra.release = connections.admit(viewer.keyId);
+        if (!ctx.extra.release) {
+          ctx.extra.socket.close(LIMIT_CLOSE_CODE, `this key already has ${maxConnectionsPerKey} connections`);
+          return false;
+        }
         ctx.extra.viewer = viewer;
         return true;
       },
+      onClose: (ctx) => ctx.extra.release?.(),
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
@@ -520,6 +550,11 @@ export function attachWebsockets(
           if (errors.length) return errors;
           checkOperation(document, payload.variables);
           contextValue = await contextFactory();
+          if (contextValue.events) {
+            const socket = ctx.extra.socket;
+            const disconnect = () => socket.close(LIMIT_CLOSE_CODE, "subscriber too slow");
+            contextValue.events = { ...contextValue.events, disconnect };
+          }
         } catch (error) {
           // A refusal (bad input, the rate limit) ends this operation with the error, not the connection.
           if (error instanceof GraphQLError) return [error];

@@ -7,7 +7,8 @@ import type { GraphQLSchema } from "graphql";
 import type { Logger } from "../logger.ts";
 import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
-import { asyncApiJson, createLiveEvents } from "../schema/webhooks/public.ts";
+import { asyncApiJson } from "../schema/webhooks/public.ts";
+import { createLiveEvents, type LiveSettings } from "../schema/live/public.ts";
 import { toApiError } from "./errors.ts";
 import { Metrics } from "./metrics/registry.ts";
 import { credentialsFrom, type RequestPipeline } from "./pipeline.ts";
@@ -16,6 +17,7 @@ import { logDetails, requestScope, traceIdFrom, type RequestScope } from "./requ
 import { attachWebsockets, createGraphql, MAX_DOCUMENT_LENGTH, serveGraphqlHttp } from "./graphql.ts";
 import { ASSET_PREFIX, serveAsset } from "./assets.ts";
 import { DOCS_CSP, docsIndex, guidePage } from "./docs.ts";
+import { LIVE_BOARD_PATH, serveLiveBoard } from "./live-board.ts";
 
 /** A transport served under a path prefix (the REST interfaces, src/rest/adapter.ts). */
 interface PathHandler {
@@ -30,6 +32,8 @@ export interface ApiOptions {
   rest: PathHandler;
   redis: Redis;
   redisPrefix: string;
+  /** Live subscriptions: replay window, buffers, limits per key (Config.live). */
+  live: LiveSettings;
   development: boolean;
   shutdownGraceMs: number;
   /** Every GraphQL request through yoga (Config.graphqlThroughYoga). */
@@ -41,7 +45,7 @@ export interface ApiOptions {
 export function createApiServer(services: Services, options: ApiOptions) {
   const metrics = options.metrics ?? new Metrics();
   // Subscriptions fan out from the relay's Redis channel.
-  const liveEvents = createLiveEvents(options.redis, options.redisPrefix, services.logger);
+  const liveEvents = createLiveEvents({ ...services, ...options });
   const yoga = createGraphql(options.graphqlSchema, services, options.pipeline, options.development, {
     live: liveEvents,
   });
@@ -80,7 +84,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     });
   });
   server.keepAliveTimeout = 5_000;
-  const websockets = attachWebsockets(server, yoga, options.pipeline);
+  const websockets = attachWebsockets(server, yoga, options.pipeline, options.live.maxConnectionsPerKey);
 
   return {
     server,
@@ -163,6 +167,7 @@ function router(
     if (url.pathname === "/docs" || url.pathname === "/docs/" || url.pathname === "/") {
       return html(res, docsIndex({ graphiql: options.development }));
     }
+    if (options.development && url.pathname.startsWith(LIVE_BOARD_PATH)) return serveLiveBoard(res, url.pathname);
     const guide = url.pathname.startsWith("/docs/") ? guidePage(url.pathname.slice("/docs/".length)) : undefined;
     if (guide) {
       scope.route = "/docs/:guide";

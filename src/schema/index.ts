@@ -31,7 +31,7 @@ import "./work-orders/queries.ts";
 import "./work-orders/mutations.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
-import "./webhooks/subscriptions.ts";
+import "./live/subscriptions.ts";
 import "./supplier-network/queries.ts";
 import "./private-network/queries.ts";
 import "./private-network/mutations.ts";

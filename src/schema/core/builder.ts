@@ -30,7 +30,7 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
-// Live events (src/schema/webhooks/subscriptions.ts): GraphQL only, never in the REST cuts.
+// Live events (src/schema/live/subscriptions.ts): GraphQL only, never in the REST cuts.
 builder.subscriptionType({ subGraphs: ["graphql"] });
 
 builder.addScalarType(

@@ -2,7 +2,7 @@
 // `{message, type, status: "error", traceId}` on REST and the error's extensions on GraphQL.
 import { GraphQLError } from "graphql";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 410 | 422 | 429 | 500 | 503;
 
 export class ApiError extends GraphQLError {
   readonly status: ErrorStatus;

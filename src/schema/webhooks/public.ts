@@ -1,10 +1,10 @@
 // What the transports (server, worker, operator CLI) use of webhooks: the jobs and their backlogs (the
-// metrics), the live events of subscriptions, the AsyncAPI document, and the operator's endpoint,
-// replay, test and explain commands.
+// metrics), the AsyncAPI document, and the operator's endpoint, replay, test and explain commands.
 export { startWebhookJobs } from "./jobs/start.ts";
 export { pendingDeliveries, type DeliveryMetrics } from "./jobs/delivery.ts";
 export { outboxBacklog, relayOutbox } from "./jobs/relay.ts";
-export { createLiveEvents, type EventServices } from "./live-events.ts";
+// Live subscriptions hear what the same tenant's endpoints would.
+export { audienceOf } from "./rules/audience.ts";
 export { asyncApiJson } from "./asyncapi.ts";
 export {
   addEndpoint,

@@ -1,29 +1,9 @@
-// GraphQL types of the event side: the live work order event (subscriptions) and the webhook delivery
-// log with its attempts. GraphQL only: none of this is in the REST cuts.
+// GraphQL types of the webhook delivery log with its attempts. GraphQL only: none of this is in the
+// REST cuts.
 import { builder } from "../core/builder.ts";
 import { DELIVERY_STATUSES, windowClosesAt } from "./rules/replay.ts";
 
 const GRAPHQL_ONLY = { subGraphs: ["graphql" as const] };
-
-/** What a subscriber receives: one message of the relay, as a webhook endpoint of the same audience would. */
-export interface WorkOrderEventShape {
-  eventType: string;
-  workOrderId: number;
-  data: Record<string, unknown>;
-}
-
-export const WorkOrderEventRef = builder.objectRef<WorkOrderEventShape>("WorkOrderEvent").implement({
-  ...GRAPHQL_ONLY,
-  description:
-    "A work order event, exactly as a webhook endpoint of the same buyer company or supplier facility receives it",
-  fields: (t) => ({
-    eventType: t.exposeString("eventType", {
-      description: "workorder.create, workorder.status_update or workorder.new_note",
-    }),
-    workOrderId: t.exposeInt("workOrderId"),
-    data: t.expose("data", { type: "JSON", description: "The webhook's data object, field for field" }),
-  }),
-});
 
 export const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", {
   ...GRAPHQL_ONLY,

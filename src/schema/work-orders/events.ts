@@ -17,6 +17,8 @@ export interface WorkOrderEventContext {
   customer: string;
   /** Location display name. */
   location: string;
+  /** The location's id, for live subscription filters (absent on events written before it was recorded). */
+  locationId?: number;
   /** The supplier facility assigned at the time of the event. */
   supplierFacilityId: number | null;
   /** Suppliers on the visibility list (events only when the company enables visibility webhooks). */

@@ -15,7 +15,7 @@ export { COMPLETED_STATUSES, STATUSES, type Status } from "./rules/state-machine
 // orders linked to them within the caller's read scope.
 export { createCompanyWorkOrder } from "./rules/create.ts";
 export { workOrderScope, writableScope, type WorkOrderActor } from "./rules/scope.ts";
-export { WorkOrderRef } from "./types.ts";
+export { WorkOrderRef, WorkOrderStatusEnum } from "./types.ts";
 export { invoicePaid } from "./rules/billing.ts";
 // The worker role keeps the search bitmaps up to date; the metrics read its backlog.
 export { searchIndexBacklog, startSearchIndexJobs } from "./jobs.ts";

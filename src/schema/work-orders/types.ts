@@ -7,7 +7,7 @@ import { moneyText } from "../core/values.ts";
 import { STATUSES, type TransitionRow } from "./rules/state-machine.ts";
 import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
 
-const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
+export const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
 
 builder.prismaObject("WorkOrderStatusChange", {
   fields: (t) => ({

@@ -1,20 +1,21 @@
 // The outbox relay: turns committed outbox rows into webhook deliveries (one per message and endpoint,
-// due at once) and live subscription messages. The first step is database-only and atomic (deliveries
-// + relayedAt), so a crash or a Redis outage loses nothing; the deliveries' schedule is theirs from
-// then on (delivery.ts claims them).
+// due at once) and numbered live stream messages. The first step is database-only and atomic
+// (deliveries + relayedAt + stream numbers), so a crash or a Redis outage loses nothing; the
+// deliveries' schedule is theirs from then on (delivery.ts claims them), and live subscribers read
+// what Redis did not bring them from the outbox (src/schema/live/).
 import type { Redis } from "ioredis";
 import { sqlPool, sqlTransaction, type Db } from "../../../db.ts";
 import type { Logger } from "../../../logger.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
-import { messagesFor, type Message, type OutboxRow } from "../../work-orders/public.ts";
+import { messagesFor, type OutboxRow } from "../../work-orders/public.ts";
+import { addressedSuppliers, numberRound, SUBSCRIPTION_CHANNEL, type LiveMessage } from "../../live/public.ts";
 import { endpointSkips, messageBody } from "../rules/routing.ts";
 
+export { SUBSCRIPTION_CHANNEL };
 /**
- * The Redis channel of live messages (`<prefix>:work-order-events`). Each Redis message is a JSON
- * array of messages: one publish per relay round (in chunks), not one per event, so neither Redis nor
- * the API instances pay a round of their own for every event.
+ * Live messages per Redis message: one publish per relay round (in chunks), not one per event, so
+ * neither Redis nor the API instances pay a round of their own for every event.
  */
-export const SUBSCRIPTION_CHANNEL = "work-order-events";
 const LIVE_CHUNK = 500;
 
 interface RelayRow extends OutboxRow {
@@ -48,7 +49,7 @@ export interface RelayDeps {
 export async function relayOutbox(
   deps: Pick<RelayDeps, "db" | "now">,
   batch = 200,
-): Promise<{ events: number; deliveries: number; messages: (Message & { eventId: string })[] }> {
+): Promise<{ events: number; deliveries: number; messages: LiveMessage[] }> {
   return sqlTransaction(deps.db, async (sql) => {
     const { rows } = await sql.query<RelayRow>(
       `SELECT id, "eventType", payload, "buyerCompanyId", "createdAt" FROM "OutboxEvent"
@@ -61,13 +62,11 @@ export async function relayOutbox(
       [[...new Set(rows.map((r) => r.buyerCompanyId))]],
     );
     const companyById = new Map(companies.map((c) => [c.id, c]));
-    const messages = rows.flatMap((row) =>
-      messagesFor(row, companyById.get(row.buyerCompanyId) ?? { visibilityWebhooks: false }).map((m) => ({
-        ...m,
-        eventId: row.id,
-        row,
-      })),
-    );
+    const rounds = rows.map((row) => {
+      const visibilityWebhooks = companyById.get(row.buyerCompanyId)?.visibilityWebhooks ?? false;
+      return { row, visibilityWebhooks, messages: messagesFor(row, { visibilityWebhooks }) };
+    });
+    const messages = rounds.flatMap(({ row, messages }) => messages.map((m) => ({ ...m, eventId: row.id, row })));
     const { rows: endpoints } = await sql.query<EndpointRow>(
       `SELECT id, "buyerCompanyId", "supplierFacilityId", events FROM "WebhookEndpoint"
         WHERE "disabledAt" IS NULL AND ("buyerCompanyId" = ANY($1::int[]) OR "supplierFacilityId" = ANY($2::int[]))`,
@@ -113,11 +112,23 @@ export async function relayOutbox(
         now,
       ],
     );
-    await sql.query(`UPDATE "OutboxEvent" SET "relayedAt" = $1 WHERE id = ANY($2::bigint[])`, [
-      now,
-      rows.map((r) => r.id),
-    ]);
-    return { events: rows.length, deliveries: deliveries.length, messages: messages.map(({ row: _row, ...m }) => m) };
+    const stream = await numberRound(sql, rounds);
+    await sql.query(
+      `UPDATE "OutboxEvent" o SET "relayedAt" = $1, seq = x.seq, "visibilityWebhooks" = x.v, "supplierFacilityIds" = x.s
+         FROM jsonb_to_recordset($2::jsonb) AS x(id bigint, seq bigint, v boolean, s int[]) WHERE o.id = x.id`,
+      [
+        now,
+        JSON.stringify(
+          rounds.map((r, i) => ({
+            id: r.row.id,
+            seq: stream.seqs[i],
+            v: r.visibilityWebhooks,
+            s: addressedSuppliers(r.messages),
+          })),
+        ),
+      ],
+    );
+    return { events: rows.length, deliveries: deliveries.length, messages: stream.live };
   });
 }
 
@@ -141,7 +152,8 @@ export function startRelay(deps: RelayDeps, intervalMs: number) {
       const { events, deliveries, messages } = await relayOutbox(deps, 1000);
       if (deliveries > 0) deps.onDeliveries?.();
       if (messages.length) {
-        // One round trip for the whole batch (subscriptions are live-only: a failure is logged, not retried).
+        // One round trip for the whole batch. A failure is logged, not retried: API instances read the
+        // numbered messages Redis did not bring them from the outbox.
         const pipeline = deps.publisher.pipeline();
         for (let i = 0; i < messages.length; i += LIVE_CHUNK) {
           pipeline.publish(`${deps.prefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(messages.slice(i, i + LIVE_CHUNK)));

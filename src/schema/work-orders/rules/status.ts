@@ -21,6 +21,7 @@ export function eventContext(
     buyerCompanyId: wo.buyerCompanyId,
     customer: wo.buyerCompany.name,
     location: wo.location.name,
+    locationId: wo.locationId,
     supplierFacilityId,
     visibleToSupplierFacilityIds: wo.visibleTo.map((v) => v.supplierFacilityId),
   };

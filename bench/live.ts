@@ -1,0 +1,317 @@
+// `npm run bench -- live`: live subscriptions at scale. BENCH_SUBSCRIBERS (1,000) graphql-ws
+// subscribers, spread evenly over BENCH_TENANTS (10) buyer companies, each on its own websocket, while
+// events are committed at BENCH_LIVE_RATE (100) events/s for BENCH_SECONDS (60; 300 for the 5-minute
+// memory check), round robin over the tenants.
+//
+//   1. Database wo_bench_live or BENCH_DATABASE (dropped, created, migrated, dropped again at the end);
+//      the base fixture without webhook endpoints, plus one company, facility, contact and key (no rate
+//      limit) per tenant.
+//   2. The service (src/main.ts) in child processes with their own Redis prefix: one API process and
+//      one worker process (the relay), NODE_ENV=production; the subscribers in this process select
+//      `id eventType workOrderId workOrder { id status } data`, so every event also costs the batched
+//      work order load (the ids are made up: each load finds nothing, but runs).
+//   3. Memory: the API process's RSS and V8 heap (its /metrics) before the subscribers connect, once
+//      they are connected (→ per subscriber), and every 5 s during the run (→ flat or not: the last
+//      third against the first third).
+//   4. Commit → delivery: each event is committed as the service writes it (an outbox row) and timed
+//      until every subscriber of its tenant has it: p50/p99/max over all deliveries. Every subscriber
+//      must receive exactly its tenant's events, each once, in increasing id order.
+//
+// Targets: p99 ≤ 250 ms, no event to another tenant, none missing or duplicated, heap growth over the
+// run ≤ 10%. Exit 1 when one is missed, 2 on failure. Summary printed; JSON in <tmpdir>/wo-bench/live.json.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { createClient, type Client } from "graphql-ws";
+import WebSocket from "ws";
+import { createDb, sqlPool, type Db } from "../src/db.ts";
+import { applyFixture } from "../src/operator/apply.ts";
+import { onServer, recreateDatabase, urlOf } from "./database.ts";
+import { abort, cleanUp, freePort, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
+
+const DATABASE = process.env.BENCH_DATABASE ?? "wo_bench_live";
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000);
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 10);
+const RATE = Number(process.env.BENCH_LIVE_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const TARGET_P99_MS = 250;
+const MAX_HEAP_GROWTH = 0.1;
+const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "live.json");
+
+const started = Date.now();
+const log = (message: string) =>
+  console.log(`[wo-bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+  return { count: sorted.length, p50: round(at(50)), p99: round(at(99)), max: round(sorted.at(-1) ?? NaN) };
+}
+
+/** The base fixture without webhook endpoints, plus `tenants` buyer companies with a key each. */
+function fixture(tenants: number) {
+  const base = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures/base.json"), "utf8"));
+  base.webhookEndpoints = [];
+  for (let i = 0; i < tenants; i++) {
+    base.buyerCompanies.push({ ref: `tenant-${i}`, name: `Tenant ${i}` });
+    base.buyerFacilities.push({ ref: `tenant-${i}-hq`, company: `tenant-${i}`, name: `Tenant ${i} HQ` });
+    base.contacts.push({
+      ref: `tenant-${i}-admin`,
+      email: `admin@tenant-${i}.example`,
+      nameGiven: "Admin",
+      nameFamily: `Tenant ${i}`,
+      buyerFacility: `tenant-${i}-hq`,
+      roles: ["facility_manager"],
+    });
+    base.apiKeys.push({
+      ref: `tenant-${i}-key`,
+      kind: "buyer",
+      contact: `tenant-${i}-admin`,
+      rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+    });
+  }
+  return base;
+}
+
+/** Resident set and V8 heap of the API process (its /proc entry and its /metrics). */
+async function memoryOf(pid: number, port: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const heap = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN);
+  return { rss, heap };
+}
+
+interface Subscriber {
+  tenant: number;
+  client: Client;
+  /** workOrderId (unique per event) → arrival; ids in arrival order. */
+  arrivals: Map<number, number>;
+  ids: number[];
+  foreign: number;
+  duplicates: number;
+  errors: unknown[];
+}
+
+function subscribe(port: number, key: { apiKey: string; svcKey: string | null }, tenant: number, after: string) {
+  const client = createClient({
+    url: `ws://127.0.0.1:${port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
+    retryAttempts: 0,
+  });
+  const sub: Subscriber = { tenant, client, arrivals: new Map(), ids: [], foreign: 0, duplicates: 0, errors: [] };
+  client.subscribe<{ workOrderEvents: { id: string; workOrderId: number } }>(
+    {
+      query: `subscription($after: String) { workOrderEvents(after: $after) {
+        id eventType workOrderId workOrder { id status } data } }`,
+      variables: { after },
+    },
+    {
+      next: (r) => {
+        const at = performance.now();
+        const event = r.data?.workOrderEvents;
+        if (!event) return void sub.errors.push(r.errors);
+        if (event.workOrderId % TENANTS !== tenant) sub.foreign++;
+        if (sub.arrivals.has(event.workOrderId)) sub.duplicates++;
+        sub.arrivals.set(event.workOrderId, at);
+        sub.ids.push(Number(event.id));
+      },
+      error: (e) => sub.errors.push(e),
+      complete: () => undefined,
+    },
+  );
+  return sub;
+}
+
+/** When each event (by work order id) was committed. */
+const committedAt = new Map<number, number>();
+let nextWorkOrderId = TENANTS; // work order id % TENANTS is the tenant
+
+/** `count` status updates, round robin over the tenants, in one statement (as writeEvent writes them). */
+async function commit(db: Db, companies: number[], count: number) {
+  const ids = Array.from({ length: count }, () => nextWorkOrderId++);
+  const changedAt = new Date().toISOString();
+  const payloads = ids.map((workOrderId) =>
+    JSON.stringify({
+      workOrderId,
+      buyerCompanyId: companies[workOrderId % TENANTS],
+      customer: `Tenant ${workOrderId % TENANTS}`,
+      location: "Store",
+      supplierFacilityId: null,
+      visibleToSupplierFacilityIds: [],
+      status: "ConfirmedByServiceProvider",
+      oldStatus: "PendingConfirmationByServiceProvider",
+      newStatus: "ConfirmedByServiceProvider",
+      changedBy: "Bench",
+      changedAt,
+      action: "confirm",
+    }),
+  );
+  await sqlPool(db).query(
+    `INSERT INTO "OutboxEvent" ("eventType", "workOrderId", "buyerCompanyId", payload)
+     SELECT 'workorder.status_update', w, (p->>'buyerCompanyId')::int, p FROM unnest($1::int[], $2::jsonb[]) AS e(w, p)`,
+    [ids, payloads],
+  );
+  const at = performance.now();
+  for (const id of ids) committedAt.set(id, at);
+  return ids;
+}
+
+async function main() {
+  const watchdog = SECONDS + 180;
+  setTimeout(() => abort(`still running after ${watchdog} s`), watchdog * 1000).unref();
+  process.once("SIGINT", () => abort("interrupted"));
+
+  log(`creating and migrating ${DATABASE}`);
+  await recreateDatabase(DATABASE);
+  onCleanUp(() => onServer(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
+  const db = createDb(urlOf(DATABASE), { max: 4 });
+  onCleanUp(() => db.$disconnect());
+  const applied = await applyFixture(db, fixture(TENANTS), { allowInsecureWebhooks: true });
+  const companies = Array.from({ length: TENANTS }, (_, i) => applied.refs[`tenant-${i}`]);
+  const keys = Array.from({ length: TENANTS }, (_, i) => applied.keys[`tenant-${i}-key`]);
+
+  const redisPrefix = `wobench-live:${crypto.randomBytes(4).toString("hex")}`;
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+  onCleanUp(async () => {
+    const found = await redis.keys(`${redisPrefix}:*`);
+    if (found.length) await redis.del(...found);
+    redis.disconnect();
+  });
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: urlOf(DATABASE),
+    REDIS_PREFIX: redisPrefix,
+    PORT: String(port),
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    LIVE_MAX_CONNECTIONS_PER_KEY: String(SUBSCRIBERS),
+    LIVE_MAX_SUBSCRIPTIONS_PER_KEY: String(SUBSCRIBERS),
+  };
+  const api = await startService({ ...env, ROLES: "api" }, port);
+  onCleanUp(() => stopService(api));
+  const worker = await startService({ ...env, ROLES: "worker", PORT: "0" }, port);
+  onCleanUp(() => stopService(worker));
+  await sleep(2_000);
+  const idle = await memoryOf(api.pid!, port);
+
+  log(`connecting ${SUBSCRIBERS} subscribers over ${TENANTS} tenants`);
+  const head = async () => {
+    const reply = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-KEY": keys[0].apiKey, "SVC-KEY": keys[0].svcKey! },
+      body: JSON.stringify({ query: "{ workOrderEventsHead }" }),
+    });
+    return ((await reply.json()) as { data: { workOrderEventsHead: string } }).data.workOrderEventsHead;
+  };
+  const from = await head();
+  const subscribers: Subscriber[] = [];
+  for (let i = 0; i < SUBSCRIBERS; i++) {
+    subscribers.push(subscribe(port, keys[i % TENANTS], i % TENANTS, from));
+    if (i % 50 === 49) await sleep(50); // do not open a thousand sockets in one tick
+  }
+  onCleanUp(() => Promise.all(subscribers.map((s) => s.client.dispose())));
+  // Live once an event reaches every subscriber.
+  const warmUp = await commit(db, companies, TENANTS);
+  const everyone = (ids: number[]) =>
+    subscribers.every((s) => ids.every((id) => id % TENANTS !== s.tenant || s.arrivals.has(id)));
+  for (const until = Date.now() + 60_000; !everyone(warmUp); await sleep(50)) {
+    if (Date.now() > until) throw new Error("warm-up: not every subscriber got its tenant's event in 60 s");
+  }
+  await sleep(1_000);
+  const connected = await memoryOf(api.pid!, port);
+  log(`connected; committing ${RATE} events/s for ${SECONDS} s`);
+
+  const samples: { at: number; rss: number; heap: number }[] = [];
+  const events: number[] = [];
+  const tick = 50; // ms: RATE / 20 events per tick
+  const perTick = (RATE * tick) / 1000;
+  const runStart = performance.now();
+  let nextSample = runStart + 5_000;
+  while (performance.now() - runStart < SECONDS * 1000) {
+    const t0 = performance.now();
+    events.push(...(await commit(db, companies, Math.round(perTick))));
+    if (t0 >= nextSample) {
+      samples.push({ at: round((t0 - runStart) / 1000), ...(await memoryOf(api.pid!, port)) });
+      nextSample += 5_000;
+    }
+    await sleep(Math.max(0, tick - (performance.now() - t0)));
+  }
+  for (const until = Date.now() + 60_000; !everyone(events); await sleep(100)) {
+    if (Date.now() > until) break; // missing deliveries are counted below
+  }
+  await sleep(500);
+
+  const latencies: number[] = [];
+  let missing = 0;
+  for (const s of subscribers) {
+    for (const id of events) {
+      if (id % TENANTS !== s.tenant) continue;
+      const at = s.arrivals.get(id);
+      if (at === undefined) missing++;
+      else latencies.push(at - committedAt.get(id)!);
+    }
+  }
+  const foreign = subscribers.reduce((n, s) => n + s.foreign, 0);
+  const duplicates = subscribers.reduce((n, s) => n + s.duplicates, 0);
+  const outOfOrder = subscribers.filter((s) => s.ids.some((id, i) => i > 0 && id <= s.ids[i - 1])).length;
+  const errors = subscribers.reduce((n, s) => n + s.errors.length, 0);
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const early = mean(samples.slice(0, third).map((s) => s.heap));
+  const late = mean(samples.slice(-third).map((s) => s.heap));
+  const heapGrowth = samples.length >= 2 ? late / early - 1 : NaN;
+  const latency = percentiles(latencies);
+  const summary = {
+    when: new Date().toISOString(),
+    commit: gitRevision(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg().map((l) => round(l, 2)),
+    settings: { subscribers: SUBSCRIBERS, tenants: TENANTS, eventsPerSecond: RATE, seconds: SECONDS },
+    events: events.length,
+    deliveries: latencies.length,
+    deliveriesPerSecond: Math.round(latencies.length / SECONDS),
+    commitToDeliveryMs: latency,
+    memory: {
+      idleRssMB: round(idle.rss / 2 ** 20),
+      connectedRssMB: round(connected.rss / 2 ** 20),
+      rssPerSubscriberKB: round((connected.rss - idle.rss) / SUBSCRIBERS / 1024),
+      heapPerSubscriberKB: round((connected.heap - idle.heap) / SUBSCRIBERS / 1024),
+      heapGrowthOverRun: round(heapGrowth, 3),
+      samples: samples.map((s) => ({ at: s.at, rssMB: round(s.rss / 2 ** 20), heapMB: round(s.heap / 2 ** 20) })),
+    },
+    correctness: { foreign, missing, duplicates, subscribersOutOfOrder: outOfOrder, errors },
+    targets: {
+      p99: latency.p99 <= TARGET_P99_MS,
+      noCrossTenant: foreign === 0,
+      complete: missing === 0 && duplicates === 0 && outOfOrder === 0 && errors === 0,
+      memoryFlat: !(heapGrowth > MAX_HEAP_GROWTH),
+    },
+  };
+  fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
+  fs.writeFileSync(RESULT_FILE, JSON.stringify(summary, null, 2));
+  const met = (ok: boolean) => (ok ? "met" : "MISSED");
+  console.log(`
+Live subscriptions bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${summary.loadAverage.join(" ")})
+  ${SUBSCRIBERS} subscribers over ${TENANTS} tenants, ${RATE} events/s for ${SECONDS} s: ${events.length} events, ${latencies.length} deliveries (${summary.deliveriesPerSecond}/s)
+  commit → delivery   p50 ${latency.p50} ms   p99 ${latency.p99} ms   max ${latency.max} ms   (target p99 ≤ ${TARGET_P99_MS} ms: ${met(summary.targets.p99)})
+  memory per subscriber (API process, connected − idle): RSS ${summary.memory.rssPerSubscriberKB} KB, heap ${summary.memory.heapPerSubscriberKB} KB
+  heap over the run: last third / first third − 1 = ${summary.memory.heapGrowthOverRun} (target ≤ ${MAX_HEAP_GROWTH}: ${met(summary.targets.memoryFlat)})
+  other tenants' events: ${foreign} (${met(summary.targets.noCrossTenant)}); missing ${missing}, duplicated ${duplicates}, out of order ${outOfOrder}, errors ${errors}
+  JSON: ${RESULT_FILE}`);
+  if (Object.values(summary.targets).some((ok) => !ok)) process.exitCode = 1;
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 2;
+  })
+  .finally(cleanUp);

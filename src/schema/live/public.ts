@@ -1,0 +1,6 @@
+// What the relay and the HTTP server use of live events: the stream's numbering (the relay numbers
+// what it publishes) and one instance's live side with its settings.
+export { addressedSuppliers, numberRound, SUBSCRIPTION_CHANNEL, type LiveMessage } from "./stream.ts";
+export { createLiveEvents, perKeyLimit, type EventServices, type LiveSettings } from "./tail.ts";
+// The transports add each subscription result's event id (extensions.eventId; SSE `id:`).
+export { eventIdOf } from "./subscription.ts";
