@@ -94,7 +94,7 @@ export function readRoutes(r: ReadRoutes): void {
           type: r.itemType ?? r.type,
           errors: r.errors,
         }),
-        description: `One ${r.itemType ?? r.type} by id, if the key may see it (else 404, as for an id that does not exist).`,
+        description: `One ${r.itemType ?? r.type} by id: 404 when it does not exist, 400 when it is outside the key's scope.`,
         type: r.item,
         args: { id: t.arg.int({ required: true }) },
         resolve: (query: object, _root: unknown, args: { id: number }, ctx: Context) =>
