@@ -21,6 +21,7 @@ import type { Maybe } from "graphql/jsutils/Maybe";
 import type { FilterKind, Interface, ListQuery, RestRoute } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
 import { COUNT_VALUE, jsonFieldSchema } from "./openapi-json.ts";
+import EXAMPLES from "./openapi-examples.json" with { type: "json" };
 
 type Schema = Record<string, unknown>;
 
@@ -146,10 +147,11 @@ const tagOf = (path: string) => {
   return TAGS[segment] ?? segment.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 };
 
-/** The first sentence of a description: the operation's summary. */
+/** The first sentence of a description, cut at a word near 100 characters: the operation's summary. */
 const summaryOf = (description: string | undefined, fallback: string) => {
-  const sentence = description?.split(/(?<=[.;:])\s/)[0]?.replace(/[.;:]$/, "");
-  return sentence && sentence.length <= 120 ? sentence : fallback;
+  const sentence = description?.split(/(?<=[.;])\s/)[0]?.replace(/[.;]$/, "");
+  if (!sentence) return fallback;
+  return sentence.length <= 100 ? sentence : `${sentence.slice(0, sentence.lastIndexOf(" ", 100))} …`;
 };
 
 const rateLimitHeaders = {
@@ -478,6 +480,28 @@ function operation(
   };
 }
 
+type Examples = Record<string, { request?: unknown; ok?: unknown; bad?: unknown }>;
+
+/**
+ * The operation with the examples recorded from the REST tests (openapi-examples.json, made by
+ * scripts/openapi-examples.sh and checked against the schemas by test/foundation/openapi-examples.test.ts):
+ * the request body and answer of a 200, the answer of a 400.
+ */
+function withExamples<T>(op: T, key: string): T {
+  const recorded = (EXAMPLES as Examples)[key];
+  if (!recorded) return op;
+  type Part = { content?: Record<string, { example?: unknown }> } | undefined;
+  const { requestBody, responses } = op as unknown as { requestBody?: Part; responses: Record<number, Part> };
+  const set = (part: Part, example: unknown) => {
+    const json = part?.content?.["application/json"];
+    if (json && example !== undefined) json.example = example;
+  };
+  set(requestBody, recorded.request);
+  set(responses[200], recorded.ok);
+  set(responses[400], recorded.bad);
+  return op;
+}
+
 /** Each list path's item type (a page's `data`), for the list's and its count_by's filters. */
 function listItems(schema: GraphQLSchema, table: RouteEntry[]): Map<string, GraphQLObjectType> {
   const items = new Map<string, GraphQLObjectType>();
@@ -496,7 +520,10 @@ export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: 
   const items = listItems(schema, table);
   for (const entry of table) {
     const path = `/v1/${iface}${entry.route.path.replace(/:(\w+)/g, "{$1}")}`;
-    (paths[path] ??= {})[entry.route.method.toLowerCase()] = operation(schema, entry, components, items);
+    (paths[path] ??= {})[entry.route.method.toLowerCase()] = withExamples(
+      operation(schema, entry, components, items),
+      `${entry.route.method} ${path}`,
+    );
   }
   const tags = [...new Set(table.map((e) => tagOf(e.route.path)))].sort().map((name) => ({ name }));
   return {

@@ -86,6 +86,29 @@ async function loadChecker(url: string): Promise<OpenApiChecker> {
   return new OpenApiChecker(docs);
 }
 
+/**
+ * With OPENAPI_EXAMPLES=<dir>: the first exchange of each operation and status (200, 400) of this test
+ * process, appended to <dir>/<pid>.jsonl; scripts/openapi-examples.sh makes the documents' examples
+ * of them (src/rest/openapi-examples.json).
+ */
+const examplesSeen = new Set<string>();
+function recordExample(
+  checker: OpenApiChecker,
+  method: string,
+  path: string,
+  request: unknown,
+  status: number,
+  body: unknown,
+) {
+  const dir = process.env.OPENAPI_EXAMPLES;
+  const operation = dir && (status === 200 || status === 400) ? checker.operationOf(method, path) : undefined;
+  if (!dir || !operation || examplesSeen.has(`${operation} ${status}`)) return;
+  if (status === 200 && typeof body !== "object") return; // a download: no example
+  examplesSeen.add(`${operation} ${status}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(`${dir}/${process.pid}.jsonl`, `${JSON.stringify({ operation, path, status, request, body })}\n`);
+}
+
 /** A logger that writes nothing, for services a test starts beside its app. */
 export const silentLogger = () => pino({ level: "silent" });
 
@@ -176,6 +199,7 @@ export async function startTestApp(
       body: parsed,
     });
     violations.push(...found);
+    recordExample(await checker, method, path, requestBody, response.status, parsed);
     const dir = process.env.OPENAPI_VIOLATIONS;
     if (dir && found.length) {
       const test = expect.getState().currentTestName ?? "";

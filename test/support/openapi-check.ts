@@ -97,6 +97,43 @@ export class OpenApiChecker {
     return fn;
   }
 
+  /** Each example of the documents (request bodies and answers) that its own schema refuses. */
+  exampleViolations(): string[] {
+    const problems: string[] = [];
+    for (const { op, pointer, method } of this.operations) {
+      const parts: [string, Json | undefined][] = [
+        ["requestBody", op.requestBody],
+        ...Object.entries((op.responses ?? {}) as Record<string, Json>).map(
+          ([status, r]) => [`responses/${status}`, r] as [string, Json],
+        ),
+      ];
+      for (const [where, part] of parts) {
+        const json = part?.content?.["application/json"];
+        if (json?.example === undefined) continue;
+        const fn = this.validator(`${pointer}/${where}/content/application~1json/schema`);
+        if (!fn(json.example))
+          problems.push(`${method} ${pointer.split("#/paths/")[1]} ${where}: ${this.ajv.errorsText(fn.errors)}`);
+      }
+    }
+    return problems;
+  }
+
+  /** The operation a request is for, as `GET /v1/buyer/asset/assets/{id}`, or undefined. */
+  operationOf(method: string, url: string): string | undefined {
+    const pathname = new URL(url, "http://x").pathname;
+    const found = this.operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(pathname));
+    return (
+      found &&
+      `${found.method} ${decodeURIComponent(
+        found.pointer
+          .split("#/paths/")[1]
+          .replace(/\/\w+$/, "")
+          .replace(/~1/g, "/")
+          .replace(/~0/g, "~"),
+      )}`
+    );
+  }
+
   /** The violations of one exchange; none for a path or method the documents do not have. */
   check(exchange: {
     method: string;
