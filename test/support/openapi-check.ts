@@ -17,23 +17,25 @@ export interface Violation {
 }
 
 /**
- * OpenAPI 3.0 schema → JSON Schema. `nullable` beside `type` adds "null" to it (an `enum` still has to
- * list null: 3.0.3's reading, which is why a nullable enum must be written out). `nullable` beside
- * `allOf: [$ref]` (no type) admits null, as Prism and openapi-typescript read that idiom for an object;
- * for a $ref to an enum it would not under the strict reading, so the document test
- * (test/support/openapi-lint.ts) forbids it.
+ * OpenAPI 3.0 schema → JSON Schema, reading `nullable` as a validating proxy (Prism) does: beside
+ * `type` it adds "null" (an `enum` still has to list null: 3.0.3); beside `allOf: [$ref]` it admits null
+ * for an object, but not for a $ref to an enum (the enum admits only what it lists), which is how a
+ * nullable work order status (`statusChanges[].from`) failed. `enums` names the enum components.
  */
-function toJsonSchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toJsonSchema);
+function toJsonSchema(value: unknown, enums: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => toJsonSchema(v, enums));
   if (!value || typeof value !== "object") return value;
   const out: Json = {};
   for (const [key, v] of Object.entries(value)) {
     if (key === "nullable" || key === "example" || key === "examples") continue;
-    out[key] = toJsonSchema(v);
+    out[key] = toJsonSchema(v, enums);
   }
   if ((value as Json).nullable !== true) return out;
   if (typeof out.type === "string") out.type = [out.type, "null"];
-  else if (!out.type) return { anyOf: [{ type: "null" }, out] };
+  else if (!out.type) {
+    const enumRef = (out.allOf ?? []).some((s: Json) => enums.has(String(s.$ref).split("/").pop() ?? ""));
+    if (!enumRef) return { anyOf: [{ type: "null" }, out] };
+  }
   return out;
 }
 
@@ -63,7 +65,12 @@ export class OpenApiChecker {
       ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
     }
     for (const [name, doc] of Object.entries(docs)) {
-      const converted = toJsonSchema(doc) as Json;
+      const enums = new Set(
+        Object.entries((doc.components?.schemas ?? {}) as Record<string, Json>)
+          .filter(([, schema]) => schema.enum)
+          .map(([name]) => name),
+      );
+      const converted = toJsonSchema(doc, enums) as Json;
       this.ajv.addSchema(converted, name, undefined, false);
       this.paramAjv.addSchema(converted, name, undefined, false);
       for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
