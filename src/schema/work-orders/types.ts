@@ -227,10 +227,8 @@ export const SupplierActionInput = builder.inputType("WorkOrderSupplierActionInp
       description: "assign_tech (required); check_in (required unless a technician is assigned)",
     }),
     scheduledAt: t.field({ type: "DateTime", description: "schedule, reschedule (required)" }),
-    outcome: t.string({
-      description: "check_out (required): completed or incomplete",
-      extensions: closedSet(OUTCOMES),
-    }),
+    // Not an enum in OpenAPI: the body is shared by every supplier action and only check_out reads it.
+    outcome: t.string({ description: "check_out (required): completed or incomplete" }),
     reason: t.string({ description: "check_out (required when incomplete)" }),
   }),
 });
