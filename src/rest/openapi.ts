@@ -4,6 +4,7 @@
 // `npm test` (test/foundation/openapi.test.ts).
 import {
   getNamedType,
+  getNullableType,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -12,11 +13,15 @@ import {
   isScalarType,
   type GraphQLField,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLSchema,
   type GraphQLType,
 } from "graphql";
-import type { Interface, RestRoute } from "../schema/core/interfaces.ts";
+import type { Maybe } from "graphql/jsutils/Maybe";
+import type { FilterKind, Interface, ListQuery, RestRoute } from "../schema/core/interfaces.ts";
 import type { RouteEntry } from "./routes.ts";
+import { COUNT_VALUE, jsonFieldSchema } from "./openapi-json.ts";
+import EXAMPLES from "./openapi-examples.json" with { type: "json" };
 
 type Schema = Record<string, unknown>;
 
@@ -43,13 +48,19 @@ const SCALARS: Record<string, Schema> = {
 };
 
 const FILTER_SCHEMAS: Record<string, Schema> = {
+  // One id, or several (sent comma-separated, `style: form, explode: false`): typed as integers.
   int: {
-    type: "string",
-    pattern: "^-?\\d+(,-?\\d+)*$",
+    anyOf: [
+      { type: "integer", format: "int32" },
+      { type: "array", items: { type: "integer", format: "int32" } },
+    ],
     description: "A whole number; comma-separated values match any of them",
   },
   string: { type: "string", description: "Comma-separated values match any of them" },
-  boolean: { type: "string", enum: ["true", "false"] },
+  boolean: {
+    anyOf: [{ type: "boolean" }, { type: "array", items: { type: "boolean" } }],
+    description: "true or false (comma-separated: either)",
+  },
   datetime: { type: "string", description: "ISO 8601 timestamp" },
 };
 
@@ -136,10 +147,11 @@ const tagOf = (path: string) => {
   return TAGS[segment] ?? segment.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 };
 
-/** The first sentence of a description: the operation's summary. */
+/** The first sentence of a description, cut at a word near 100 characters: the operation's summary. */
 const summaryOf = (description: string | undefined, fallback: string) => {
-  const sentence = description?.split(/(?<=[.;:])\s/)[0]?.replace(/[.;:]$/, "");
-  return sentence && sentence.length <= 120 ? sentence : fallback;
+  const sentence = description?.split(/(?<=[.;])\s/)[0]?.replace(/[.;]$/, "");
+  if (!sentence) return fallback;
+  return sentence.length <= 100 ? sentence : `${sentence.slice(0, sentence.lastIndexOf(" ", 100))} …`;
 };
 
 const rateLimitHeaders = {
@@ -170,6 +182,33 @@ class Components {
     return { $ref: `#/components/schemas/${named.name}` };
   }
 
+  /**
+   * One field: a `JSON` field as its real shape (openapi-json.ts); a field that may be null (an
+   * answer's nullable field, an input field that takes null) as nullable. OpenAPI 3.0 admits null only
+   * beside `type` (and into an enum only when the enum lists it), so a nullable enum is written out
+   * with null among its values rather than as a `$ref` beside `nullable`, which would not admit null.
+   */
+  private property(
+    typeName: string,
+    field: { name: string; type: GraphQLType; description?: Maybe<string>; extensions?: Record<string, unknown> },
+  ) {
+    const named = getNamedType(field.type);
+    const closed = field.extensions?.openapiEnum as string[] | undefined;
+    const value = closed
+      ? { type: "string", enum: isNonNullType(field.type) ? closed : [...closed, null] }
+      : ((named.name === "JSON" ? jsonFieldSchema(typeName, field.name) : undefined) ?? this.of(field.type));
+    const described = field.description ? { description: field.description } : {};
+    const nullable = !isNonNullType(field.type);
+    if (!nullable)
+      return value.$ref && field.description ? { allOf: [value], ...described } : { ...value, ...described };
+    if (isEnumType(named) && !isListType(getNullableType(field.type))) {
+      const values = named.getValues().map((v) => v.name);
+      return { type: "string", enum: [...values, null], nullable: true, ...described };
+    }
+    if (value.$ref) return { allOf: [value], ...described, nullable: true };
+    return { ...value, ...described, nullable: true };
+  }
+
   private define(type: GraphQLNamedType): void {
     if (this.schemas[type.name]) return;
     if (isEnumType(type)) {
@@ -188,14 +227,7 @@ class Components {
     for (const field of Object.values(type.getFields())) {
       if ("args" in field && (field as GraphQLField<unknown, unknown>).args.some((a) => isNonNullType(a.type)))
         continue;
-      const value = this.of(field.type);
-      const described = field.description ? { description: field.description } : {};
-      const nullable = !isNonNullType(field.type) && isObjectType(type);
-      properties[field.name] = value.$ref
-        ? described.description || nullable
-          ? { allOf: [value], ...described, ...(nullable ? { nullable: true } : {}) }
-          : value
-        : { ...value, ...described, ...(nullable ? { nullable: true } : {}) };
+      properties[field.name] = this.property(type.name, field);
       if (isNonNullType(field.type)) required.push(field.name);
     }
     Object.assign(schema, {
@@ -235,43 +267,90 @@ function errorResponse(status: number, headers: Record<string, unknown>, descrip
 type RootField = GraphQLField<unknown, unknown>;
 
 /**
+ * A list filter the field does not declare as an argument. Ids are integers and a field of a closed set
+ * (the item's enum or `closedSet` field: `status`) takes its values; either may be one value or several
+ * (comma-separated: `style: form, explode: false`).
+ */
+function filterParameter(name: string, kind: FilterKind, itemField: GraphQLField<unknown, unknown> | undefined) {
+  const named = itemField && getNamedType(itemField.type);
+  const closed =
+    (itemField?.extensions?.openapiEnum as string[] | undefined) ??
+    (named && isEnumType(named) ? named.getValues().map((v) => v.name) : undefined);
+  const one = closed && kind === "string" ? { type: "string", enum: closed } : undefined;
+  // Some lists read id filters as text (the search index's terms); they are ids all the same.
+  const ids = kind === "int" || /Ids?$/.test(name);
+  const several = one || ids;
+  return {
+    name,
+    in: "query",
+    required: false,
+    schema: one ? { anyOf: [one, { type: "array", items: one }] } : FILTER_SCHEMAS[ids ? "int" : kind],
+    ...(several || kind === "boolean" ? { style: "form", explode: false } : {}),
+    description: `Filter on ${name}${several ? "; comma-separated values match any of them" : ""}`,
+  };
+}
+
+/** sort_by, group_by and order: their values as enums (sort_by as a described string where others do not fail). */
+function sortingOf(parameters: Schema[], query: ListQuery): void {
+  const sortBy = parameters.find((p) => p.name === "sort_by");
+  if (sortBy && query.sortable.length && query.sortFallback)
+    Object.assign(sortBy, {
+      schema: { type: "string", example: query.sortable[0] },
+      description: `Field to sort by: ${query.sortable.join(", ")}; any other value ${query.sortFallback}`,
+    });
+  else if (sortBy && query.sortable.length)
+    Object.assign(sortBy, {
+      schema: { type: "string", enum: [...query.sortable] },
+      description: `Field to sort by: ${query.sortable.join(", ")}`,
+    });
+  const groupBy = parameters.find((p) => p.name === "group_by");
+  if (groupBy && query.groupable?.length)
+    Object.assign(groupBy, {
+      schema: { type: "string", enum: [...query.groupable] },
+      description: "Count per value of this filter field instead of one total",
+    });
+}
+
+/**
  * The path and query parameters: the field's arguments (but the body and `filter`), then the list's
  * field filters it does not declare; sorting, grouping and order as enums.
  */
-function parametersOf(field: RootField, route: RestRoute, components: Components): Schema[] {
+function parametersOf(
+  field: RootField,
+  route: RestRoute,
+  components: Components,
+  item: GraphQLObjectType | undefined,
+): Schema[] {
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const parameters: Schema[] = [];
   for (const arg of field.args) {
     if (arg.name === route.bodyArg || arg.name === "filter") continue;
     const inPath = pathParams.includes(arg.name);
+    const idList = getNamedType(arg.type).name === "IdList";
     parameters.push({
       name: arg.name,
       in: inPath ? "path" : "query",
       required: inPath || isNonNullType(arg.type),
-      schema: components.of(arg.type),
+      // "131,132": OpenAPI's own comma-separated array (style simple in a path, form in a query).
+      schema: idList
+        ? { type: "array", minItems: 1, items: { type: "integer", format: "int32" } }
+        : components.of(arg.type),
+      ...(idList ? { style: inPath ? "simple" : "form", explode: false } : {}),
       ...(arg.description ? { description: arg.description } : {}),
     });
   }
   const declared = new Set(field.args.map((a) => a.name));
   if (route.query) {
-    for (const [name, kind] of Object.entries(route.query.filters)) {
-      if (!declared.has(name))
-        parameters.push({
-          name,
-          in: "query",
-          required: false,
-          schema: FILTER_SCHEMAS[kind],
-          description: `Filter on ${name}`,
-        });
-    }
-    const sortBy = parameters.find((p) => p.name === "sort_by");
-    if (sortBy && route.query.sortable.length)
-      sortBy.schema = { type: "string", enum: [...route.query.sortable], description: "Field to sort by" };
-    const groupBy = parameters.find((p) => p.name === "group_by");
-    if (groupBy && route.query.groupable?.length) groupBy.schema = { type: "string", enum: [...route.query.groupable] };
+    for (const [name, kind] of Object.entries(route.query.filters))
+      if (!declared.has(name)) parameters.push(filterParameter(name, kind, item?.getFields()[name]));
+    sortingOf(parameters, route.query);
   }
   const order = parameters.find((p) => p.name === "order");
-  if (order) order.schema = { type: "string", enum: ["asc", "desc"] };
+  if (order && route.query) order.schema = { type: "string", enum: ["asc", "desc"] };
+  // A list in its own order (the ranking) takes sort_by and order and ignores them.
+  for (const p of parameters)
+    if (!route.query && (p.name === "sort_by" || p.name === "order"))
+      p.description = "Ignored: this list has its own order";
   return parameters;
 }
 
@@ -285,7 +364,14 @@ function dataSchemaOf(field: RootField, route: RestRoute, components: Components
     data = {
       oneOf: [
         { type: "object", required: ["count"], properties: { count: { type: "integer" } } },
-        { type: "array", items: { type: "object", properties: { value: {}, count: { type: "integer" } } } },
+        {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["value", "count"],
+            properties: { value: COUNT_VALUE, count: { type: "integer" } },
+          },
+        },
       ],
     };
   }
@@ -296,9 +382,9 @@ function dataSchemaOf(field: RootField, route: RestRoute, components: Components
 function okResponse(route: RestRoute, data: Schema, headers: Record<string, unknown>) {
   if (route.download) {
     return {
-      description: "The file's bytes, as an attachment",
+      description: "The file's bytes, as an attachment, with the content type stored with the file",
       headers: { ...traceHeader, ...headers },
-      content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+      content: { "*/*": { schema: { type: "string", format: "binary" } } },
     };
   }
   const properties: Schema = {
@@ -349,16 +435,24 @@ function requestBodyOf(field: RootField, route: RestRoute, components: Component
   };
 }
 
-function operation(schema: GraphQLSchema, entry: RouteEntry, components: Components) {
+function operation(
+  schema: GraphQLSchema,
+  entry: RouteEntry,
+  components: Components,
+  items: Map<string, GraphQLObjectType>,
+) {
   const { route } = entry;
   const root = entry.operation === "query" ? schema.getQueryType()! : schema.getMutationType()!;
   const field = root.getFields()[entry.field];
-  const parameters = parametersOf(field, route, components);
+  const parameters = parametersOf(field, route, components, items.get(route.path.replace(/\/count_by$/, "")));
   const data = dataSchemaOf(field, route, components);
   const limited = route.rateLimited !== false;
   const headers = limited ? rateLimitHeaders : {};
-  const extra = route.errors ?? {};
+  let extra = route.errors ?? {};
   const idempotent = route.method !== "GET" && !route.upload;
+  // Every partners write needs a key of an internal service team (inventory/rules/fields.ts teamOf).
+  if (route.interfaces.includes("partners") && route.method !== "GET" && !extra["403"])
+    extra = { ...extra, "403": "The key's supplier company is not an internal service team" };
   if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   const statuses = [
     400,
@@ -386,12 +480,50 @@ function operation(schema: GraphQLSchema, entry: RouteEntry, components: Compone
   };
 }
 
+type Examples = Record<string, { request?: unknown; ok?: unknown; bad?: unknown }>;
+
+/**
+ * The operation with the examples recorded from the REST tests (openapi-examples.json, made by
+ * scripts/openapi-examples.sh and checked against the schemas by test/foundation/openapi-examples.test.ts):
+ * the request body and answer of a 200, the answer of a 400.
+ */
+function withExamples<T>(op: T, key: string): T {
+  const recorded = (EXAMPLES as Examples)[key];
+  if (!recorded) return op;
+  type Part = { content?: Record<string, { example?: unknown }> } | undefined;
+  const { requestBody, responses } = op as unknown as { requestBody?: Part; responses: Record<number, Part> };
+  const set = (part: Part, example: unknown) => {
+    const json = part?.content?.["application/json"];
+    if (json && example !== undefined) json.example = example;
+  };
+  set(requestBody, recorded.request);
+  set(responses[200], recorded.ok);
+  set(responses[400], recorded.bad);
+  return op;
+}
+
+/** Each list path's item type (a page's `data`), for the list's and its count_by's filters. */
+function listItems(schema: GraphQLSchema, table: RouteEntry[]): Map<string, GraphQLObjectType> {
+  const items = new Map<string, GraphQLObjectType>();
+  for (const { route, field } of table) {
+    const page = route.list && getNamedType(schema.getQueryType()?.getFields()[field]?.type);
+    const data = page && isObjectType(page) ? page.getFields().data : undefined;
+    const item = data && getNamedType(data.type);
+    if (item && isObjectType(item)) items.set(route.path, item);
+  }
+  return items;
+}
+
 export function openApiDocument(iface: Interface, schema: GraphQLSchema, table: RouteEntry[]) {
   const components = new Components();
   const paths: Record<string, Record<string, unknown>> = {};
+  const items = listItems(schema, table);
   for (const entry of table) {
     const path = `/v1/${iface}${entry.route.path.replace(/:(\w+)/g, "{$1}")}`;
-    (paths[path] ??= {})[entry.route.method.toLowerCase()] = operation(schema, entry, components);
+    (paths[path] ??= {})[entry.route.method.toLowerCase()] = withExamples(
+      operation(schema, entry, components, items),
+      `${entry.route.method} ${path}`,
+    );
   }
   const tags = [...new Set(table.map((e) => tagOf(e.route.path)))].sort().map((name) => ({ name }));
   return {

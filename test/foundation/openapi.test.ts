@@ -45,7 +45,9 @@ describe("OpenAPI documents", () => {
     expect(multiple.parameters[0]).toMatchObject({
       name: "ids",
       in: "path",
-      schema: { type: "string", pattern: expect.any(String) },
+      style: "simple",
+      explode: false,
+      schema: { type: "array", items: { type: "integer" } },
     });
     expect(JSON.stringify(docs.buyer)).not.toContain('"type":"object"}},"recordedAt"');
   });

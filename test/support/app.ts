@@ -5,11 +5,13 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { Writable } from "node:stream";
 import pino from "pino";
+import { expect } from "vitest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { startApp, type App } from "../../src/app.ts";
 import { createDb, type Db } from "../../src/db.ts";
 import { applyFixture, type ApplyResult } from "../../src/operator/apply.ts";
 import { createTestDatabase } from "./databases.ts";
+import { OpenApiChecker, type Violation } from "./openapi-check.ts";
 
 export const BASE_FIXTURE = JSON.parse(fs.readFileSync(new URL("../fixtures/base.json", import.meta.url), "utf8"));
 
@@ -42,6 +44,12 @@ export interface TestApp {
   app: App;
   /** Every log line the service wrote, parsed. */
   logs: Record<string, unknown>[];
+  /**
+   * Every REST exchange of `call` that the published OpenAPI document does not describe (status,
+   * content type, body; the request, when the service accepted it). Also appended to
+   * `$OPENAPI_VIOLATIONS/<pid>.jsonl` when that variable names a directory.
+   */
+  violations: Violation[];
   /** Headers of a fixture key by ref. */
   headers(keyRef: string): Record<string, string>;
   call(
@@ -67,6 +75,38 @@ export interface Reply {
   status: number;
   headers: Headers;
   body: any;
+}
+
+// The published documents, read once per test process from the first app that needs them.
+let checker: Promise<OpenApiChecker> | undefined;
+async function loadChecker(url: string): Promise<OpenApiChecker> {
+  const docs: Record<string, Record<string, unknown>> = {};
+  for (const iface of ["buyer", "supplier", "partners"])
+    docs[iface] = await (await fetch(`${url}/v1/${iface}/openapi.json`)).json();
+  return new OpenApiChecker(docs);
+}
+
+/**
+ * With OPENAPI_EXAMPLES=<dir>: the first exchange of each operation and status (200, 400) of this test
+ * process, appended to <dir>/<pid>.jsonl; scripts/openapi-examples.sh makes the documents' examples
+ * of them (src/rest/openapi-examples.json).
+ */
+const examplesSeen = new Set<string>();
+function recordExample(
+  checker: OpenApiChecker,
+  method: string,
+  path: string,
+  request: unknown,
+  status: number,
+  body: unknown,
+) {
+  const dir = process.env.OPENAPI_EXAMPLES;
+  const operation = dir && (status === 200 || status === 400) ? checker.operationOf(method, path) : undefined;
+  if (!dir || !operation || examplesSeen.has(`${operation} ${status}`)) return;
+  if (status === 200 && typeof body !== "object") return; // a download: no example
+  examplesSeen.add(`${operation} ${status}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(`${dir}/${process.pid}.jsonl`, `${JSON.stringify({ operation, path, status, request, body })}\n`);
 }
 
 /** A logger that writes nothing, for services a test starts beside its app. */
@@ -135,7 +175,40 @@ export async function startTestApp(
     } catch {
       /* not JSON: keep the text */
     }
+    if (path.startsWith("/v1/")) await record(method, path, body, response, parsed);
     return { status: response.status, headers: response.headers, body: parsed };
+  };
+
+  const violations: Violation[] = [];
+  const record = async (method: string, path: string, body: unknown, response: Response, parsed: unknown) => {
+    checker ??= loadChecker(url);
+    let requestBody = body;
+    if (typeof body === "string") {
+      try {
+        requestBody = JSON.parse(body);
+      } catch {
+        requestBody = undefined; // not JSON: nothing to check
+      }
+    }
+    const found = (await checker).check({
+      method,
+      url: path,
+      requestBody,
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      body: parsed,
+    });
+    violations.push(...found);
+    recordExample(await checker, method, path, requestBody, response.status, parsed);
+    const dir = process.env.OPENAPI_VIOLATIONS;
+    if (dir && found.length) {
+      const test = expect.getState().currentTestName ?? "";
+      fs.mkdirSync(dir, { recursive: true });
+      fs.appendFileSync(
+        `${dir}/${process.pid}.jsonl`,
+        found.map((v) => `${JSON.stringify({ ...v, test })}\n`).join(""),
+      );
+    }
   };
 
   return {
@@ -146,6 +219,7 @@ export async function startTestApp(
     fixture,
     app,
     logs,
+    violations,
     headers,
     call: (keyRef, method, path, body, extra) => call(keyRef, method, path, body, extra),
     graphql: (keyRef, query, variables) => call(keyRef, "POST", "/graphql", { query, variables }),

@@ -10,6 +10,7 @@ builder.mutationField("createAssetModel", (t) =>
       { interfaces: ["buyer"], method: "POST", path: "/asset/asset_models", type: "AssetModel", bodyArg: "input" },
       requires("asset.write"),
     ),
+    description: "Creates an asset model of an asset type, with optional manuals and specs (name and URL each).",
     type: AssetModelRef,
     args: { input: t.arg({ type: AssetModelInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createAssetModel(ctx, input, query),

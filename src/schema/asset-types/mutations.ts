@@ -10,6 +10,8 @@ builder.mutationField("upsertAssetType", (t) =>
       { interfaces: ["buyer"], method: "POST", path: "/asset/asset_types", type: "AssetType", bodyArg: "input" },
       requires("asset.write"),
     ),
+    description:
+      "Creates an asset type of the key's company, or updates it when the body carries the id of an existing one (upsert).",
     type: AssetTypeRef,
     args: { input: t.arg({ type: AssetTypeInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => upsertAssetType(ctx, input, query),

@@ -7,6 +7,7 @@ readRoutes({
   path: "/asset/asset_types",
   type: "AssetType",
   fields: { list: "assetTypes", one: "assetType" },
+  description: "The asset types of the key's buyer company, with their refrigerant defaults.",
   page: AssetTypePage,
   item: AssetTypeRef,
   table: (ctx) => ctx.db.assetType,

@@ -10,6 +10,8 @@ builder.mutationField("upsertAsset", (t) =>
       { interfaces: ["buyer"], method: "POST", path: "/asset/assets", type: "Asset", bodyArg: "input" },
       requires("asset.write"),
     ),
+    description:
+      "Creates an asset at a location of the key's company, or updates it when the body carries the id of an existing one (upsert); refrigerant fields override the type's defaults.",
     type: AssetRef,
     args: { input: t.arg({ type: AssetInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => upsertAsset(ctx, input, query),

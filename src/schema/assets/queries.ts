@@ -11,6 +11,7 @@ readRoutes({
   type: "Asset",
   itemType: "ApiAssetWithMeter",
   fields: { list: "assets", one: "asset" },
+  description: "The assets at locations the key may see.",
   page: AssetPage,
   item: AssetWithMeterRef,
   table: (ctx) => ctx.db.asset,

@@ -12,6 +12,8 @@ export type FilterKind = "int" | "string" | "boolean" | "datetime";
 export interface ListQuery {
   filters: Record<string, FilterKind>;
   sortable: readonly string[];
+  /** What any other sort_by does, when it is not a 400 (documented as a free string, not an enum). */
+  sortFallback?: string;
   /** count_by: the fields group_by takes. */
   groupable?: readonly string[];
 }
@@ -47,6 +49,12 @@ export interface RestRoute {
   /** The field answers with a file's bytes (`ctx.download`) instead of the envelope. */
   download?: true;
 }
+
+/**
+ * A string field's closed set of values, for the OpenAPI documents (an enum there) where GraphQL keeps
+ * the field a String.
+ */
+export const closedSet = (values: readonly string[]) => ({ openapiEnum: [...values] });
 
 /** A root field's REST route; `extensions` adds other field extensions (a mutation's `requires(...)`). */
 export const restRoute = (route: RestRoute, extensions: Record<string, unknown> = {}) => ({

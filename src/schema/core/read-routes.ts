@@ -4,7 +4,7 @@
 import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
 import type { Viewer } from "./viewer.ts";
-import { restRoute, type Interface } from "./interfaces.ts";
+import { restRoute, type Interface, type RestRoute } from "./interfaces.ts";
 import type { GraphQLResolveInfo } from "graphql";
 import { findPage, listArgs, listQuery, pageQuery, type ListArgs, type ListSpec } from "./list.ts";
 import { countBy, countByArgs } from "./count-by.ts";
@@ -34,6 +34,8 @@ export interface ReadRoutes {
   /** Extra validation of the filter argument (e.g. enum values). */
   checkFilter?: (filter: unknown) => unknown;
   description?: string;
+  /** Error statuses beyond the common ones that all three routes answer (OpenAPI). */
+  errors?: RestRoute["errors"];
 }
 
 export function readRoutes(r: ReadRoutes): void {
@@ -48,6 +50,7 @@ export function readRoutes(r: ReadRoutes): void {
         list: true,
         maxLimit: r.spec.maxLimit,
         query: listQuery(r.spec),
+        errors: r.errors,
       }),
       description: r.description,
       type: r.page,
@@ -71,7 +74,9 @@ export function readRoutes(r: ReadRoutes): void {
           path: `${r.path}/count_by`,
           type: "count",
           query: { ...listQuery(r.spec), groupable: Object.keys(r.spec.filters) },
+          errors: r.errors,
         }),
+        description: `How many ${r.type} records the list would answer for the same filters; with group_by=<filter field>, how many per value of that field (ordered by value).`,
         type: "JSON",
         args: countByArgs,
         resolve: (_root, args, ctx) =>
@@ -82,7 +87,14 @@ export function readRoutes(r: ReadRoutes): void {
   if (r.fields.one && r.item) {
     builder.queryField(r.fields.one, (t) =>
       t.prismaField({
-        ...restRoute({ interfaces: r.interfaces, method: "GET", path: `${r.path}/:id`, type: r.itemType ?? r.type }),
+        ...restRoute({
+          interfaces: r.interfaces,
+          method: "GET",
+          path: `${r.path}/:id`,
+          type: r.itemType ?? r.type,
+          errors: r.errors,
+        }),
+        description: `One ${r.itemType ?? r.type} by id: 404 when it does not exist, 400 when it is outside the key's scope.`,
         type: r.item,
         args: { id: t.arg.int({ required: true }) },
         resolve: (query: object, _root: unknown, args: { id: number }, ctx: Context) =>

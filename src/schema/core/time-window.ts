@@ -17,6 +17,16 @@ function timestamp(name: string, raw: unknown): Date | undefined {
 /** The filter keys a window of this name takes. */
 export const windowKeys = (names: readonly string[]) => names.flatMap((n) => [n, `${n}Start`, `${n}End`]);
 
+/** A list's window filters as the OpenAPI documents show them: `<name>=from,to`, `<name>Start`, `<name>End`. */
+export const windowFilters = (names: readonly string[]) =>
+  Object.fromEntries(
+    names.flatMap((n) => [
+      [n, "string"],
+      [`${n}Start`, "datetime"],
+      [`${n}End`, "datetime"],
+    ]),
+  ) as Record<string, "string" | "datetime">;
+
 /** The inclusive bounds of one window, from `<name>=from,to` and/or `<name>Start` / `<name>End`. */
 export function windowOf(filter: Record<string, unknown>, name: string): { from?: Date; to?: Date } {
   let from = timestamp(`${name}Start`, filter[`${name}Start`]);

@@ -20,6 +20,8 @@ builder.queryField("ping", (t) =>
 builder.queryField("me", (t) =>
   t.field({
     ...restRoute({ interfaces: ["buyer"], method: "GET", path: "/me", type: "Me" }),
+    description:
+      "Who the key is: its contact (email, name, contact type) and the tenant it acts for (facility and company).",
     type: MeRef,
     resolve: (_root, _args, ctx) => me(ctx),
   }),

@@ -5,6 +5,7 @@ import { checkInvoiceFilter, INVOICE_LIST, invoiceScope } from "./rules/scope.ts
 // Supplier: the facility's invoices (masked for third parties); buyer: its company's published ones.
 readRoutes({
   interfaces: ["buyer", "supplier"],
+  errors: { "403": "Internal service team keys may not use invoices" },
   path: "/invoice/invoices",
   type: "Invoice",
   fields: { list: "invoices", countBy: "invoicesCountBy", one: "invoice" },

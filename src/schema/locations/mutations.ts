@@ -10,6 +10,8 @@ builder.mutationField("updateLocation", (t) =>
       { interfaces: ["buyer"], method: "PATCH", path: "/location/locations/:id", type: "Location", bodyArg: "input" },
       requires("location.write", { noun: "location", id: (args) => args.id }),
     ),
+    description:
+      "Sets a location's custom field values (locationTypeDetails), checked against the fields of its location type; other body fields are ignored.",
     type: LocationRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: LocationPatchInput, required: true }) },
     resolve: (query, _root, { id, input }, ctx) => patchLocationTypeDetails(ctx, id, input.locationTypeDetails, query),

@@ -49,6 +49,7 @@ readRoutes({
   path: "/location/regions",
   type: "Region",
   fields: { list: "regions", one: "region" },
+  description: "The regions of the key's buyer company (regions group its locations).",
   page: RegionPage,
   item: RegionRef,
   table: (ctx) => ctx.db.region,

@@ -12,6 +12,8 @@ builder.mutationField("createMeter", (t) =>
       { interfaces: ["buyer"], method: "POST", path: "/asset/meters", type: "Meter", bodyArg: "input" },
       requires("asset.write"),
     ),
+    description:
+      "Creates a meter on an asset, of a meter type of the company's catalog; the value type is copied from the meter type.",
     type: MeterRef,
     args: { input: t.arg({ type: MeterInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createMeter(ctx, input, query),
@@ -24,6 +26,7 @@ builder.mutationField("createMeterReading", (t) =>
       { interfaces: ["buyer"], method: "POST", path: "/asset/meter_readings", type: "MeterReading", bodyArg: "input" },
       requires("asset.write"),
     ),
+    description: "Records a reading of a meter, interpreted by the meter's reading mode.",
     type: MeterReadingRef,
     args: { input: t.arg({ type: MeterReadingInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => createMeterReading(ctx, input, query),

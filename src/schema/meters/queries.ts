@@ -31,6 +31,7 @@ readRoutes({
   path: "/asset/meters",
   type: "Meter",
   fields: { list: "meters", countBy: "metersCountBy", one: "meter" },
+  description: "The meters on assets the key may see, with their reading mode.",
   page: MeterPage,
   item: MeterRef,
   table: (ctx) => ctx.db.meter,

@@ -1,6 +1,7 @@
 import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { lastBaselineValue, READING_MODES } from "./rules.ts";
+import { closedSet } from "../core/interfaces.ts";
 
 export const MeterRef = builder.prismaObject("Meter", {
   fields: (t) => ({
@@ -8,7 +9,7 @@ export const MeterRef = builder.prismaObject("Meter", {
     name: t.exposeString("name"),
     assetId: t.exposeInt("assetId"),
     meterTypeId: t.exposeInt("meterTypeId"),
-    readingMode: t.exposeString("readingMode"),
+    readingMode: t.exposeString("readingMode", { extensions: closedSet(READING_MODES) }),
     valueType: t.exposeString("valueType"),
     valueUnit: t.exposeString("valueUnit", { nullable: true }),
     locationId: t.exposeInt("locationId"),

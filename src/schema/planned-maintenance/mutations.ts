@@ -37,6 +37,7 @@ builder.mutationField("createSchedulerRunLog", (t) =>
         path: "/pm/scheduler_run_logs",
         type: "SchedulerRunLog",
         bodyArg: "input",
+        errors: { "409": "The due time already has a successful run for another work order" },
       },
       requires("workOrder.write"),
     ),

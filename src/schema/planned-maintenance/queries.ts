@@ -5,7 +5,7 @@ import { listArgs, pageQuery } from "../core/list.ts";
 import { countByArgs } from "../core/count-by.ts";
 import { readRoutes } from "../core/read-routes.ts";
 import { RunLogPage, RunLogRef, SchedulePage, ScheduleRef } from "./types.ts";
-import { SCHEDULE_FILTERS, scheduleById, scheduleCount, schedulePage } from "./rules/schedules.ts";
+import { SCHEDULE_FILTERS, SCHEDULE_QUERY, scheduleById, scheduleCount, schedulePage } from "./rules/schedules.ts";
 import { checkRunLogFilter, RUN_LOG_LIST, runLogScope } from "./rules/run-logs.ts";
 
 const SCHEDULES = "/pm/planned_maintenance_schedules";
@@ -18,6 +18,7 @@ builder.queryField("plannedMaintenanceSchedules", (t) =>
       path: SCHEDULES,
       type: "PlannedMaintenanceSchedule",
       list: true,
+      query: SCHEDULE_QUERY,
     }),
     description: `The company's schedules. Filters: ${SCHEDULE_FILTERS.join(", ")} (windows: <name>Start/<name>End or <name>=<from>,<to>).`,
     type: SchedulePage,
@@ -28,7 +29,13 @@ builder.queryField("plannedMaintenanceSchedules", (t) =>
 
 builder.queryField("plannedMaintenanceSchedulesCountBy", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: `${SCHEDULES}/count_by`, type: "count" }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: `${SCHEDULES}/count_by`,
+      type: "count",
+      query: SCHEDULE_QUERY,
+    }),
     description: "The list's count for the same filters ({count}); with group_by, [{value, count}] by value.",
     type: "JSON",
     args: countByArgs,

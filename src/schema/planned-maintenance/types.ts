@@ -5,6 +5,7 @@ import { pageType } from "../core/list.ts";
 import { upcoming } from "./rules/cadence.ts";
 import { seriesOf } from "./rules/schedules.ts";
 import { MAX_LOG_LENGTH, RUN_LOG_STATUSES } from "./rules/run-logs.ts";
+import { closedSet } from "../core/interfaces.ts";
 
 const UPCOMING = 3;
 
@@ -108,7 +109,10 @@ export const RunLogRef = builder.prismaObject("SchedulerRunLog", {
     id: t.exposeInt("id"),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
     scheduleId: t.exposeInt("scheduleId"),
-    status: t.exposeString("status", { description: RUN_LOG_STATUSES.join(", ") }),
+    status: t.exposeString("status", {
+      description: RUN_LOG_STATUSES.join(", "),
+      extensions: closedSet(RUN_LOG_STATUSES),
+    }),
     lastRunAt: t.expose("lastRunAt", { type: "DateTime" }),
     lastRunDueAt: t.expose("lastRunDueAt", { type: "DateTime" }),
     woId: t.exposeInt("woId", { nullable: true }),
@@ -123,7 +127,11 @@ export const RunLogPage = pageType("SchedulerRunLog", RunLogRef);
 export const RunLogInput = builder.inputType("SchedulerRunLogInput", {
   fields: (t) => ({
     scheduleId: t.int({ required: true }),
-    status: t.string({ required: true, description: RUN_LOG_STATUSES.join(", ") }),
+    status: t.string({
+      required: true,
+      description: RUN_LOG_STATUSES.join(", "),
+      extensions: closedSet(RUN_LOG_STATUSES),
+    }),
     lastRunAt: t.field({ type: "DateTime", required: true, description: "When the scheduler ran" }),
     lastRunDueAt: t.field({
       type: "DateTime",

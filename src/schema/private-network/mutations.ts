@@ -14,7 +14,14 @@ const PATH = "/private_network/supplier_supplier_relationships";
 builder.mutationField("createSupplierSupplierRelationship", (t) =>
   t.prismaField({
     ...restRoute(
-      { interfaces: ["supplier"], method: "POST", path: PATH, type: "SupplierSupplierRelationship", bodyArg: "input" },
+      {
+        interfaces: ["supplier"],
+        method: "POST",
+        path: PATH,
+        type: "SupplierSupplierRelationship",
+        bodyArg: "input",
+        errors: { "409": "The facility is already in the key's facility's private network" },
+      },
       requires("network.write"),
     ),
     description:

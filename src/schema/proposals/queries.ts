@@ -5,6 +5,7 @@ import { checkProposalFilter, PROPOSAL_LIST, proposalScope } from "./rules/propo
 // Buyer: the proposals for the company's work orders; supplier: the facility's own. Internal teams: 403.
 readRoutes({
   interfaces: ["buyer", "supplier"],
+  errors: { "403": "Internal service team keys may not use proposals" },
   path: "/quote/proposals",
   type: "Proposal",
   fields: { list: "proposals", countBy: "proposalsCountBy", one: "proposal" },

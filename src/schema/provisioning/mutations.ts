@@ -18,6 +18,8 @@ builder.mutationField("provisionUser", (t) =>
       },
       requires("user.provision"),
     ),
+    description:
+      "Provisions a user (contact) of the key's buyer company with roles and facilities, and sends the invite mail.",
     type: ProvisionedContactRef,
     args: { input: t.arg({ type: ProvisionUserInput, required: true }) },
     resolve: (_root, { input }, ctx) => provisionUser(ctx, input),

@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { builder } from "../core/builder.ts";
 import type { Context } from "../core/context.ts";
 import { restRoute } from "../core/interfaces.ts";
-import { findPage, listArgs, pageQuery, type ListArgs, type ListSpec } from "../core/list.ts";
+import { findPage, listArgs, listQuery, pageQuery, type ListArgs, type ListSpec } from "../core/list.ts";
 import { countBy, countByArgs } from "../core/count-by.ts";
 import { readRoutes } from "../core/read-routes.ts";
 import { findInScope } from "../core/tenancy.ts";
@@ -79,7 +79,14 @@ function childRoutes(r: {
   };
   builder.queryField(r.fields.list, (t) =>
     t.field({
-      ...restRoute({ interfaces: ["partners"], method: "GET", path: r.path, type: r.type, list: true }),
+      ...restRoute({
+        interfaces: ["partners"],
+        method: "GET",
+        path: r.path,
+        type: r.type,
+        list: true,
+        query: listQuery(r.spec),
+      }),
       description: r.description,
       type: r.page as typeof RequestLineItemPage,
       args: { id: t.arg.int({ required: true }), ...listArgs },
@@ -89,7 +96,14 @@ function childRoutes(r: {
   );
   builder.queryField(r.fields.countBy, (t) =>
     t.field({
-      ...restRoute({ interfaces: ["partners"], method: "GET", path: `${r.path}/count_by`, type: "count" }),
+      ...restRoute({
+        interfaces: ["partners"],
+        method: "GET",
+        path: `${r.path}/count_by`,
+        type: "count",
+        query: { ...listQuery(r.spec), groupable: Object.keys(r.spec.filters) },
+      }),
+      description: `How many ${r.type} records the list would answer for the same filters; with group_by=<filter field>, how many per value (ordered by value).`,
       type: "JSON",
       args: { id: t.arg.int({ required: true }), ...countByArgs },
       resolve: async (_root, args, ctx) => countBy(r.table(ctx), await children(ctx, args.id), args, r.spec),

@@ -4,13 +4,20 @@ import { restRoute } from "../core/interfaces.ts";
 import { listArgs, pageQuery } from "../core/list.ts";
 import { countByArgs } from "../core/count-by.ts";
 import { WalkthroughPage, WalkthroughRef } from "./types.ts";
-import { WALKTHROUGH_FILTERS, walkthroughById, walkthroughCount, walkthroughPage } from "./rules.ts";
+import { WALKTHROUGH_FILTERS, WALKTHROUGH_QUERY, walkthroughById, walkthroughCount, walkthroughPage } from "./rules.ts";
 
 const PATH = "/site_survey/walkthroughs";
 
 builder.queryField("walkthroughs", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: PATH, type: "Walkthrough", list: true }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: PATH,
+      type: "Walkthrough",
+      list: true,
+      query: WALKTHROUGH_QUERY,
+    }),
     description: `Walkthroughs at locations the key's contact may see, newest first. Filters: ${WALKTHROUGH_FILTERS.join(", ")}.`,
     type: WalkthroughPage,
     args: listArgs,
@@ -20,7 +27,13 @@ builder.queryField("walkthroughs", (t) =>
 
 builder.queryField("walkthroughsCountBy", (t) =>
   t.field({
-    ...restRoute({ interfaces: ["buyer"], method: "GET", path: `${PATH}/count_by`, type: "count" }),
+    ...restRoute({
+      interfaces: ["buyer"],
+      method: "GET",
+      path: `${PATH}/count_by`,
+      type: "count",
+      query: WALKTHROUGH_QUERY,
+    }),
     description: "The list's count for the same filters ({count}); with group_by, [{value, count}] by value.",
     type: "JSON",
     args: countByArgs,

@@ -7,7 +7,8 @@ import type { Context } from "../core/context.ts";
 import { findPage, type ListArgs, type ListSpec } from "../core/list.ts";
 import { countBy } from "../core/count-by.ts";
 import { findInScope } from "../core/tenancy.ts";
-import { splitWindows } from "../core/time-window.ts";
+import { splitWindows, windowFilters } from "../core/time-window.ts";
+import type { ListQuery } from "../core/interfaces.ts";
 import { workOrderScope } from "../work-orders/public.ts";
 
 // ---- role location and brand scoping
@@ -55,6 +56,13 @@ const WALKTHROUGH_LIST: ListSpec = {
   filters: { id: "int", locationId: "int", surveyId: "int", completedById: "int" },
   sortable: ["id", "completedAt"],
   defaultSort: { field: "completedAt", order: "desc" },
+};
+
+/** The list's filters, sorting and grouping, for its route (OpenAPI). */
+export const WALKTHROUGH_QUERY: ListQuery = {
+  filters: { ...WALKTHROUGH_LIST.filters, ...windowFilters(["completedAt"]) },
+  sortable: WALKTHROUGH_LIST.sortable,
+  groupable: Object.keys(WALKTHROUGH_LIST.filters),
 };
 
 export const WALKTHROUGH_FILTERS = [

@@ -1,11 +1,17 @@
 // The work order's GraphQL types: the work order (masked for third-party suppliers), its notes, status
 // history and service calls, problem types, the published transition table, and the write bodies.
 import { builder } from "../core/builder.ts";
+import { closedSet } from "../core/interfaces.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { moneyText } from "../core/values.ts";
-import { STATUSES, type TransitionRow } from "./rules/state-machine.ts";
+import { STATUSES, TRANSITION_ROWS, type TransitionRow } from "./rules/state-machine.ts";
 import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
+
+// Closed sets kept as strings in GraphQL, documented as enums in OpenAPI (src/rest/openapi.ts).
+const ACTIONS = [...new Set(TRANSITION_ROWS.map((r) => r.action))];
+const ACTOR_KINDS = ["buyer", "supplier", "system"];
+const OUTCOMES = ["completed", "incomplete"];
 
 export const WorkOrderStatusEnum = builder.enumType("WorkOrderStatus", { values: STATUSES });
 
@@ -13,9 +19,9 @@ builder.prismaObject("WorkOrderStatusChange", {
   fields: (t) => ({
     from: t.field({ type: WorkOrderStatusEnum, nullable: true, resolve: (c) => c.from }),
     to: t.field({ type: WorkOrderStatusEnum, resolve: (c) => c.to }),
-    action: t.exposeString("action"),
+    action: t.exposeString("action", { extensions: closedSet(ACTIONS) }),
     actor: t.exposeString("actor"),
-    actorKind: t.exposeString("actorKind"),
+    actorKind: t.exposeString("actorKind", { extensions: closedSet(ACTOR_KINDS) }),
     at: t.expose("at", { type: "DateTime" }),
   }),
 });
@@ -29,7 +35,7 @@ builder.prismaObject("ServiceCall", {
     checkInNote: t.exposeString("checkInNote", { nullable: true }),
     checkOutAt: t.expose("checkOutAt", { type: "DateTime", nullable: true }),
     checkOutNote: t.exposeString("checkOutNote", { nullable: true }),
-    outcome: t.exposeString("outcome", { nullable: true }),
+    outcome: t.exposeString("outcome", { nullable: true, extensions: closedSet(OUTCOMES) }),
     reason: t.exposeString("reason", { nullable: true }),
   }),
 });
@@ -221,6 +227,7 @@ export const SupplierActionInput = builder.inputType("WorkOrderSupplierActionInp
       description: "assign_tech (required); check_in (required unless a technician is assigned)",
     }),
     scheduledAt: t.field({ type: "DateTime", description: "schedule, reschedule (required)" }),
+    // Not an enum in OpenAPI: the body is shared by every supplier action and only check_out reads it.
     outcome: t.string({ description: "check_out (required): completed or incomplete" }),
     reason: t.string({ description: "check_out (required when incomplete)" }),
   }),

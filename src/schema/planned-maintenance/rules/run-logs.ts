@@ -53,7 +53,10 @@ export interface RunLogInput {
  */
 export async function recordRun(ctx: Context, input: RunLogInput, query: object) {
   if (!(RUN_LOG_STATUSES as readonly string[]).includes(input.status)) {
-    throw badInput(`status must be one of ${RUN_LOG_STATUSES.join(", ")}, got ${JSON.stringify(input.status)}`);
+    throw badInput(
+      `status must be one of ${RUN_LOG_STATUSES.join(", ")}, got ${JSON.stringify(input.status)}`,
+      "status",
+    );
   }
   const status = input.status as RunLogStatus;
   if (input.log && input.log.length > MAX_LOG_LENGTH) throw badInput(`log is limited to ${MAX_LOG_LENGTH} characters`);

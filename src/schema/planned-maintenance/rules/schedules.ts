@@ -8,7 +8,8 @@ import { type ApiError, badInput } from "../../core/errors.ts";
 import { filterWhere, findPage, type ListArgs, type ListSpec } from "../../core/list.ts";
 import { countBy } from "../../core/count-by.ts";
 import { buyerOwnedScope, findInScope, lockWritable } from "../../core/tenancy.ts";
-import { splitWindows, windowKeys } from "../../core/time-window.ts";
+import { splitWindows, windowFilters, windowKeys } from "../../core/time-window.ts";
+import type { ListQuery } from "../../core/interfaces.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { nextDue, type Series } from "./cadence.ts";
 
@@ -27,6 +28,13 @@ const SCHEDULE_LIST: ListSpec = {
   },
   sortable: ["id", "nextRunAt", "lastRunAt", "title", "createdAt"],
   defaultSort: { field: "id", order: "asc" },
+};
+
+/** The list's filters, sorting and grouping, for its route (OpenAPI). */
+export const SCHEDULE_QUERY: ListQuery = {
+  filters: { ...SCHEDULE_LIST.filters, assetId: "int", ...windowFilters(WINDOWS) },
+  sortable: SCHEDULE_LIST.sortable,
+  groupable: Object.keys(SCHEDULE_LIST.filters),
 };
 
 /** Filter names the list accepts, for messages and docs. */

@@ -58,6 +58,7 @@ export const WORK_ORDER_QUERY: ListQuery = {
     ...Object.fromEntries(IGNORED.map((name) => [name, "string"])),
   },
   sortable: SORTABLE,
+  sortFallback: "sorts by createdAt, newest first (no 400; docs/work-order-search.md)",
   groupable: GROUPABLE,
 };
 
