@@ -40,12 +40,17 @@ export function subscribe(
   variables: Record<string, unknown> = {},
   fields = EVENT_FIELDS,
 ): Subscriber {
+  // Closed by the test: results still in flight are dropped, as a client that went away never sees them.
+  let closed = false;
   const sub: Subscriber = {
     events: [],
     errors: [],
     completed: false,
     ids: () => sub.events.map((e) => Number(e.id)),
-    close: () => client.dispose() as Promise<void>,
+    close: () => {
+      closed = true;
+      return client.dispose() as Promise<void>;
+    },
   };
   class Kept extends WebSocket {
     constructor(...args: ConstructorParameters<typeof WebSocket>) {
@@ -63,10 +68,11 @@ export function subscribe(
   client.subscribe<{ workOrderEvents: LiveEvent }>(
     { query: eventsQuery(fields), variables },
     {
-      next: (result) =>
-        result.data?.workOrderEvents
-          ? sub.events.push(result.data.workOrderEvents)
-          : sub.errors.push(...((result.errors ?? []) as Subscriber["errors"])),
+      next: (result) => {
+        if (closed) return;
+        if (result.data?.workOrderEvents) sub.events.push(result.data.workOrderEvents);
+        else sub.errors.push(...((result.errors ?? []) as Subscriber["errors"]));
+      },
       error: (e) => sub.errors.push(e as Subscriber["errors"][number]),
       complete: () => (sub.completed = true),
     },
@@ -112,20 +118,6 @@ export function sseSubscribe(
     }
   })();
   return { frames, errors, response, close: () => abort.abort() };
-}
-
-export async function waitUntil<T>(
-  probe: () => T | false | undefined | null | Promise<T | false | undefined | null>,
-  ms = 10_000,
-  what = "condition",
-) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 export const increasing = (ids: number[]) => ids.every((id, i) => i === 0 || id > ids[i - 1]);

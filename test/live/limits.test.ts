@@ -4,7 +4,8 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { increasing, subscribe, waitUntil, type Subscriber } from "./client.ts";
+import { increasing, subscribe, type Subscriber } from "./client.ts";
+import { waitFor } from "../support/wait.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -106,28 +107,28 @@ describe("a subscriber that cannot keep up", () => {
     try {
       // Live once a first note came through (the subscription is made after the connection opens).
       await notes(1, 10);
-      await waitUntil(() => slow.events.length === 1, 10_000, "the first note");
+      await waitFor(() => slow.events.length === 1, 10_000, "the first note");
       // Stop reading: once the socket buffers are full the server's writes stall and its events wait.
       proxy.pause();
       await notes(400, 60_000);
-      await waitUntil(
+      await waitFor(
         async () => (await t.db.outboxEvent.count({ where: { relayedAt: null } })) === 0,
         20_000,
         "the relay",
       );
       await new Promise((r) => setTimeout(r, 1_000));
       proxy.resume();
-      const [error] = await waitUntil(() => slow.errors.length > 0 && slow.errors, 20_000, "the error event");
+      const [error] = await waitFor(() => slow.errors.length > 0 && slow.errors, 20_000, "the error event");
       expect(error.extensions.code).toBe("SubscriberTooSlowException");
       const resumeAfter = error.extensions.resumeAfter as string;
       expect(resumeAfter).toBe(slow.events.at(-1)?.id ?? start);
       expect(slow.events.length).toBeLessThan(401);
-      await waitUntil(() => slow.closeCode !== undefined, 5_000, "the disconnect");
+      await waitFor(() => slow.closeCode !== undefined, 5_000, "the disconnect");
       expect(slow.closeCode).toBe(4429);
 
       resumed.push(subscribe(t.url, t.headers("acme-key"), { after: resumeAfter, workOrderId }));
       const rest = resumed[0];
-      await waitUntil(() => slow.events.length + rest.events.length >= 401, 20_000, "the rest");
+      await waitFor(() => slow.events.length + rest.events.length >= 401, 20_000, "the rest");
       const texts = [...slow.events, ...rest.events].slice(1).map((e) => Number(String(e.data.newNote).split(" ")[0]));
       expect(texts).toEqual(Array.from({ length: 400 }, (_, i) => i));
       expect(increasing([...slow.ids(), ...rest.ids()])).toBe(true);
@@ -143,13 +144,13 @@ describe("limits per key", () => {
   it("refuses a key's connection beyond LIVE_MAX_CONNECTIONS_PER_KEY (close code 4429), others unaffected", async () => {
     const open = [1, 2, 3].map(() => subscribe(t.url, t.headers("acme-key"), { workOrderId }));
     try {
-      await waitUntil(() => open.every((s) => s.socket?.readyState === 1), 5_000, "three connections");
+      await waitFor(() => open.every((s) => s.socket?.readyState === 1), 5_000, "three connections");
       await new Promise((r) => setTimeout(r, 200));
       const fourth = subscribe(t.url, t.headers("acme-key"), { workOrderId });
-      await waitUntil(() => fourth.closeCode !== undefined, 5_000, "the refusal");
+      await waitFor(() => fourth.closeCode !== undefined, 5_000, "the refusal");
       expect(fourth.closeCode).toBe(4429);
       const other = subscribe(t.url, t.headers("globex-key"));
-      await waitUntil(() => other.socket?.readyState === 1, 5_000, "another key's connection");
+      await waitFor(() => other.socket?.readyState === 1, 5_000, "another key's connection");
       await new Promise((r) => setTimeout(r, 200));
       expect(other.closeCode).toBeUndefined();
       await other.close();
@@ -177,7 +178,7 @@ describe("limits per key", () => {
       expect(streams.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       await new Promise((r) => setTimeout(r, 300));
       const fifth = subscribe(t.url, t.headers("acme-key"));
-      const [error] = await waitUntil(() => fifth.errors.length > 0 && fifth.errors, 5_000, "the refusal");
+      const [error] = await waitFor(() => fifth.errors.length > 0 && fifth.errors, 5_000, "the refusal");
       expect(error.extensions.code).toBe("TooManyRequestsException");
       expect(error.message).toContain("LIVE_MAX_SUBSCRIPTIONS_PER_KEY");
       await fifth.close();

@@ -9,7 +9,8 @@ import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { createWorkOrderLoader } from "../../src/schema/live/work-orders.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { increasing, subscribe, waitUntil } from "./client.ts";
+import { increasing, subscribe } from "./client.ts";
+import { waitFor } from "../support/wait.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -51,19 +52,19 @@ describe("the outbox behind Redis", () => {
     const sub = subscribe(t.url, t.headers("acme-key"), { after: head, workOrderId: 4242 });
     const redis = new Redis(t.config.redisUrl);
     try {
-      await waitUntil(() => sub.socket?.readyState === 1, 5_000, "the socket");
+      await waitFor(() => sub.socket?.readyState === 1, 5_000, "the socket");
       await new Promise((r) => setTimeout(r, 300));
       await note("lost");
       await relay(); // relayed and numbered, never published
       await note("published");
       const { messages } = await relay();
       await redis.publish(`${t.config.redisPrefix}:${SUBSCRIPTION_CHANNEL}`, JSON.stringify(messages));
-      await waitUntil(() => sub.events.length >= 2, 5_000, "both notes");
+      await waitFor(() => sub.events.length >= 2, 5_000, "both notes");
       expect(sub.events.map((e) => e.data.newNote)).toEqual(["lost", "published"]);
 
       await note("never published");
       await relay();
-      await waitUntil(() => sub.events.length >= 3, 5_000, "the catch-up");
+      await waitFor(() => sub.events.length >= 3, 5_000, "the catch-up");
       expect(sub.events.map((e) => e.data.newNote)).toEqual(["lost", "published", "never published"]);
       expect(increasing(sub.ids())).toBe(true);
       expect(sub.errors).toEqual([]);

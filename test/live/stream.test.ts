@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent, type EventType } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { increasing, sseSubscribe, subscribe, waitUntil, type Subscriber } from "./client.ts";
+import { increasing, sseSubscribe, subscribe, type Subscriber } from "./client.ts";
+import { waitFor } from "../support/wait.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -110,20 +111,20 @@ describe("resuming", () => {
     );
     // While the writers go on: one subscriber resumes after an event in the middle; another one
     // resumes after it, drops its connection part way through and resumes again from its last id.
-    const middle = await waitUntil(() => all.events.length >= 30 && all.events[29].id, 20_000, "30 events");
+    const middle = await waitFor(() => all.events.length >= 30 && all.events[29].id, 20_000, "30 events");
     const resumed = subscribe(t.url, t.headers("acme-key"), { after: middle, ...only });
     const first = subscribe(t.url, t.headers("acme-key"), { after: middle, ...only });
-    await waitUntil(() => first.events.length >= 20, 20_000, "20 events after the middle");
+    await waitFor(() => first.events.length >= 20, 20_000, "20 events after the middle");
     await first.close();
     const last = first.events.at(-1)!.id;
     const again = subscribe(t.url, t.headers("acme-key"), { after: last, ...only });
     await writing;
     const total = writers * perWriter;
     try {
-      await waitUntil(() => all.events.length >= total, 20_000, "every event");
+      await waitFor(() => all.events.length >= total, 20_000, "every event");
       const idsAfter = (s: Subscriber, id: string) => s.ids().filter((n) => n > Number(id));
-      await waitUntil(() => resumed.ids().at(-1) === all.ids().at(-1), 10_000, "the resumed subscriber to catch up");
-      await waitUntil(() => again.ids().at(-1) === all.ids().at(-1), 10_000, "the reconnected one to catch up");
+      await waitFor(() => resumed.ids().at(-1) === all.ids().at(-1), 10_000, "the resumed subscriber to catch up");
+      await waitFor(() => again.ids().at(-1) === all.ids().at(-1), 10_000, "the reconnected one to catch up");
       expect(all.events).toHaveLength(total);
       expect(increasing(all.ids())).toBe(true);
       expect(resumed.ids()).toEqual(idsAfter(all, middle));
@@ -141,7 +142,7 @@ describe("resuming", () => {
     const workOrderId = await createWorkOrder();
     const sub = subscribe(t.url, t.headers("acme-key"), { after: await head(), workOrderId });
     await confirm(workOrderId);
-    const [event] = await waitUntil(() => sub.events.length > 0 && sub.events, 10_000, "the confirmation");
+    const [event] = await waitFor(() => sub.events.length > 0 && sub.events, 10_000, "the confirmation");
     await sub.close();
     const future = subscribe(t.url, t.headers("acme-key"), { after: String(Number(await head()) + 1000) });
     const aged = await t.db
@@ -149,7 +150,7 @@ describe("resuming", () => {
     expect(aged).toBeGreaterThan(0);
     const old = subscribe(t.url, t.headers("acme-key"), { after: event.id });
     try {
-      await waitUntil(() => future.errors.length > 0 && old.errors.length > 0, 10_000, "both refusals");
+      await waitFor(() => future.errors.length > 0 && old.errors.length > 0, 10_000, "both refusals");
       expect(future.errors[0].extensions).toMatchObject({ code: "invalidInputDataException", field: "after" });
       expect(old.errors[0].extensions.code).toBe("EventsExpiredException");
       expect(old.errors[0].message).toMatch(/older than the 24 h .* re-sync by listing/);
@@ -185,8 +186,8 @@ describe("filters", () => {
       statuses: ["ConfirmedByServiceProvider"],
     });
     try {
-      await waitUntil(() => subs.all.events.length >= 3, 10_000, "three events");
-      await waitUntil(() => one.events.length >= 1, 10_000, "the confirmation");
+      await waitFor(() => subs.all.events.length >= 3, 10_000, "three events");
+      await waitFor(() => one.events.length >= 1, 10_000, "the confirmation");
       const seen = (s: Subscriber) => s.events.map((e) => [e.eventType, e.workOrderId]);
       // Everything is relayed: whatever a filtered subscriber has not got by now it will not get.
       await new Promise((r) => setTimeout(r, 300));
@@ -220,7 +221,7 @@ describe("typed events", () => {
     await confirm(id);
     await addNote(id, "Gate code 4321");
     try {
-      await waitUntil(() => buyer.events.length >= 3 && supplier.events.length >= 3, 10_000, "three events each");
+      await waitFor(() => buyer.events.length >= 3 && supplier.events.length >= 3, 10_000, "three events each");
       const confirmation = (s: Subscriber) => s.events.find((e) => e.eventType === "workorder.status_update")!;
       expect(confirmation(buyer)).toMatchObject({
         workOrderId: id,
@@ -261,7 +262,7 @@ describe("two API instances", () => {
       const viaSecond = await createWorkOrder({ title: "Through the second instance" }, second.url);
       const viaFirst = await createWorkOrder({ title: "Through the first instance" });
       for (const s of [onFirst, onSecond]) {
-        await waitUntil(() => s.events.length >= 2, 10_000, "both creates");
+        await waitFor(() => s.events.length >= 2, 10_000, "both creates");
         expect(s.events.map((e) => e.workOrderId)).toEqual([viaSecond, viaFirst]);
       }
     } finally {
@@ -277,7 +278,7 @@ describe("server-sent events", () => {
     const start = await head();
     const first = sseSubscribe(t.url, t.headers("acme-key"), { after: start, workOrderId });
     await confirm(workOrderId);
-    await waitUntil(
+    await waitFor(
       () => first.frames.some((f) => f.event.eventType === "workorder.status_update"),
       10_000,
       "the confirmation",
@@ -288,7 +289,7 @@ describe("server-sent events", () => {
     await addNote(workOrderId, "While away");
     const resumed = sseSubscribe(t.url, { ...t.headers("acme-key"), "Last-Event-ID": lastId }, { workOrderId });
     try {
-      await waitUntil(() => resumed.frames.length >= 1, 10_000, "the note written while away");
+      await waitFor(() => resumed.frames.length >= 1, 10_000, "the note written while away");
       expect(resumed.frames.map((f) => [f.event.eventType, f.event.data.newNote])).toEqual([
         ["workorder.new_note", "While away"],
       ]);
