@@ -1,6 +1,7 @@
 // `operator keys issue|list|revoke`: API keys are issued by the operator, never by the API.
 import type { Db } from "../db.ts";
 import { hashSecret, newApiKey, newSecret } from "../schema/core/keys.ts";
+import { keyLimits } from "../schema/core/viewer.ts";
 
 export async function issueKey(
   db: Db,
@@ -92,14 +93,7 @@ export async function listKeys(db: Db, filter: KeyFilter = {}, now = new Date())
       buyerCompanyId: r.contact.buyerFacility?.buyerCompanyId ?? null,
       buyerFacilityId: r.contact.buyerFacilityId,
       supplierFacilityId: r.contact.supplierFacilityId,
-      rateLimit:
-        r.rateLimitRequests && r.rateLimitWindowSeconds
-          ? { requests: r.rateLimitRequests, windowSeconds: r.rateLimitWindowSeconds }
-          : null,
-      graphqlBudget:
-        r.graphqlBudgetPoints && r.graphqlBudgetWindowSeconds
-          ? { points: r.graphqlBudgetPoints, windowSeconds: r.graphqlBudgetWindowSeconds }
-          : null,
+      ...keyLimits(r),
       createdAt: r.createdAt.toISOString(),
       expiresAt: r.expiresAt?.toISOString() ?? null,
       revokedAt: r.revokedAt?.toISOString() ?? null,

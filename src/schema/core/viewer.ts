@@ -96,6 +96,18 @@ export function viewerOf(row: KeyRecord, secret: string, now: Date): Viewer | nu
     supplierFacilityId: onSupplierSide ? row.supplierFacilityId : null,
     supplierCompanyId: onSupplierSide ? row.supplierCompanyId : null,
     isThirdParty: onSupplierSide && row.internalTeamOfId === null,
+    ...keyLimits(row),
+  };
+}
+
+/** A key's operator-set limits (null: the defaults): REST's request window and GraphQL's points budget. */
+export function keyLimits(row: {
+  rateLimitRequests: number | null;
+  rateLimitWindowSeconds: number | null;
+  graphqlBudgetPoints: number | null;
+  graphqlBudgetWindowSeconds: number | null;
+}) {
+  return {
     rateLimit:
       row.rateLimitRequests && row.rateLimitWindowSeconds
         ? { requests: row.rateLimitRequests, windowSeconds: row.rateLimitWindowSeconds }
