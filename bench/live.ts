@@ -27,9 +27,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { createDb, sqlPool, type Db } from "../src/db.ts";
+import { createDb, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase, urlOf } from "./database.ts";
+import { insertStatusUpdates } from "./outbox-events.ts";
 import { abort, cleanUp, freePort, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
 
 const DATABASE = process.env.BENCH_DATABASE ?? "wo_bench_live";
@@ -135,27 +136,16 @@ let nextWorkOrderId = TENANTS; // work order id % TENANTS is the tenant
 /** `count` status updates, round robin over the tenants, in one statement (as writeEvent writes them). */
 async function commit(db: Db, companies: number[], count: number) {
   const ids = Array.from({ length: count }, () => nextWorkOrderId++);
-  const changedAt = new Date().toISOString();
-  const payloads = ids.map((workOrderId) =>
-    JSON.stringify({
+  await insertStatusUpdates(
+    db,
+    ids.map((workOrderId) => ({
       workOrderId,
       buyerCompanyId: companies[workOrderId % TENANTS],
       customer: `Tenant ${workOrderId % TENANTS}`,
       location: "Store",
       supplierFacilityId: null,
-      visibleToSupplierFacilityIds: [],
-      status: "ConfirmedByServiceProvider",
-      oldStatus: "PendingConfirmationByServiceProvider",
-      newStatus: "ConfirmedByServiceProvider",
       changedBy: "Bench",
-      changedAt,
-      action: "confirm",
-    }),
-  );
-  await sqlPool(db).query(
-    `INSERT INTO "OutboxEvent" ("eventType", "workOrderId", "buyerCompanyId", payload)
-     SELECT 'workorder.status_update', w, (p->>'buyerCompanyId')::int, p FROM unnest($1::int[], $2::jsonb[]) AS e(w, p)`,
-    [ids, payloads],
+    })),
   );
   const at = performance.now();
   for (const id of ids) committedAt.set(id, at);

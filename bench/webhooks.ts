@@ -40,6 +40,7 @@ import { createDb, sqlPool, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase, urlOf } from "./database.ts";
 import { abort, cleanUp, freePort, gitRevision, onCleanUp, ROOT, startService, stopService } from "./common.ts";
+import { insertStatusUpdates } from "./outbox-events.ts";
 
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 /** BENCH_DATABASE: another name, so two checkouts can run this bench on one server at once. */
@@ -225,34 +226,19 @@ function cpuSpent(
 const committedAt = new Map<number, number>();
 let nextWorkOrderId = 1;
 
-/**
- * Commits `count` status updates in one statement, with the payload writeEvent writes; returns their
- * work order ids. Plain SQL: in production these rows come from API transactions on other machines,
- * so the producer should cost this machine as little as it can.
- */
+/** Commits `count` status updates in one statement (outbox-events.ts); returns their work order ids. */
 async function commitBatch(db: Db, refs: Record<string, number>, count: number): Promise<number[]> {
   const ids = Array.from({ length: count }, () => nextWorkOrderId++);
-  const changedAt = new Date().toISOString();
-  const payloads = ids.map((workOrderId) =>
-    JSON.stringify({
+  await insertStatusUpdates(
+    db,
+    ids.map((workOrderId) => ({
       workOrderId,
       buyerCompanyId: refs.acme,
       customer: "Acme Foods",
       location: "Store 1 Portland",
       supplierFacilityId: refs["coolco-pdx"],
-      visibleToSupplierFacilityIds: [],
-      status: "ConfirmedByServiceProvider",
-      oldStatus: "PendingConfirmationByServiceProvider",
-      newStatus: "ConfirmedByServiceProvider",
       changedBy: "Bob Tech",
-      changedAt,
-      action: "confirm",
-    }),
-  );
-  await sqlPool(db).query(
-    `INSERT INTO "OutboxEvent" ("eventType", "workOrderId", "buyerCompanyId", payload)
-     SELECT 'workorder.status_update', w, $1, p FROM unnest($2::int[], $3::jsonb[]) AS e(w, p)`,
-    [refs.acme, ids, payloads],
+    })),
   );
   const at = performance.now();
   for (const id of ids) committedAt.set(id, at);
