@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 import { startReceiver } from "../support/receiver.ts";
 import { waitFor } from "../support/wait.ts";
-import { acmeWorkOrder } from "../support/work-order-events.ts";
+import { acmeWorkOrder, context } from "../support/work-order-events.ts";
 
 /** One scrape: `name{labels}` → value, exactly as the exposition format writes them. */
 async function scrape(base: string): Promise<Map<string, number>> {
@@ -46,23 +46,6 @@ const indexAll = async (t: TestApp) => {
 const aWorkOrder = (t: TestApp) =>
   acmeWorkOrder(t, { title: "Metrics unit", status: "PendingConfirmationByServiceProvider" });
 
-function eventContext(
-  t: TestApp,
-  workOrderId: number,
-  overrides: Partial<WorkOrderEventContext> = {},
-): WorkOrderEventContext {
-  return {
-    workOrderId,
-    buyerCompanyId: t.fixture.refs.acme,
-    customer: "Acme Foods",
-    location: "Store 1 Portland",
-    supplierFacilityId: t.fixture.refs["coolco-pdx"],
-    visibleToSupplierFacilityIds: [],
-    status: "ConfirmedByServiceProvider",
-    ...overrides,
-  };
-}
-
 /** Commits one status change's outbox event; returns its id. */
 async function commitEvent(
   t: TestApp,
@@ -70,7 +53,7 @@ async function commitEvent(
   overrides: Partial<WorkOrderEventContext> = {},
 ): Promise<bigint> {
   return t.db.$transaction(async (tx) => {
-    await writeEvent(tx, "workorder.status_update", eventContext(t, workOrderId, overrides), {
+    await writeEvent(tx, "workorder.status_update", context(t, workOrderId, overrides), {
       oldStatus: "PendingConfirmationByServiceProvider",
       newStatus: "ConfirmedByServiceProvider",
       changedBy: "Bob Tech",

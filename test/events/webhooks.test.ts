@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import crypto from "node:crypto";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { waitFor } from "../support/wait.ts";
+import { context } from "../support/work-order-events.ts";
 import { writeEvent, type WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import type { ClaimedDelivery } from "../../src/schema/webhooks/jobs/delivery.ts";
 
@@ -66,18 +67,7 @@ afterAll(async () => {
   receiver?.close();
 });
 
-function context(overrides: Partial<WorkOrderEventContext> = {}): WorkOrderEventContext {
-  return {
-    workOrderId,
-    buyerCompanyId: t.fixture.refs.acme,
-    customer: "Acme Foods",
-    location: "Store 1 Portland",
-    supplierFacilityId: t.fixture.refs["coolco-pdx"],
-    visibleToSupplierFacilityIds: [],
-    status: "ConfirmedByServiceProvider",
-    ...overrides,
-  };
-}
+const eventContext = (overrides: Partial<WorkOrderEventContext> = {}) => context(t, workOrderId, overrides);
 
 const statusEvent = (changedAt: Date) => ({
   oldStatus: "PendingConfirmationByServiceProvider" as const,
@@ -91,7 +81,7 @@ describe("webhook delivery", () => {
   it("delivers a committed event to the buyer's and the supplier's endpoints, signed both ways", async () => {
     received = [];
     const at = new Date();
-    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", context(), statusEvent(at)));
+    await t.db.$transaction((tx) => writeEvent(tx, "workorder.status_update", eventContext(), statusEvent(at)));
     await waitFor(() => received.length >= 2 || undefined);
     const secrets = await t.db.webhookEndpoint.findMany({ orderBy: { id: "asc" } });
     const buyerHook = secrets.find((e) => e.buyerCompanyId === t.fixture.refs.acme)!;
@@ -129,7 +119,7 @@ describe("webhook delivery", () => {
     received = [];
     failuresLeft = 2;
     await t.db.$transaction((tx) =>
-      writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())),
+      writeEvent(tx, "workorder.status_update", eventContext({ supplierFacilityId: null }), statusEvent(new Date())),
     );
     const got = await waitFor(() => received[0]);
     const webhookId = got.headers["webhook-id"] as string;
@@ -149,7 +139,12 @@ describe("webhook delivery", () => {
     received = [];
     // A change three hours and a second ago (backdated before commit, so the relay only ever sees it old).
     const event = await t.db.$transaction(async (tx) => {
-      await writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date()));
+      await writeEvent(
+        tx,
+        "workorder.status_update",
+        eventContext({ supplierFacilityId: null }),
+        statusEvent(new Date()),
+      );
       const row = await tx.outboxEvent.findFirstOrThrow({ orderBy: { id: "desc" } });
       return tx.outboxEvent.update({
         where: { id: row.id },
@@ -172,7 +167,7 @@ describe("secret rotation and URL rules at delivery", () => {
     const endpoint = await t.db.webhookEndpoint.findFirstOrThrow({ where: { buyerCompanyId: t.fixture.refs.acme } });
     const rotated = await rotateEndpointSecret(t.db, endpoint.id);
     await t.db.$transaction((tx) =>
-      writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())),
+      writeEvent(tx, "workorder.status_update", eventContext({ supplierFacilityId: null }), statusEvent(new Date())),
     );
     const got = await waitFor(() => received[0]);
     const headers = got.headers as Record<string, string>;
@@ -188,7 +183,7 @@ describe("secret rotation and URL rules at delivery", () => {
     });
     received = [];
     await t.db.$transaction((tx) =>
-      writeEvent(tx, "workorder.status_update", context({ supplierFacilityId: null }), statusEvent(new Date())),
+      writeEvent(tx, "workorder.status_update", eventContext({ supplierFacilityId: null }), statusEvent(new Date())),
     );
     const later = await waitFor(() => received[0]);
     expect((later.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
