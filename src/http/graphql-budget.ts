@@ -7,26 +7,34 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "../logger.ts";
 
+// The window's total is kept beside it (KEYS[2]) and lowered by what ages out, so an operation costs
+// Redis the entries that expire, not a sum over the whole window (up to thousands of entries per key).
+// A total that outlived its window (the set expired first) counts as nothing.
 const SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
 local budget = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local spent = 0
-for i = 1, #entries, 2 do spent = spent + tonumber(string.match(entries[i], '^(%d+):')) end
+local points = function(entry) return tonumber(string.match(entry, '^(%d+):')) end
+local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
+for i = 1, #expired do spent = spent - points(expired[i]) end
+if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window) end
+if redis.call('ZCARD', KEYS[1]) == 0 then spent = 0 end
 if spent + cost <= budget then
   redis.call('ZADD', KEYS[1], now, cost .. ':' .. ARGV[4])
   redis.call('PEXPIRE', KEYS[1], window)
-  local oldest = tonumber(entries[2] or now)
+  redis.call('SET', KEYS[2], spent + cost, 'PX', window)
+  local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
   return { 1, spent + cost, oldest + window - now }
 end
+if #expired > 0 then redis.call('SET', KEYS[2], spent, 'PX', window) end
+local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local freed = 0
 local at = now
 for i = 1, #entries, 2 do
-  freed = freed + tonumber(string.match(entries[i], '^(%d+):'))
+  freed = freed + points(entries[i])
   if spent + cost - freed <= budget then at = tonumber(entries[i + 1]) break end
 end
 return { 0, spent, at + window - now }
@@ -61,7 +69,7 @@ export class PointsBudget {
     private readonly prefix: string,
     private readonly logger: Logger,
   ) {
-    redis.defineCommand("graphqlBudgetSpend", { numberOfKeys: 1, lua: SCRIPT });
+    redis.defineCommand("graphqlBudgetSpend", { numberOfKeys: 2, lua: SCRIPT });
   }
 
   async spend(keyId: number, cost: number, budget: GraphqlBudget): Promise<SpendResult> {
@@ -70,6 +78,7 @@ export class PointsBudget {
     try {
       [allowed, spent, resetMs] = (await (this.redis as any).graphqlBudgetSpend(
         `${this.prefix}:graphqlbudget:${keyId}`,
+        `${this.prefix}:graphqlbudget:${keyId}:total`,
         budget.windowSeconds * 1000,
         budget.points,
         cost,
