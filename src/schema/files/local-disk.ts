@@ -1,7 +1,7 @@
 // The default file storage: a directory on local disk (FILE_STORAGE_DIR). An object is written to
 // `.incoming/<uuid>` first, flushed to disk (fsync) and only then renamed to its key `<2 hex>/<uuid>`,
-// so a key never names a partial file; a failed write removes its temporary file. Keys are checked
-// against that shape before any path is built from them.
+// so a key never names a partial file; a failed write removes its temporary file once the file stream has
+// closed. Keys are checked against that shape before any path is built from them.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +34,10 @@ export class LocalDiskStorage implements FileStorage {
       await fs.promises.rename(temp, target);
       return { key, size: out.bytesWritten };
     } catch (error) {
+      // pipeline rejects before the file stream has closed; if the source failed at once, the file may
+      // not even be opened yet. Removing it before 'close' would let the pending open create it again.
+      out.destroy();
+      if (!out.closed) await new Promise((resolve) => out.once("close", resolve));
       await fs.promises.rm(temp, { force: true });
       throw error;
     }
