@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { LocalDiskStorage } from "../../src/schema/files/local-disk.ts";
 
@@ -32,7 +33,7 @@ describe("LocalDiskStorage.put", () => {
 
   it("stores a complete write under its key and reads it back", async () => {
     const storage = new LocalDiskStorage(dir);
-    const { key, size } = await storage.put([Buffer.from("%PDF-1.7 hello")]);
+    const { key, size } = await storage.put(Readable.from([Buffer.from("%PDF-1.7 hello")]));
     expect(size).toBe(14);
     const chunks: Buffer[] = [];
     for await (const chunk of await storage.open(key)) chunks.push(chunk as Buffer);

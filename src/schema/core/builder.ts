@@ -1,6 +1,7 @@
 // The one SchemaBuilder: plugins, the context type and the scalars every domain shares.
 import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
 import SubGraphPlugin from "@pothos/plugin-sub-graph";
 import { GraphQLScalarType, Kind } from "graphql";
 import type PrismaTypes from "../../generated/pothos-types.ts";
@@ -21,11 +22,26 @@ export const builder = new SchemaBuilder<{
     IdList: { Input: number[]; Output: number[] };
   };
 }>({
-  plugins: [PrismaPlugin, SubGraphPlugin],
+  plugins: [PrismaPlugin, RelayPlugin, SubGraphPlugin],
   defaultFieldNullability: false,
   // The client is taken from the context, so each test database or instance brings its own.
   prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), filterConnectionTotalCount: true },
   subGraphs: { defaultForTypes: ["buyer", "supplier", "partners", "graphql"], fieldsInheritFromTypes: true },
+  // Relay for the dashboard graph only (docs/dashboards.md): the REST types keep their integer \`id\`, so
+  // the Node interface's global id is the field \`globalId\` (Relay's compiler: nodeInterfaceIdField), and
+  // the Node/PageInfo types, node/nodes and every connection live in the graphql sub-graph alone.
+  relay: {
+    idFieldName: "globalId",
+    idFieldOptions: { subGraphs: ["graphql"], description: "Opaque global id: refetch with node(id:)" },
+    clientMutationId: "omit",
+    cursorType: "String",
+    nodeTypeOptions: { subGraphs: ["graphql"], description: "An object that node(id:) can refetch by its globalId" },
+    pageInfoTypeOptions: { subGraphs: ["graphql"], description: "Where a page of a connection sits in the whole list" },
+    nodeQueryOptions: { subGraphs: ["graphql"], description: "Any object by its globalId; null when not readable" },
+    nodesQueryOptions: { subGraphs: ["graphql"], description: "Objects by globalId, in the order asked" },
+    defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
+    defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
+  },
 });
 
 builder.queryType({});

@@ -37,7 +37,7 @@ export class LocalDiskStorage implements FileStorage {
       // pipeline rejects before the file stream has closed; if the source failed at once, the file may
       // not even be opened yet. Removing it before 'close' would let the pending open create it again.
       out.destroy();
-      if (!out.closed) await new Promise((resolve) => out.once("close", resolve));
+      if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()));
       await fs.promises.rm(temp, { force: true });
       throw error;
     }

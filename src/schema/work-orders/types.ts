@@ -3,6 +3,8 @@
 import { builder } from "../core/builder.ts";
 import { closedSet } from "../core/interfaces.ts";
 import { masked } from "../core/masking.ts";
+import { scopedNode } from "../core/node.ts";
+import { workOrderScope } from "./rules/scope.ts";
 import { pageType } from "../core/list.ts";
 import { moneyText } from "../core/values.ts";
 import { STATUSES, TRANSITION_ROWS, type TransitionRow } from "./rules/state-machine.ts";
@@ -40,7 +42,8 @@ builder.prismaObject("ServiceCall", {
   }),
 });
 
-export const WorkOrderRef = builder.prismaObject("WorkOrder", {
+export const WorkOrderRef = builder.prismaNode("WorkOrder", {
+  ...scopedNode(workOrderScope),
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking): budget codes, internal notes,
   // approval details and the buyer subscriber list.
   extensions: masked({
