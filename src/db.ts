@@ -5,6 +5,7 @@
 // Connection loss is survived, never crashed on: a pg client that loses its connection emits 'error',
 // and an 'error' event without a listener ends the process. The pool (idle clients) and every client
 // checked out here have one; the broken client is dropped and the next query opens a new connection.
+import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -41,6 +42,24 @@ class PoolBusyError extends Error {
 }
 
 /**
+ * Whether the request running here has committed a write. From then on a full pool is waited out instead
+ * of turned away: a 503 "busy" tells the client that nothing was done and to send the request again, which
+ * after a commit would apply the write twice (the answer's own reads, e.g. relations loaded after the
+ * mutation's transaction, come after the commit). One store per request (http/server.ts); set by every
+ * transaction that commits (core/transaction.ts inTransaction, sqlTransaction below).
+ */
+const writes = new AsyncLocalStorage<{ committed: boolean }>();
+
+/** Runs a request's work with its own record of committed writes. */
+export const trackingWrites = <T>(work: () => T): T => writes.run({ committed: false }, work);
+
+/** Records that the current request has committed a write (nothing outside a request). */
+export function markCommitted(): void {
+  const state = writes.getStore();
+  if (state) state.committed = true;
+}
+
+/**
  * pg's pool answers a wait for a free connection that times out with the same kind of error as a
  * connection that cannot be opened; this pool tells them apart (the first becomes PoolBusyError) and
  * counts them for /metrics. pg-pool's message for a timed-out wait in its queue is matched exactly.
@@ -61,20 +80,33 @@ class BoundedPool extends pg.Pool {
     // open connections is busy.
     if (error?.message !== "timeout exceeded when trying to connect" || this.connected < (this.options.max ?? 10))
       return error;
-    this.busyTimeouts++;
     return new PoolBusyError(this.options.connectionTimeoutMillis ?? 0);
   }
 
-  // pg-pool's connect takes a callback (pool.query uses it) or returns a promise (the Prisma adapter).
+  // pg-pool's connect takes a callback (pool.query uses it) or returns a promise (the Prisma adapter). A
+  // busy wait after the request committed a write starts over (see `writes`).
   override connect(): Promise<pg.PoolClient>;
   override connect(
     callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
   ): void;
   override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: () => void) => void) {
-    if (callback) return super.connect((err, client, done) => callback(this.classify(err), client, done));
-    return super.connect().catch((error: Error) => {
-      throw this.classify(error);
+    if (callback)
+      return super.connect((err, client, done) => {
+        const error = this.classify(err);
+        if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect(callback);
+        callback(this.count(error), client, done);
+      });
+    return super.connect().catch((err: Error) => {
+      const error = this.classify(err);
+      if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect();
+      throw this.count(error);
     });
+  }
+
+  /** Counts a busy wait that is answered 503 (for /metrics). */
+  private count(error: Error | undefined): Error | undefined {
+    if (error instanceof PoolBusyError) this.busyTimeouts++;
+    return error;
   }
 }
 
@@ -143,6 +175,7 @@ export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) =>
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
+    markCommitted();
     return result;
   } catch (error) {
     if (!lost) await client.query("ROLLBACK").catch((e: Error) => (lost = e));

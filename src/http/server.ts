@@ -4,6 +4,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { Redis } from "ioredis";
 import type { GraphQLSchema } from "graphql";
+import { trackingWrites } from "../db.ts";
 import type { Logger } from "../logger.ts";
 import type { Services } from "../schema/core/context.ts";
 import { errorBody, notFound } from "../schema/core/errors.ts";
@@ -75,13 +76,15 @@ export function createApiServer(services: Services, options: ApiOptions) {
       );
       if (--inFlight === 0) draining?.();
     });
-    requestScope.run(scope, async () => {
-      try {
-        await route(req, res, new URL(req.url ?? "/", "http://localhost"), scope);
-      } catch (error) {
-        answerError(res, error, scope);
-      }
-    });
+    requestScope.run(scope, () =>
+      trackingWrites(async () => {
+        try {
+          await route(req, res, new URL(req.url ?? "/", "http://localhost"), scope);
+        } catch (error) {
+          answerError(res, error, scope);
+        }
+      }),
+    );
   });
   server.keepAliveTimeout = 5_000;
   const websockets = attachWebsockets(server, yoga, options.pipeline, options.live.maxConnectionsPerKey);

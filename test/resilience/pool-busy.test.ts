@@ -1,10 +1,12 @@
 // A full connection pool is overload, not an outage: a request that waits the pool's bounded time for a
 // free connection is answered 503 "busy" with Retry-After 1, counted in /metrics, and the next request
 // after the burst is served. "Cannot reach its database" stays for a database that is really unreachable.
+// Once a request has committed a write, "busy" (which promises that nothing was done) is no longer true:
+// its remaining reads wait for a connection however long the pool stays full.
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
-import { createDb, type Db, sqlPool } from "../../src/db.ts";
+import { createDb, type Db, isPoolBusy, markCommitted, sqlPool, trackingWrites } from "../../src/db.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
@@ -57,5 +59,32 @@ describe("a full connection pool", () => {
     }
     expect(await busyCount()).toBeGreaterThanOrEqual(before + 2);
     expect((await locations()).status).toBe(200);
+  });
+
+  it("waits out a full pool once the request has committed a write, and turns away a request that has not", async () => {
+    const pool = sqlPool(db);
+    const read = () => db.$queryRaw<{ one: number }[]>`SELECT 1 AS one`;
+    // Every connection held, and freed well after the pool's 300 ms wait.
+    const holdAll = async () => {
+      const held = await Promise.all([pool.connect(), pool.connect()]);
+      const freed = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          for (const client of held) client.release();
+          resolve();
+        }, 1_000),
+      );
+      return { freed };
+    };
+    let { freed } = await holdAll();
+    const before = await trackingWrites(read).catch((error: unknown) => error);
+    expect(isPoolBusy(before)).toBe(true);
+    await freed;
+    ({ freed } = await holdAll());
+    const after = await trackingWrites(async () => {
+      markCommitted();
+      return read();
+    });
+    expect(after).toEqual([{ one: 1 }]);
+    await freed;
   });
 });

@@ -66,7 +66,10 @@ export const serviceUnavailable = () =>
 /** Seconds a client is told to wait (Retry-After) when every database connection is busy. */
 const BUSY_RETRY_SECONDS = 1;
 
-/** Every database connection stayed busy for the pool's bounded wait (overload); the request did nothing. */
+/**
+ * Every database connection stayed busy for the pool's bounded wait (overload) before the request committed
+ * anything (db.ts: after a commit the wait goes on): it did nothing.
+ */
 export const serviceBusy = () =>
   new ApiError(503, "ServiceUnavailableException", `the service is busy right now; retry in ${BUSY_RETRY_SECONDS} s`, {
     "Retry-After": String(BUSY_RETRY_SECONDS),

@@ -2,7 +2,7 @@
 // `ctx.db.$transaction` directly. A write running inside a larger transaction (a db handed over by
 // `joinable`, e.g. a request's own transaction) joins it instead of opening another, so it commits or
 // rolls back with everything else that request did.
-import type { Db, Tx } from "../../db.ts";
+import { type Db, markCommitted, type Tx } from "../../db.ts";
 
 const joined = new WeakSet<object>();
 
@@ -20,7 +20,12 @@ export function inTransaction<T>(
   limits?: { timeout?: number; maxWait?: number },
 ): Promise<T> {
   if (joined.has(db)) return work(db as unknown as Tx);
-  return db.$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...TRANSACTION_LIMITS, ...limits });
+  return db
+    .$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...TRANSACTION_LIMITS, ...limits })
+    .then((result) => {
+      markCommitted();
+      return result;
+    });
 }
 
 /** `tx` as a Db for code that takes one (a rule's ctx.db): its inTransaction calls join `tx`. */
