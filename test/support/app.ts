@@ -111,7 +111,9 @@ function recordExample(
   if (status === 200 && typeof body !== "object") return; // a download: no example
   examplesSeen.add(`${operation} ${status}`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.appendFileSync(`${dir}/${process.pid}.jsonl`, `${JSON.stringify({ operation, path, status, request, body })}\n`);
+  // Only an accepted request is an example (a refused one may be hostile: JSON too deep to stringify).
+  const example = { operation, path, status, request: status === 200 ? request : undefined, body };
+  fs.appendFileSync(`${dir}/${process.pid}.jsonl`, `${JSON.stringify(example)}\n`);
 }
 
 /** A logger that writes nothing, for services a test starts beside its app. */
