@@ -170,7 +170,10 @@ export function multipartBody(
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** POSTs a raw body; the reply even when the server answers before reading all of it. */
+/**
+ * POSTs a raw body; the reply even when the server answers before reading all of it. The exchange goes
+ * through the same OpenAPI check and example recording as `t.call`'s.
+ */
 export function post(
   t: TestApp,
   keyRef: string | null,
@@ -201,11 +204,12 @@ export function post(
         } catch {
           /* not JSON */
         }
-        resolve({
+        const reply = {
           status: res.statusCode ?? 0,
           headers: new Headers(res.headers as Record<string, string>),
           body: parsed,
-        });
+        };
+        t.recordExchange("POST", pathName, undefined, reply).then(() => resolve(reply), reject);
       });
     });
     // Writing may fail once the server has answered and closed: the answer is what counts.

@@ -313,6 +313,19 @@ describe("the buyer's decision", () => {
     expect(revise.body.message).toContain("in status awarded");
   });
 
+  it("declines a pending proposal with its notes, once", async () => {
+    const id = await fresh();
+    const reply = await t.call("acme-key", "PATCH", `${BUYER_PROPOSALS}/decline`, { id, declineNotes: "over budget" });
+    expect(reply.status, reply.body.message).toBe(200);
+    expect(reply.body).toMatchObject({
+      type: "Proposal",
+      data: { id, status: "declined", declineNotes: "over budget", decidedBy: "alice@acme.example" },
+    });
+    const again = await t.call("acme-key", "PATCH", `${BUYER_PROPOSALS}/award`, { id });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe(`cannot award proposal ${id} in status declined; allowed from pending`);
+  });
+
   it("declines with declineNotes (required) over GraphQL too", async () => {
     const id = await fresh();
     const missing = await t.call("acme-key", "PATCH", `${BUYER_PROPOSALS}/decline`, { id });

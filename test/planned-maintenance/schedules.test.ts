@@ -284,6 +284,11 @@ describe("POST /pm/scheduler_run_logs", () => {
         lastRunAt: "2026-12-01T09:05:00.000Z",
       },
     });
+    // The run reads back by id, for its company only.
+    const read = await t.call("acme-key", "GET", `${LOGS}/${run.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ type: "SchedulerRunLog", data: run.body.data });
+    expect((await t.call("globex-key", "GET", `${LOGS}/${run.body.data.id}`)).status).toBe(400);
     // The schedule moved on, so the next read finds nothing due.
     expect((await t.call("acme-key", "GET", `${PM}/${s.id}`)).body.data).toMatchObject({
       nextRunAt: "2027-03-01T09:00:00.000Z",

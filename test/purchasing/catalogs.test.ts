@@ -325,7 +325,7 @@ describe("parts", () => {
 });
 
 describe("equipment types", () => {
-  it("creates, patches, lists and counts", async () => {
+  it("creates, patches, reads one, lists and counts", async () => {
     const type = await create(t, "/inventory/equipment_types", {
       name: "Ice machine",
       manufacturer: "Hoshizaki",
@@ -341,6 +341,12 @@ describe("equipment types", () => {
       call("PATCH", `/inventory/equipment_types/${type.id}`, { description: "Cubers", modelNumber: null }),
     );
     expect(patched).toMatchObject({ name: "Ice machine", description: "Cubers", modelNumber: null });
+    expect(await ok(call("GET", `/inventory/equipment_types/${type.id}`))).toEqual(patched);
+    expectError(
+      await call("GET", `/inventory/equipment_types/${type.id}`, undefined, FOREIGN),
+      400,
+      "invalidInputDataException",
+    );
     const list = await call("GET", "/inventory/equipment_types?manufacturer=Hoshizaki");
     expect(list.body).toMatchObject({ type: "EquipmentType", count: 1, data: [{ id: type.id }] });
     expect((await call("GET", "/inventory/equipment_types/count_by?manufacturer=Hoshizaki")).body.data).toEqual({

@@ -506,12 +506,17 @@ describe("purchase orders", () => {
       count: 1,
       data: [{ partId: part.id, quantity: "2.0000" }],
     });
+    expect((await call("GET", `${ORDERS}/${o2.id}/line_items/count_by`)).body.data).toEqual({ count: 2 });
+    expect((await call("GET", `${ORDERS}/${o2.id}/line_items/count_by?partId=${part.id}`)).body.data).toEqual({
+      count: 1,
+    });
     expectError(await call("GET", `${ORDERS}/${o2.id}`, undefined, FOREIGN), 400, "invalidInputDataException");
-    expectError(
-      await call("GET", `${ORDERS}/${o2.id}/line_items`, undefined, FOREIGN),
-      400,
-      "invalidInputDataException",
-    );
+    for (const path of ["line_items", "line_items/count_by"])
+      expectError(
+        await call("GET", `${ORDERS}/${o2.id}/${path}`, undefined, FOREIGN),
+        400,
+        "invalidInputDataException",
+      );
   });
 });
 

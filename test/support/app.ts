@@ -60,6 +60,11 @@ export interface TestApp {
     extraHeaders?: Record<string, string>,
   ): Promise<Reply>;
   graphql(keyRef: string | null, query: string, variables?: Record<string, unknown>): Promise<Reply>;
+  /**
+   * Puts a REST exchange sent without `call` (a raw multipart upload) through `call`'s checks and
+   * example recording; `requestBody` is the JSON body sent, undefined for any other.
+   */
+  recordExchange(method: string, path: string, requestBody: unknown, reply: Reply): Promise<void>;
   /** Another API instance on the same database and Redis (for shared-state tests). */
   secondInstance(): Promise<{ url: string; app: App; close: () => Promise<void> }>;
   /**
@@ -106,7 +111,9 @@ function recordExample(
   if (status === 200 && typeof body !== "object") return; // a download: no example
   examplesSeen.add(`${operation} ${status}`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.appendFileSync(`${dir}/${process.pid}.jsonl`, `${JSON.stringify({ operation, path, status, request, body })}\n`);
+  // Only an accepted request is an example (a refused one may be hostile: JSON too deep to stringify).
+  const example = { operation, path, status, request: status === 200 ? request : undefined, body };
+  fs.appendFileSync(`${dir}/${process.pid}.jsonl`, `${JSON.stringify(example)}\n`);
 }
 
 /** A logger that writes nothing, for services a test starts beside its app. */
@@ -175,12 +182,13 @@ export async function startTestApp(
     } catch {
       /* not JSON: keep the text */
     }
-    if (path.startsWith("/v1/")) await record(method, path, body, response, parsed);
-    return { status: response.status, headers: response.headers, body: parsed };
+    const reply = { status: response.status, headers: response.headers, body: parsed };
+    if (path.startsWith("/v1/")) await record(method, path, body, reply);
+    return reply;
   };
 
   const violations: Violation[] = [];
-  const record = async (method: string, path: string, body: unknown, response: Response, parsed: unknown) => {
+  const record = async (method: string, path: string, body: unknown, reply: Reply) => {
     checker ??= loadChecker(url);
     let requestBody = body;
     if (typeof body === "string") {
@@ -194,12 +202,12 @@ export async function startTestApp(
       method,
       url: path,
       requestBody,
-      status: response.status,
-      contentType: response.headers.get("content-type"),
-      body: parsed,
+      status: reply.status,
+      contentType: reply.headers.get("content-type"),
+      body: reply.body,
     });
     violations.push(...found);
-    recordExample(await checker, method, path, requestBody, response.status, parsed);
+    recordExample(await checker, method, path, requestBody, reply.status, reply.body);
     const dir = process.env.OPENAPI_VIOLATIONS;
     if (dir && found.length) {
       const test = expect.getState().currentTestName ?? "";
@@ -223,6 +231,7 @@ export async function startTestApp(
     headers,
     call: (keyRef, method, path, body, extra) => call(keyRef, method, path, body, extra),
     graphql: (keyRef, query, variables) => call(keyRef, "POST", "/graphql", { query, variables }),
+    recordExchange: record,
     async secondInstance() {
       const second = await startApp(config, { db, logger: captureLogger([]) });
       others.push(() => second.close());

@@ -234,6 +234,31 @@ describe("buyer status actions", () => {
     expect(await t.db.workOrderNote.count({ where: { workOrderId: wo.id, text: "store closed" } })).toBe(1);
   });
 
+  it("sends reviewed work back as unsatisfactory with a note; the technician can check in again", async () => {
+    const wo = await withCoolco();
+    await advance(wo.id, [...TO_ON_SITE, ["check_out", { outcome: "completed" }]]);
+    const reply = await buyer("work_unsatisfactory", {
+      id: wo.id,
+      note: { text: "still warm", noteAddedBy: "alice@acme.example" },
+    });
+    expect(reply.status, reply.body.message).toBe(200);
+    expect(reply.body).toMatchObject({ type: "WorkOrder", data: { id: wo.id, status: "WorkUnsatisfactory" } });
+    expect(reply.body.data.statusChanges.at(-1)).toMatchObject({
+      action: "work_unsatisfactory",
+      from: "WaitingForReview",
+      to: "WorkUnsatisfactory",
+      actorKind: "buyer",
+    });
+    expect(
+      (await eventsOf(wo.id)).slice(-2).map((e) => [e.eventType, (e.payload as { action?: string }).action]),
+    ).toEqual([
+      ["workorder.status_update", "work_unsatisfactory"],
+      ["workorder.new_note", undefined],
+    ]);
+    await advance(wo.id, [["check_in", { technicianEmail: "tina@coolco.example" }]]);
+    expect((await buyer("work_unsatisfactory", { id: wo.id })).status).toBe(400);
+  });
+
   it("refuses an action the table does not allow with 400 naming the current status, writing nothing", async () => {
     const wo = await withCoolco();
     const cases: [() => Promise<{ status: number; body: any }>, string][] = [
