@@ -41,6 +41,18 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: { subGraphs: ["graphql"], description: "Objects by globalId, in the order asked" },
     defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
     defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
+    firstArgOptions: { description: "Page forwards: this many rows after `after` (at most 25)" },
+    afterArgOptions: { description: "Cursor of the row the forward page starts after (an edge's cursor)" },
+    lastArgOptions: { description: "Page backwards: this many rows before `before` (at most 25)" },
+    beforeArgOptions: { description: "Cursor of the row the backward page ends before (an edge's cursor)" },
+    edgesFieldOptions: { description: "The page's rows with their cursors, in order" },
+    pageInfoFieldOptions: { description: "Whether more pages follow, and the cursors to ask for them" },
+    cursorFieldOptions: { description: "Opaque position of this row: pass it as after or before" },
+    nodeFieldOptions: { description: "The row" },
+    hasNextPageFieldOptions: { description: "Rows follow the last one of this page" },
+    hasPreviousPageFieldOptions: { description: "Rows precede the first one of this page" },
+    startCursorFieldOptions: { description: "Cursor of the page's first row (null when empty)" },
+    endCursorFieldOptions: { description: "Cursor of the page's last row (null when empty)" },
   },
 });
 

@@ -68,7 +68,7 @@ export const MeterReadingRef = builder.prismaNode("MeterReading", {
 
 export const MeterReadingPage = pageType("MeterReading", MeterReadingRef);
 
-const ReadingMode = builder.enumType("ReadingMode", { values: READING_MODES });
+export const ReadingMode = builder.enumType("ReadingMode", { values: READING_MODES });
 
 // valueType, valueUnit and locationId are derived, so they are not declared (the body's are ignored).
 export const MeterInput = builder.inputType("MeterInput", {

@@ -67,7 +67,7 @@ export function costInputFields(t: any, names: TotalNames) {
   return fields;
 }
 
-const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
+export const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
 
 export const ProposalRef = builder.prismaNode("Proposal", {
   ...scopedNode(proposalScope),

@@ -10,8 +10,8 @@ import { moneyText, quantityText } from "../core/values.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
 
-const RequestStatusEnum = builder.enumType("PurchaseRequestStatus", { values: REQUEST_STATUSES });
-const OrderStatusEnum = builder.enumType("PurchaseOrderStatus", { values: ORDER_STATUSES });
+export const RequestStatusEnum = builder.enumType("PurchaseRequestStatus", { values: REQUEST_STATUSES });
+export const OrderStatusEnum = builder.enumType("PurchaseOrderStatus", { values: ORDER_STATUSES });
 
 type Money = Prisma.Decimal;
 /** quantity × unit cost, rounded half up to cents. */
