@@ -62,9 +62,9 @@ function decodeCursor(keys: readonly OrderKey[], cursor: string, name: string): 
   } catch {
     throw badInput(`${name} is not a cursor of this connection`, name);
   }
-  if (!Array.isArray(parsed?.v) || parsed.v.length !== keys.length)
+  if (typeof parsed?.k !== "string" || !Array.isArray(parsed.v))
     throw badInput(`${name} is not a cursor of this connection`, name);
-  if (parsed.k !== keys.map((k) => k.field).join(","))
+  if (parsed.k !== keys.map((k) => k.field).join(",") || parsed.v.length !== keys.length)
     throw badInput(`${name} is a cursor of another orderBy; use the same orderBy as the page it came from`, name);
   return parsed.v.map(decodeValue);
 }
@@ -152,6 +152,31 @@ export interface ListConnection {
   order: OrderDefinition;
 }
 
+const connectionTypes = new Map<string, any>();
+
+/** `<Type>Connection` (with totalCount) and `<Type>Edge`, made once per node type and shared by its connections. */
+function connectionType(type: any, typeName: string) {
+  let ref = connectionTypes.get(typeName);
+  if (!ref) {
+    ref = builder.connectionObject(
+      {
+        type,
+        name: `${typeName}Connection`,
+        description: `A page of ${typeName} rows and where it sits in the whole list`,
+        fields: (f: any) => ({
+          totalCount: f.int({
+            description: "Rows matching the filter in the key's scope, across all pages",
+            resolve: (page: ConnectionPage) => page.totalCount(),
+          }),
+        }),
+      } as any,
+      { name: `${typeName}Edge`, description: `A ${typeName} and its cursor` },
+    );
+    connectionTypes.set(typeName, ref);
+  }
+  return ref;
+}
+
 /**
  * A graphql-only `<plural>Connection` root field beside a REST list: first/after/last/before, the typed
  * filter and orderBy, `edges { cursor node }`, `pageInfo` and `totalCount`, keyset-paged in the key's scope.
@@ -178,17 +203,7 @@ export function listConnection(name: string, c: ListConnection): void {
           return keysetPage(c.table(ctx), where, orderKeysOf(c.order, args.orderBy), args, query);
         },
       } as any,
-      {
-        name: `${c.typeName}Connection`,
-        description: `A page of ${c.typeName} rows and where it sits in the whole list`,
-        fields: (f: any) => ({
-          totalCount: f.int({
-            description: "Rows matching the filter in the key's scope, across all pages",
-            resolve: (page: ConnectionPage) => page.totalCount(),
-          }),
-        }),
-      },
-      { name: `${c.typeName}Edge`, description: `A ${c.typeName} and its cursor` },
+      connectionType(c.type, c.typeName),
     ),
   );
 }

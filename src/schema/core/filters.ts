@@ -46,7 +46,8 @@ export interface FilterDefinition {
 }
 
 function inputField(t: any, field: FilterField) {
-  const description = field.kind === "ids" || field.kind === "enum" ? `${field.description}. ${IN_LIST}` : field.description;
+  const description =
+    field.kind === "ids" || field.kind === "enum" ? `${field.description}. ${IN_LIST}` : field.description;
   switch (field.kind) {
     case "ids":
       return t.intList({ description });

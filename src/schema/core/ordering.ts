@@ -45,7 +45,9 @@ export function defineOrder(
   const fieldEnum = builder.enumType(`${type}OrderField`, {
     subGraphs: ["graphql"],
     description: `What ${type} rows can be sorted by`,
-    values: Object.fromEntries(Object.entries(fields).map(([name, description]) => [name, { value: name, description }])),
+    values: Object.fromEntries(
+      Object.entries(fields).map(([name, description]) => [name, { value: name, description }]),
+    ),
   });
   const input = builder.inputType(`${type}Order`, {
     subGraphs: ["graphql"],

@@ -66,7 +66,7 @@ const LocationFilter = defineFilter("LocationFilter", "Location", "Locations", {
   regionIds: match.ids("regionId", "Region ids"),
   locationTypeIds: match.ids("locationTypeId", "Location type ids"),
   createdAt: match.range("createdAt", "Created in this range"),
-  search: match.text(["name", "internalCode"], "Text in the name or internal code (any case)"),
+  search: match.text(["name"], "Text in the name (any case)"),
 });
 
 listConnection("locationsConnection", {

@@ -25,15 +25,25 @@ listConnection("supplierSupplierRelationshipsConnection", {
   interfaces: ["supplier"],
   table: (ctx) => ctx.db.supplierSupplierRelationship,
   scope: (ctx) => privateNetworkScope(ctx.viewer),
-  filter: defineFilter("SupplierSupplierRelationshipFilter", "SupplierSupplierRelationship", "Sub-contractor relationships", {
-    ids: match.ids("id", "Relationship ids"),
-    supplierFacilityIds: match.ids("supplierFacilityId", "Sub-contractor facility ids"),
-    createdAt: match.range("createdAt", "Created in this range"),
-  }),
+  filter: defineFilter(
+    "SupplierSupplierRelationshipFilter",
+    "SupplierSupplierRelationship",
+    "Sub-contractor relationships",
+    {
+      ids: match.ids("id", "Relationship ids"),
+      supplierFacilityIds: match.ids("supplierFacilityId", "Sub-contractor facility ids"),
+      createdAt: match.range("createdAt", "Created in this range"),
+    },
+  ),
   order: defineOrder(
     "SupplierSupplierRelationship",
     "SupplierSupplierRelationship",
-    { id: "Relationship id", supplierFacilityId: "Sub-contractor facility id", createdAt: "Creation time", updatedAt: "Last change" },
+    {
+      id: "Relationship id",
+      supplierFacilityId: "Sub-contractor facility id",
+      createdAt: "Creation time",
+      updatedAt: "Last change",
+    },
     [{ field: "id", direction: "asc" }],
   ),
 });

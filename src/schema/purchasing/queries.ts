@@ -178,12 +178,21 @@ listConnection("purchaseRequestsConnection", {
     status: match.oneOf("status", RequestStatusEnum, "Statuses"),
     createdAt: match.range("createdAt", "Created in this range"),
     statusChangedAt: match.range("statusChangedAt", "Last status change in this range"),
-    search: match.text(["description", "requestedBy", "approvedBy", "rejectedBy"], "Text in the description or a person's email"),
+    search: match.text(
+      ["description", "requestedBy", "approvedBy", "rejectedBy"],
+      "Text in the description or a person's email",
+    ),
   }),
   order: defineOrder(
     "PurchaseRequest",
     "PurchaseRequest",
-    { id: "Request id", status: "Status", createdAt: "Creation time", updatedAt: "Last change", statusChangedAt: "Last status change" },
+    {
+      id: "Request id",
+      status: "Status",
+      createdAt: "Creation time",
+      updatedAt: "Last change",
+      statusChangedAt: "Last status change",
+    },
     [{ field: "id", direction: "desc" }],
   ),
 });
