@@ -3,6 +3,7 @@
 // pages, totalCount, the page size limit, typed filters and multi-key orderBy against the REST list's
 // answer for the same filter, variables inside a filter, and the REST list's interfaces and scope.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkPageSize, MAX_PAGE_SIZE } from "../../src/schema/core/connection.ts";
 import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
@@ -160,17 +161,27 @@ describe("cursor connections", () => {
     });
   });
 
-  it("answers first or last above 25 with a 400 naming the maximum, not a shorter page", async () => {
-    for (const args of ["first: 26", "last: 100"]) {
+  it("answers first or last above the maximum with a 400 naming it, not a shorter page", async () => {
+    expect(MAX_PAGE_SIZE).toBe(25);
+    for (const args of [`first: ${MAX_PAGE_SIZE + 1}`, "last: 100"]) {
       const reply = await t.graphql("acme-key", `{ locationsConnection(${args}) { totalCount } }`);
       expect(reply.body.data?.locationsConnection ?? null).toBeNull();
       expect(reply.body.errors[0].extensions.code).toBe("invalidInputDataException");
-      expect(reply.body.errors[0].message).toMatch(/must be at most 25 \(the maximum page size\)/);
+      expect(reply.body.errors[0].message).toMatch(/must be at most 25 \(the maximum page size\), got (26|100)/);
     }
     const bad = await t.graphql("acme-key", `{ locationsConnection(after: "nonsense") { totalCount } }`);
     expect(bad.body.errors[0].extensions.code).toBe("invalidInputDataException");
-    const max = await t.graphql("acme-key", "{ locationsConnection(first: 25) { edges { cursor } } }");
+    const max = await t.graphql("acme-key", `{ locationsConnection(first: ${MAX_PAGE_SIZE}) { edges { cursor } } }`);
     expect(max.body.errors).toBeUndefined();
+  });
+
+  it("checks page sizes in one place (checkPageSize, shared by every connection)", () => {
+    expect(checkPageSize({})).toBe(10);
+    expect(checkPageSize({ first: MAX_PAGE_SIZE })).toBe(MAX_PAGE_SIZE);
+    expect(checkPageSize({ last: 0 })).toBe(0);
+    expect(() => checkPageSize({ first: -1 })).toThrow(/first must not be negative/);
+    expect(() => checkPageSize({ last: MAX_PAGE_SIZE + 1 })).toThrow(/last must be at most 25/);
+    expect(() => checkPageSize({ first: 1, last: 1 })).toThrow(/first or last, not both/);
   });
 
   it("refuses a cursor made for another orderBy", async () => {

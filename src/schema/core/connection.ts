@@ -199,7 +199,7 @@ export function listConnection(name: string, c: ListConnection): void {
           if (!c.interfaces.includes(INTERFACE_OF_KIND[ctx.viewer.kind]))
             throw forbidden(`${name} is not available to ${ctx.viewer.kind} keys`);
           const where = { AND: [await c.scope(ctx), await c.filter.where(ctx, args.filter)] };
-          const query = queryFromInfo({ context: ctx, info, path: ["edges", "node"], typeName: c.typeName });
+          const query = queryFromInfo({ context: ctx, info, path: ["edges", "node"] });
           return keysetPage(c.table(ctx), where, orderKeysOf(c.order, args.orderBy), args, query);
         },
       } as any,

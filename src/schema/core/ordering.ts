@@ -10,7 +10,7 @@ export interface OrderKey {
   direction: "asc" | "desc";
 }
 
-export const OrderDirection = builder.enumType("OrderDirection", {
+const OrderDirection = builder.enumType("OrderDirection", {
   subGraphs: ["graphql"],
   description: "Sort direction of one orderBy key",
   values: {
