@@ -148,6 +148,52 @@ describe("cursor connections", () => {
     expect(total).toBe(ids.length + 1);
   });
 
+  it("pages by a decimal key with ties (meter readings by value) in both directions", async () => {
+    const { refs } = t.fixture;
+    const meter = await t.db.meter.create({
+      data: {
+        buyerCompanyId: refs.acme,
+        assetId: refs["rtu-1"],
+        meterTypeId: refs.runtime,
+        locationId: refs["store-1"],
+        name: "Runtime",
+        readingMode: "direct_reading",
+        valueType: "number",
+      },
+    });
+    for (const value of ["10.5", "2.25", "10.5", "7", "10.5", "0.125"])
+      await t.db.meterReading.create({
+        data: { buyerCompanyId: refs.acme, meterId: meter.id, value, recordedAt: new Date() },
+      });
+    const query = `query($after: String, $before: String, $first: Int, $last: Int) {
+      meterReadingsConnection(filter: { meterIds: [${meter.id}] }, orderBy: [{ field: value, direction: desc }],
+        first: $first, after: $after, last: $last, before: $before) {
+        edges { node { id value } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      }
+    }`;
+    const expected = (
+      await t.db.meterReading.findMany({ where: { meterId: meter.id }, orderBy: [{ value: "desc" }, { id: "desc" }] })
+    ).map((r) => r.id);
+    const forward: number[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page = (await t.graphql("acme-key", query, { first: 2, after })).body.data.meterReadingsConnection;
+      forward.push(...page.edges.map((e: { node: { id: number } }) => e.node.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(forward).toEqual(expected);
+    const backward: number[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const page = (await t.graphql("acme-key", query, { last: 4, before })).body.data.meterReadingsConnection;
+      backward.unshift(...page.edges.map((e: { node: { id: number } }) => e.node.id));
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.pageInfo.startCursor;
+    }
+    expect(backward).toEqual(expected);
+  });
+
   it("counts every matching row in scope in totalCount, whatever the page", async () => {
     const { refs } = t.fixture;
     const page = await locationsPage({ first: 1 });

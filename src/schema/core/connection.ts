@@ -71,14 +71,17 @@ function decodeCursor(keys: readonly OrderKey[], cursor: string, name: string): 
 
 /** Rows strictly after `values` in the order of `keys`: (a, b, id) > (va, vb, vid), each key in its direction. */
 function keysetAfter(keys: readonly OrderKey[], values: readonly unknown[]): Where {
-  return {
-    OR: keys.map((key, i) => ({
-      AND: [
-        ...keys.slice(0, i).map((k, j) => ({ [k.field]: values[j] })),
-        { [key.field]: { [key.direction === "asc" ? "gt" : "lt"]: values[i] } },
-      ],
-    })),
-  };
+  const branches = keys.flatMap((key, i) => {
+    const beyond = beyondValue(key, values[i]);
+    return beyond ? [{ AND: [...keys.slice(0, i).map((k, j) => ({ [k.field]: values[j] })), beyond] }] : [];
+  });
+  return { OR: branches };
+}
+
+/** Rows beyond `value` in one key's direction; undefined when none can be (Prisma has no gt/lt on booleans). */
+function beyondValue(key: OrderKey, value: unknown): Where | undefined {
+  if (typeof value !== "boolean") return { [key.field]: { [key.direction === "asc" ? "gt" : "lt"]: value } };
+  return value === (key.direction === "asc") ? undefined : { [key.field]: !value };
 }
 
 const reversed = (keys: readonly OrderKey[]): OrderKey[] =>

@@ -1,7 +1,8 @@
 // Typed ordering of the dashboard graph's connections: `orderBy: [<Type>Order!]`, each key an input
 // `{ field: <Type>OrderField!, direction: OrderDirection! }`, several keys most significant first, and
 // the id as the last key so the order is total (the keyset of core/connection.ts needs a unique order).
-// Only columns that are never null may be order fields: a keyset comparison with NULL matches nothing.
+// Only columns that are never null may be order fields (a keyset comparison with NULL matches nothing),
+// and no enums (Prisma compares them only for equality).
 import { builder } from "./builder.ts";
 import { columnOf } from "./filters.ts";
 
@@ -39,8 +40,9 @@ export function defineOrder(
 ): OrderDefinition {
   for (const name of Object.keys(fields)) {
     const column = columnOf(model, name);
-    if (!column.isRequired || column.isList)
-      throw new Error(`${type}OrderField ${name}: ${model}.${name} must be a required scalar column`);
+    // Prisma compares enums only for equality, so an enum column cannot be a keyset key.
+    if (!column.isRequired || column.isList || column.kind !== "scalar")
+      throw new Error(`${type}OrderField ${name}: ${model}.${name} must be a required scalar column, not an enum`);
   }
   const fieldEnum = builder.enumType(`${type}OrderField`, {
     subGraphs: ["graphql"],

@@ -188,7 +188,6 @@ listConnection("purchaseRequestsConnection", {
     "PurchaseRequest",
     {
       id: "Request id",
-      status: "Status",
       createdAt: "Creation time",
       updatedAt: "Last change",
       statusChangedAt: "Last status change",
@@ -217,7 +216,6 @@ listConnection("purchaseOrdersConnection", {
     "PurchaseOrder",
     {
       id: "Order id",
-      status: "Status",
       vendorId: "Vendor id",
       createdAt: "Creation time",
       updatedAt: "Last change",

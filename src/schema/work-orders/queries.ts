@@ -156,7 +156,6 @@ listConnection("workOrdersConnection", {
     {
       id: "Work order id",
       title: "Title",
-      status: "Status (in the order of the lifecycle's declaration)",
       locationId: "Location id",
       createdAt: "Creation time",
       updatedAt: "Last change",
