@@ -177,8 +177,8 @@ describe("cursor connections", () => {
     const forward: number[] = [];
     let after: string | null = null;
     for (;;) {
-      const page = (await t.graphql("acme-key", query, { first: 2, after })).body.data.meterReadingsConnection;
-      forward.push(...page.edges.map((e: { node: { id: number } }) => e.node.id));
+      const page: Page = (await t.graphql("acme-key", query, { first: 2, after })).body.data.meterReadingsConnection;
+      forward.push(...page.edges.map((e) => e.node.id));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
     }
@@ -186,8 +186,8 @@ describe("cursor connections", () => {
     const backward: number[] = [];
     let before: string | null = null;
     for (;;) {
-      const page = (await t.graphql("acme-key", query, { last: 4, before })).body.data.meterReadingsConnection;
-      backward.unshift(...page.edges.map((e: { node: { id: number } }) => e.node.id));
+      const page: Page = (await t.graphql("acme-key", query, { last: 4, before })).body.data.meterReadingsConnection;
+      backward.unshift(...page.edges.map((e) => e.node.id));
       if (!page.pageInfo.hasPreviousPage) break;
       before = page.pageInfo.startCursor;
     }
