@@ -88,6 +88,18 @@ describe("node(id:) and nodes(ids:)", () => {
     ]);
   });
 
+  it("refetches a buyer company for the suppliers related to it only", async () => {
+    const { refs } = t.fixture;
+    const query = `query($id: ID!) { node(id: $id) { ... on BuyerCompany { id name } } }`;
+    const id = globalIdOf("BuyerCompany", refs.acme);
+    expect((await t.graphql("coolco-key", query, { id })).body.data.node).toEqual({
+      id: refs.acme,
+      name: "Acme Foods",
+    });
+    expect((await t.graphql("unrelated-supplier-key", query, { id })).body.data.node).toBeNull();
+    expect((await t.graphql("globex-key", query, { id })).body.data.node).toBeNull();
+  });
+
   it("refetches what only the key's team reads (a vendor: partner key yes, buyer key null)", async () => {
     const team = t.fixture.refs["acme-inhouse"];
     const vendor = await t.db.vendor.create({ data: { supplierCompanyId: team, name: "Parts Depot" } });
