@@ -1,7 +1,7 @@
 import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { pageQuery } from "../core/list.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import { relatedBuyerCompanyWhere } from "../core/tenancy.ts";

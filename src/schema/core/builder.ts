@@ -9,6 +9,7 @@ import { getDatamodel } from "../../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import type { SubGraph } from "./interfaces.ts";
 import { badInput } from "./errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./connection.ts";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -50,9 +51,11 @@ export const builder = new SchemaBuilder<{
     },
     defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
     defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
-    firstArgOptions: { description: "Page forwards: this many rows after `after` (at most 25)" },
+    firstArgOptions: {
+      description: `Page forwards: this many rows after \`after\` (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`,
+    },
     afterArgOptions: { description: "Cursor of the row the forward page starts after (an edge's cursor)" },
-    lastArgOptions: { description: "Page backwards: this many rows before `before` (at most 25)" },
+    lastArgOptions: { description: `Page backwards: this many rows before \`before\` (at most ${MAX_PAGE_SIZE})` },
     beforeArgOptions: { description: "Cursor of the row the backward page ends before (an edge's cursor)" },
     edgesFieldOptions: { description: "The page's rows with their cursors, in order" },
     pageInfoFieldOptions: { description: "Whether more pages follow, and the cursors to ask for them" },

@@ -1,6 +1,6 @@
 // Reads of the team's catalogs and consumed parts: list, count_by and one each (partner keys only).
 import { readRoutes } from "../core/read-routes.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import {

@@ -1,5 +1,5 @@
 import { readRoutes } from "../core/read-routes.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import { InvoicePage, InvoiceRef, InvoiceStatusEnum } from "./types.ts";

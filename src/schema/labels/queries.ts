@@ -2,7 +2,7 @@ import { builder } from "../core/builder.ts";
 import { restRoute, type Interface } from "../core/interfaces.ts";
 import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { findInScope } from "../core/tenancy.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import type { LabelKind } from "../../generated/prisma/client.ts";

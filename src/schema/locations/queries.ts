@@ -2,7 +2,7 @@ import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { pageQuery } from "../core/list.ts";
 import { readRoutes } from "../core/read-routes.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import { LocationPage, LocationRef, RegionPage, RegionRef } from "./types.ts";

@@ -1,7 +1,7 @@
 // Meters and meter readings: lists, count_by and single reads (buyer interface); the meter type
 // catalog (buyer, and supplier keys, which read meters on the assets they see).
 import { readRoutes } from "../core/read-routes.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import {

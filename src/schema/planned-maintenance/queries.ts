@@ -4,7 +4,7 @@ import { restRoute } from "../core/interfaces.ts";
 import { listArgs, pageQuery } from "../core/list.ts";
 import { countByArgs } from "../core/count-by.ts";
 import { readRoutes } from "../core/read-routes.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import { RunLogPage, RunLogRef, SchedulePage, ScheduleRef } from "./types.ts";

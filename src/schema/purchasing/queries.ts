@@ -6,7 +6,7 @@ import { restRoute } from "../core/interfaces.ts";
 import { findPage, listArgs, listQuery, pageQuery, type ListArgs, type ListSpec } from "../core/list.ts";
 import { countBy, countByArgs } from "../core/count-by.ts";
 import { readRoutes } from "../core/read-routes.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import { findInScope } from "../core/tenancy.ts";

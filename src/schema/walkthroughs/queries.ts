@@ -3,7 +3,7 @@ import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { listArgs, pageQuery } from "../core/list.ts";
 import { countByArgs } from "../core/count-by.ts";
-import { listConnection } from "../core/connection.ts";
+import { listConnection } from "../core/keyset.ts";
 import { defineFilter, match } from "../core/filters.ts";
 import { defineOrder } from "../core/ordering.ts";
 import { WalkthroughPage, WalkthroughRef } from "./types.ts";

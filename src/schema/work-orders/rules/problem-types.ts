@@ -1,7 +1,8 @@
 // The problem types a buyer company configures (GET /work_order/problem_types).
 import type { Context } from "../../core/context.ts";
-import type { Viewer } from "../../core/viewer.ts";
 import { findPage, type ListArgs, type ListSpec } from "../../core/list.ts";
+import { NOTHING } from "../../core/tenancy.ts";
+import type { Viewer } from "../../core/viewer.ts";
 
 export const PROBLEM_TYPE_LIST: ListSpec = {
   filters: { id: "int", name: "string" },
@@ -9,8 +10,9 @@ export const PROBLEM_TYPE_LIST: ListSpec = {
   defaultSort: { field: "id", order: "asc" },
 };
 
-/** Problem types are read by buyer keys, their own company's. */
-export const problemTypeScope = (viewer: Viewer) => ({ buyerCompanyId: viewer.buyerCompanyId ?? -1 });
+/** Buyer keys read their company's problem types; the catalog is a buyer route, so other keys read none. */
+export const problemTypeScope = (viewer: Viewer) =>
+  viewer.kind === "buyer" ? { buyerCompanyId: viewer.buyerCompanyId ?? -1 } : NOTHING;
 
 export const problemTypePage = (ctx: Context, args: ListArgs, query: object) =>
   findPage(ctx.db.problemType, problemTypeScope(ctx.viewer), args, PROBLEM_TYPE_LIST, query);
