@@ -53,7 +53,10 @@ function keysetAfter(keys: readonly OrderKey[], values: readonly unknown[]): Whe
     const beyond = beyondValue(key, values[i]);
     return beyond ? [{ AND: [...keys.slice(0, i).map((k, j) => ({ [k.field]: values[j] })), beyond] }] : [];
   });
-  return { OR: branches };
+  // The first key's bound on its own too (a ≥ va), which an index on it can start its scan from.
+  const [first] = keys;
+  if (keys.length === 1 || typeof values[0] === "boolean") return { OR: branches };
+  return { AND: [{ [first.field]: { [first.direction === "asc" ? "gte" : "lte"]: values[0] } }, { OR: branches }] };
 }
 
 /** Rows beyond `value` in one key's direction; undefined when none can be (Prisma has no gt/lt on booleans). */
