@@ -1,7 +1,10 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { assetTypeScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 
-export const AssetTypeRef = builder.prismaObject("AssetType", {
+export const AssetTypeRef = builder.prismaNode("AssetType", {
+  ...scopedNode(assetTypeScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),

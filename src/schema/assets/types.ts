@@ -1,4 +1,6 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { assetScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 import { MeterRef } from "../meters/public.ts";
 import { LabelRef } from "../labels/public.ts";
@@ -65,7 +67,7 @@ const EffectiveRefrigerantRef = builder
     }),
   });
 
-export const AssetRef = builder.prismaObject("Asset", { fields: (t) => assetFields(t) });
+export const AssetRef = builder.prismaNode("Asset", { ...scopedNode(assetScope), fields: (t) => assetFields(t) });
 
 /** The single-asset read: the asset with its meters (envelope type ApiAssetWithMeter). */
 export const AssetWithMeterRef = builder.prismaObject("Asset", {

@@ -1,4 +1,6 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { relatedBuyerCompanyWhere } from "../core/tenancy.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 
@@ -23,7 +25,8 @@ const BuyerCompanySettingsRef = builder
     }),
   });
 
-const BuyerCompanyRef = builder.prismaObject("BuyerCompany", {
+export const BuyerCompanyRef = builder.prismaNode("BuyerCompany", {
+  ...scopedNode(relatedBuyerCompanyWhere),
   // Suppliers get buyer companies with their settings stripped: absent from the supplier REST cut,
   // null in GraphQL.
   extensions: masked({ supplier: ["buyerCompanySettings"] }),

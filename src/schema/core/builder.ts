@@ -9,6 +9,7 @@ import { getDatamodel } from "../../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import type { SubGraph } from "./interfaces.ts";
 import { badInput } from "./errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./connection.ts";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -37,10 +38,33 @@ export const builder = new SchemaBuilder<{
     cursorType: "String",
     nodeTypeOptions: { subGraphs: ["graphql"], description: "An object that node(id:) can refetch by its globalId" },
     pageInfoTypeOptions: { subGraphs: ["graphql"], description: "Where a page of a connection sits in the whole list" },
-    nodeQueryOptions: { subGraphs: ["graphql"], description: "Any object by its globalId; null when not readable" },
-    nodesQueryOptions: { subGraphs: ["graphql"], description: "Objects by globalId, in the order asked" },
+    // The root fields "node" and "nodes" are plugin-relay's (it fixes their names); their options:
+    nodeQueryOptions: {
+      subGraphs: ["graphql"],
+      description: "Any object by its globalId; null when not readable",
+      args: { id: { description: "A globalId" } },
+    },
+    nodesQueryOptions: {
+      subGraphs: ["graphql"],
+      description: "Objects by globalId, in the order asked",
+      args: { ids: { description: "globalIds; each one not readable answers null in its place" } },
+    },
     defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
     defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
+    firstArgOptions: {
+      description: `Page forwards: this many rows after \`after\` (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`,
+    },
+    afterArgOptions: { description: "Cursor of the row the forward page starts after (an edge's cursor)" },
+    lastArgOptions: { description: `Page backwards: this many rows before \`before\` (at most ${MAX_PAGE_SIZE})` },
+    beforeArgOptions: { description: "Cursor of the row the backward page ends before (an edge's cursor)" },
+    edgesFieldOptions: { description: "The page's rows with their cursors, in order" },
+    pageInfoFieldOptions: { description: "Whether more pages follow, and the cursors to ask for them" },
+    cursorFieldOptions: { description: "Opaque position of this row: pass it as after or before" },
+    nodeFieldOptions: { description: "The row" },
+    hasNextPageFieldOptions: { description: "Rows follow the last one of this page" },
+    hasPreviousPageFieldOptions: { description: "Rows precede the first one of this page" },
+    startCursorFieldOptions: { description: "Cursor of the page's first row (null when empty)" },
+    endCursorFieldOptions: { description: "Cursor of the page's last row (null when empty)" },
   },
 });
 

@@ -12,10 +12,14 @@ export function scopedNode<Where>(scope: (viewer: Viewer) => Where) {
   return {
     id: { field: "id" as const },
     nullable: true,
-    findUnique: (id: string, ctx: Context) => ({
+    findUnique: (id: string, ctx: Context) => {
       // A global id decodes to text; anything but a whole number matches no row instead of failing.
-      id: /^\d{1,9}$/.test(id) ? Number(id) : -1,
-      AND: [scope(ctx.viewer)],
-    }),
+      const where = { id: /^\d{1,9}$/.test(id) ? Number(id) : -1 };
+      const inScope = scope(ctx.viewer) as Record<string, unknown>;
+      // Prisma batches the findUnique calls of one tick (nodes(ids:)) into one statement only when their
+      // where holds plain column conditions, so a scope without its own id condition is spread in
+      // (a buyer's `{buyerCompanyId}`: one statement for all ids); any other stays ANDed.
+      return "id" in inScope ? { ...where, AND: [inScope] } : { ...inScope, ...where };
+    },
   };
 }

@@ -17,7 +17,7 @@ export const FILE_MAX_BYTES = 100 * 1024 * 1024;
  * of their company and the PDFs of their company's invoices once published (a draft is invisible to the
  * buyer, its PDF too) — the same visibility as the proposals' and invoices' own buyer scopes.
  */
-function fileScope(viewer: Viewer): Prisma.StoredFileWhereInput {
+export function fileScope(viewer: Viewer): Prisma.StoredFileWhereInput {
   if (viewer.kind !== "buyer") return { supplierFacilityId: viewer.supplierFacilityId ?? -1 };
   const buyerCompanyId = viewer.buyerCompanyId ?? -1;
   return {

@@ -1,8 +1,11 @@
 // File details, as the upload returns them and as proposals carry them in `attachments`.
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { fileScope } from "./rules.ts";
 import { fileUrl } from "./rules.ts";
 
-export const FileRef = builder.prismaObject("StoredFile", {
+export const FileRef = builder.prismaNode("StoredFile", {
+  ...scopedNode(fileScope),
   name: "File",
   description: "An uploaded file: its details and the URL it is read back at (with the caller's key).",
   fields: (t) => ({

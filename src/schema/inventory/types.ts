@@ -1,12 +1,15 @@
 // The internal teams' catalogs and stock as GraphQL types (envelope types Vendor, EquipmentType, Part,
 // StockLocation, WorkOrderPart), their write bodies, and the work order's `parts` (GraphQL only).
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { teamScope } from "./rules/fields.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
 
-export const VendorRef = builder.prismaObject("Vendor", {
+export const VendorRef = builder.prismaNode("Vendor", {
+  ...scopedNode(teamScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
@@ -22,7 +25,8 @@ export const VendorRef = builder.prismaObject("Vendor", {
   }),
 });
 
-export const EquipmentTypeRef = builder.prismaObject("EquipmentType", {
+export const EquipmentTypeRef = builder.prismaNode("EquipmentType", {
+  ...scopedNode(teamScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
@@ -47,7 +51,8 @@ builder.prismaObject("StockLevel", {
 
 // Parts reach buyer and supplier keys only through a work order's `parts` (GraphQL); a third-party
 // supplier key does not see the team's costs and stock.
-export const PartRef = builder.prismaObject("Part", {
+export const PartRef = builder.prismaNode("Part", {
+  ...scopedNode(teamScope),
   extensions: masked({ thirdParty: ["unitCost", "onHand", "onHandTotal"] }),
   fields: (t) => ({
     id: t.exposeInt("id"),
@@ -82,7 +87,8 @@ export const PartRef = builder.prismaObject("Part", {
   }),
 });
 
-export const StockLocationRef = builder.prismaObject("StockLocation", {
+export const StockLocationRef = builder.prismaNode("StockLocation", {
+  ...scopedNode(teamScope),
   extensions: masked({ thirdParty: ["onHand"] }),
   fields: (t) => ({
     id: t.exposeInt("id"),
@@ -99,7 +105,8 @@ export const StockLocationRef = builder.prismaObject("StockLocation", {
   }),
 });
 
-export const WorkOrderPartRef = builder.prismaObject("WorkOrderPart", {
+export const WorkOrderPartRef = builder.prismaNode("WorkOrderPart", {
+  ...scopedNode(teamScope),
   description:
     "A part taken from a stock location for a work order; a negative quantity returned unused parts to stock",
   fields: (t) => ({

@@ -1,6 +1,8 @@
 // The invoice type (buyer-private fields masked for third-party supplier keys, declared once here), its
 // tax lines and single PDF entry, and the write bodies.
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { invoiceScope } from "./rules/scope.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { costFields, costInputFields } from "../proposals/public.ts";
@@ -9,7 +11,7 @@ import { INVOICE_STATUSES } from "./rules/state-machine.ts";
 import { INVOICE_TOTALS } from "./rules/scope.ts";
 import type { TaxLine } from "./rules/taxes.ts";
 
-const InvoiceStatusEnum = builder.enumType("InvoiceStatus", { values: INVOICE_STATUSES });
+export const InvoiceStatusEnum = builder.enumType("InvoiceStatus", { values: INVOICE_STATUSES });
 
 const TaxLineRef = builder.objectRef<TaxLine>("TaxLine").implement({
   description: "A sales tax of a CAD invoice",
@@ -39,7 +41,8 @@ const PdfEntryRef = builder.objectRef<PdfEntry>("InvoicePdf").implement({
   }),
 });
 
-export const InvoiceRef = builder.prismaObject("Invoice", {
+export const InvoiceRef = builder.prismaNode("Invoice", {
+  ...scopedNode(invoiceScope),
   description: "A supplier's invoice for a work order",
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking): buyer approval/processing notes, GL coding.
   extensions: masked({ thirdParty: ["approvalNotes", "processingNotes", "glCode"] }),

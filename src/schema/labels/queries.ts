@@ -2,6 +2,9 @@ import { builder } from "../core/builder.ts";
 import { restRoute, type Interface } from "../core/interfaces.ts";
 import { listArgs, listQuery, pageQuery } from "../core/list.ts";
 import { findInScope } from "../core/tenancy.ts";
+import { listConnection } from "../core/keyset.ts";
+import { defineFilter, match } from "../core/filters.ts";
+import { defineOrder } from "../core/ordering.ts";
 import type { LabelKind } from "../../generated/prisma/client.ts";
 import { LabelPage, LabelRef } from "./types.ts";
 import { catalog, LABEL_LIST, labelPage, labelScope } from "./rules.ts";
@@ -57,3 +60,26 @@ labelCatalogFields({
   interfaces: ["buyer"],
   fields: { list: "workOrderLabels", one: "workOrderLabel" },
 });
+
+// Dashboard graph (graphql only): the same lists as cursor connections with typed filters and ordering.
+const LabelFilter = defineFilter("LabelFilter", "Label", "Labels of one catalog", {
+  ids: match.ids("id", "Label ids"),
+  search: match.text(["name"], "Text in the label name (any case)"),
+});
+const LabelOrder = defineOrder("Label", "Label", { id: "Label id", name: "Name" }, [{ field: "id", direction: "asc" }]);
+
+/** A label catalog as a connection: the live labels of one kind in the key's label scope. */
+const labelConnection = (name: string, kind: LabelKind, interfaces: readonly Interface[]) =>
+  listConnection(name, {
+    type: LabelRef,
+    typeName: "Label",
+    description: `The ${kind} label catalog.`,
+    interfaces,
+    table: (ctx) => catalog(ctx.db, kind),
+    scope: (ctx) => labelScope(ctx.viewer),
+    filter: LabelFilter,
+    order: LabelOrder,
+  });
+
+labelConnection("assetLabelsConnection", "asset", ["buyer", "supplier"]);
+labelConnection("workOrderLabelsConnection", "work_order", ["buyer"]);

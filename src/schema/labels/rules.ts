@@ -29,6 +29,9 @@ export const labelScope = (viewer: Viewer) => {
   return company === null ? NOTHING : { buyerCompanyId: company };
 };
 
+/** A label refetched alone (node(id:)): in scope and not deleted, as the catalogs list it. */
+export const liveLabelScope = (viewer: Viewer) => ({ AND: [labelScope(viewer), { deletedAt: null }] });
+
 /**
  * The Label table narrowed to the live labels of one kind. Tenant scoping is applied on top of it, so
  * findInScope's "does it exist at all" probe also ignores deleted and other-kind labels: a deleted label,

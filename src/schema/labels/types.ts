@@ -1,8 +1,11 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { liveLabelScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 
 /** A catalog label (asset or work order); created and edited only in the service's own app. */
-export const LabelRef = builder.prismaObject("Label", {
+export const LabelRef = builder.prismaNode("Label", {
+  ...scopedNode(liveLabelScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),

@@ -1,8 +1,11 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { locationScope, regionScope } from "./rules.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 
-export const LocationRef = builder.prismaObject("Location", {
+export const LocationRef = builder.prismaNode("Location", {
+  ...scopedNode(locationScope),
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking).
   extensions: masked({ thirdParty: ["locationTypeDetails", "internalCode", "storeContacts"] }),
   fields: (t) => ({
@@ -27,7 +30,8 @@ export const LocationRef = builder.prismaObject("Location", {
   }),
 });
 
-export const RegionRef = builder.prismaObject("Region", {
+export const RegionRef = builder.prismaNode("Region", {
+  ...scopedNode(regionScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),

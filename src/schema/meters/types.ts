@@ -1,9 +1,12 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { meterScope, meterTypeScope, readingScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 import { lastBaselineValue, READING_MODES } from "./rules.ts";
 import { closedSet } from "../core/interfaces.ts";
 
-export const MeterRef = builder.prismaObject("Meter", {
+export const MeterRef = builder.prismaNode("Meter", {
+  ...scopedNode(meterScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
@@ -23,7 +26,8 @@ export const MeterRef = builder.prismaObject("Meter", {
 export const MeterPage = pageType("Meter", MeterRef);
 
 /** The company's meter type catalog: where an integrator finds the meterTypeId that POST /asset/meters needs. */
-export const MeterTypeRef = builder.prismaObject("MeterType", {
+export const MeterTypeRef = builder.prismaNode("MeterType", {
+  ...scopedNode(meterTypeScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
@@ -40,7 +44,8 @@ export const MeterTypeRef = builder.prismaObject("MeterType", {
 
 export const MeterTypePage = pageType("MeterType", MeterTypeRef);
 
-export const MeterReadingRef = builder.prismaObject("MeterReading", {
+export const MeterReadingRef = builder.prismaNode("MeterReading", {
+  ...scopedNode(readingScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     meterId: t.exposeInt("meterId"),
@@ -63,7 +68,7 @@ export const MeterReadingRef = builder.prismaObject("MeterReading", {
 
 export const MeterReadingPage = pageType("MeterReading", MeterReadingRef);
 
-const ReadingMode = builder.enumType("ReadingMode", { values: READING_MODES });
+export const ReadingMode = builder.enumType("ReadingMode", { values: READING_MODES });
 
 // valueType, valueUnit and locationId are derived, so they are not declared (the body's are ignored).
 export const MeterInput = builder.inputType("MeterInput", {

@@ -4,8 +4,18 @@ import { restRoute } from "../core/interfaces.ts";
 import { listArgs, pageQuery } from "../core/list.ts";
 import { countByArgs } from "../core/count-by.ts";
 import { readRoutes } from "../core/read-routes.ts";
+import { listConnection } from "../core/keyset.ts";
+import { defineFilter, match } from "../core/filters.ts";
+import { defineOrder } from "../core/ordering.ts";
 import { RunLogPage, RunLogRef, SchedulePage, ScheduleRef } from "./types.ts";
-import { SCHEDULE_FILTERS, SCHEDULE_QUERY, scheduleById, scheduleCount, schedulePage } from "./rules/schedules.ts";
+import {
+  SCHEDULE_FILTERS,
+  SCHEDULE_QUERY,
+  scheduleById,
+  scheduleCount,
+  schedulePage,
+  scheduleScope,
+} from "./rules/schedules.ts";
 import { checkRunLogFilter, RUN_LOG_LIST, runLogScope } from "./rules/run-logs.ts";
 
 const SCHEDULES = "/pm/planned_maintenance_schedules";
@@ -70,4 +80,50 @@ readRoutes({
   scope: runLogScope,
   spec: RUN_LOG_LIST,
   checkFilter: checkRunLogFilter,
+});
+
+// Dashboard graph (graphql only): the same lists as cursor connections with typed filters and ordering.
+listConnection("plannedMaintenanceSchedulesConnection", {
+  type: ScheduleRef,
+  typeName: "PlannedMaintenanceSchedule",
+  description: "The company's planned maintenance schedules.",
+  interfaces: ["buyer"],
+  table: (ctx) => ctx.db.plannedMaintenanceSchedule,
+  scope: (ctx) => scheduleScope(ctx.viewer),
+  filter: defineFilter("PlannedMaintenanceScheduleFilter", "PlannedMaintenanceSchedule", "Schedules", {
+    ids: match.ids("id", "Schedule ids"),
+    locationIds: match.ids("locationId", "Location ids"),
+    problemTypeIds: match.ids("problemTypeId", "Problem type ids"),
+    supplierFacilityIds: match.ids("supplierFacilityId", "Supplier facility ids"),
+    isActive: match.flag("isActive", "Active schedules (true) or paused ones (false)"),
+    nextRunAt: match.range("nextRunAt", "Next run in this range"),
+    search: match.text(["title", "description"], "Text in the title or description (any case)"),
+  }),
+  order: defineOrder(
+    "PlannedMaintenanceSchedule",
+    "PlannedMaintenanceSchedule",
+    { id: "Schedule id", title: "Title", createdAt: "Creation time", updatedAt: "Last change" },
+    [{ field: "id", direction: "asc" }],
+  ),
+});
+
+listConnection("schedulerRunLogsConnection", {
+  type: RunLogRef,
+  typeName: "SchedulerRunLog",
+  description: "Run logs of the company's schedules.",
+  interfaces: ["buyer"],
+  table: (ctx) => ctx.db.schedulerRunLog,
+  scope: (ctx) => runLogScope(ctx.viewer),
+  filter: defineFilter("SchedulerRunLogFilter", "SchedulerRunLog", "Run logs", {
+    ids: match.ids("id", "Run log ids"),
+    scheduleIds: match.ids("scheduleId", "Schedule ids"),
+    workOrderIds: match.ids("woId", "Ids of the work orders the runs created"),
+    lastRunAt: match.range("lastRunAt", "Run in this range"),
+  }),
+  order: defineOrder(
+    "SchedulerRunLog",
+    "SchedulerRunLog",
+    { id: "Run log id", lastRunAt: "Run time", lastRunDueAt: "Due time of the run", createdAt: "Creation time" },
+    [{ field: "id", direction: "desc" }],
+  ),
 });

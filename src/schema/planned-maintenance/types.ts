@@ -1,6 +1,9 @@
 // Planned maintenance types: the schedule (with its cadence, due times and work order template), the
 // scheduler run log, and the write bodies.
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { scheduleScope } from "./rules/schedules.ts";
+import { runLogScope } from "./rules/run-logs.ts";
 import { pageType } from "../core/list.ts";
 import { upcoming } from "./rules/cadence.ts";
 import { seriesOf } from "./rules/schedules.ts";
@@ -9,7 +12,8 @@ import { closedSet } from "../core/interfaces.ts";
 
 const UPCOMING = 3;
 
-export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
+export const ScheduleRef = builder.prismaNode("PlannedMaintenanceSchedule", {
+  ...scopedNode(scheduleScope),
   description:
     "Generates recurring work orders (isPM, plannedMaintenanceScheduleId) at a cadence; see docs/planned-maintenance.md",
   fields: (t) => ({
@@ -104,7 +108,8 @@ export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
 
 export const SchedulePage = pageType("PlannedMaintenanceSchedule", ScheduleRef);
 
-export const RunLogRef = builder.prismaObject("SchedulerRunLog", {
+export const RunLogRef = builder.prismaNode("SchedulerRunLog", {
+  ...scopedNode(runLogScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     buyerCompanyId: t.exposeInt("buyerCompanyId"),

@@ -1,8 +1,11 @@
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { privateNetworkScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 import { SUB_CONTRACTOR_LIMITS } from "./rules.ts";
 
-export const SupplierSupplierRelationshipRef = builder.prismaObject("SupplierSupplierRelationship", {
+export const SupplierSupplierRelationshipRef = builder.prismaNode("SupplierSupplierRelationship", {
+  ...scopedNode(privateNetworkScope),
   description: "A sub-contractor facility in the private network of the key's supplier facility",
   fields: (t) => ({
     id: t.exposeInt("id"),

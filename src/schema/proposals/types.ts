@@ -1,6 +1,8 @@
 // Proposal types, and the cost sections' GraphQL shape that invoices share (their sections are "as in
 // proposal"): line items, a tax rate and a before-tax total per section, four document totals.
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { proposalScope } from "./rules/proposals.ts";
 import { pageType } from "../core/list.ts";
 import { FileRef } from "../files/public.ts";
 import { moneyText } from "../core/values.ts";
@@ -65,9 +67,10 @@ export function costInputFields(t: any, names: TotalNames) {
   return fields;
 }
 
-const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
+export const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
 
-export const ProposalRef = builder.prismaObject("Proposal", {
+export const ProposalRef = builder.prismaNode("Proposal", {
+  ...scopedNode(proposalScope),
   description: "A supplier's quote for a work order",
   fields: (t) => ({
     id: t.exposeInt("id"),

@@ -1,14 +1,17 @@
 // Purchasing as GraphQL types, named as their envelope types: SupplierPurchaseRequest(LineItem),
 // SupplierPurchaseOrder(LineItem), SupplierReceipt; the published transition tables; the write bodies.
 import { builder } from "../core/builder.ts";
+import { scopedNode } from "../core/node.ts";
+import { requestScope } from "./rules/requests.ts";
+import { orderScope } from "./rules/orders.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
 
-const RequestStatusEnum = builder.enumType("PurchaseRequestStatus", { values: REQUEST_STATUSES });
-const OrderStatusEnum = builder.enumType("PurchaseOrderStatus", { values: ORDER_STATUSES });
+export const RequestStatusEnum = builder.enumType("PurchaseRequestStatus", { values: REQUEST_STATUSES });
+export const OrderStatusEnum = builder.enumType("PurchaseOrderStatus", { values: ORDER_STATUSES });
 
 type Money = Prisma.Decimal;
 /** quantity × unit cost, rounded half up to cents. */
@@ -43,7 +46,8 @@ const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem", {
   }),
 });
 
-export const RequestRef = builder.prismaObject("PurchaseRequest", {
+export const RequestRef = builder.prismaNode("PurchaseRequest", {
+  ...scopedNode(requestScope),
   name: "SupplierPurchaseRequest",
   fields: (t) => ({
     id: t.exposeInt("id"),
@@ -108,7 +112,8 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
   }),
 });
 
-export const OrderRef = builder.prismaObject("PurchaseOrder", {
+export const OrderRef = builder.prismaNode("PurchaseOrder", {
+  ...scopedNode(orderScope),
   name: "SupplierPurchaseOrder",
   fields: (t) => ({
     id: t.exposeInt("id"),

@@ -1,8 +1,11 @@
 import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { listArgs, listQuery, pageQuery } from "../core/list.ts";
+import { listConnection } from "../core/keyset.ts";
+import { defineFilter, match } from "../core/filters.ts";
+import { defineOrder } from "../core/ordering.ts";
 import { NetworkSupplierFacilityPage, NetworkSupplierFacilityRef, RankedRelationshipPage } from "./types.ts";
-import { NETWORK_LIST, networkFacility, networkPage } from "./rules/network.ts";
+import { NETWORK_LIST, networkFacility, networkPage, networkScope } from "./rules/network.ts";
 import { rankedPage } from "./rules/ranking.ts";
 
 builder.queryField("supplierFacilities", (t) =>
@@ -54,3 +57,28 @@ builder.queryField("rankedSupplierRelationships", (t) =>
       rankedPage(ctx, args.locationId, args.problemTypeId, args, pageQuery(ctx, info)),
   }),
 );
+
+// Dashboard graph (graphql only): the same lists as cursor connections with typed filters and ordering.
+listConnection("supplierFacilitiesConnection", {
+  type: NetworkSupplierFacilityRef,
+  typeName: "NetworkSupplierFacility",
+  description: "The company's supplier network: one row per live relationship.",
+  interfaces: ["buyer"],
+  table: (ctx) => ctx.db.buyerSupplierRelationship,
+  scope: (ctx) => networkScope(ctx.viewer),
+  filter: defineFilter("NetworkSupplierFacilityFilter", "BuyerSupplierRelationship", "Supplier network", {
+    ids: match.ids("supplierFacilityId", "Supplier facility ids"),
+    isPreferred: match.flag("isPreferred", "Preferred suppliers (true) or the others (false)"),
+    createdAt: match.range("createdAt", "Relationship created in this range"),
+  }),
+  order: defineOrder(
+    "NetworkSupplierFacility",
+    "BuyerSupplierRelationship",
+    {
+      supplierFacilityId: "Supplier facility id",
+      isPreferred: "Preferred first (desc) or last (asc)",
+      createdAt: "Relationship creation time",
+    },
+    [{ field: "supplierFacilityId", direction: "asc" }],
+  ),
+});

@@ -3,8 +3,18 @@ import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { listArgs, pageQuery } from "../core/list.ts";
 import { countByArgs } from "../core/count-by.ts";
+import { listConnection } from "../core/keyset.ts";
+import { defineFilter, match } from "../core/filters.ts";
+import { defineOrder } from "../core/ordering.ts";
 import { WalkthroughPage, WalkthroughRef } from "./types.ts";
-import { WALKTHROUGH_FILTERS, WALKTHROUGH_QUERY, walkthroughById, walkthroughCount, walkthroughPage } from "./rules.ts";
+import {
+  WALKTHROUGH_FILTERS,
+  WALKTHROUGH_QUERY,
+  walkthroughById,
+  walkthroughCount,
+  walkthroughPage,
+  walkthroughScope,
+} from "./rules.ts";
 
 const PATH = "/site_survey/walkthroughs";
 
@@ -51,3 +61,22 @@ builder.queryField("walkthrough", (t) =>
     resolve: (query, _root, { id }, ctx) => walkthroughById(ctx, id, query),
   }),
 );
+
+// Dashboard graph (graphql only): the same lists as cursor connections with typed filters and ordering.
+listConnection("walkthroughsConnection", {
+  type: WalkthroughRef,
+  typeName: "Walkthrough",
+  description: "Walkthroughs at locations the key's contact may see.",
+  interfaces: ["buyer"],
+  table: (ctx) => ctx.db.walkthrough,
+  scope: walkthroughScope,
+  filter: defineFilter("WalkthroughFilter", "Walkthrough", "Walkthroughs", {
+    ids: match.ids("id", "Walkthrough ids"),
+    locationIds: match.ids("locationId", "Location ids"),
+    surveyIds: match.ids("surveyId", "Site survey ids"),
+    completedAt: match.range("completedAt", "Completed in this range"),
+  }),
+  order: defineOrder("Walkthrough", "Walkthrough", { id: "Walkthrough id", completedAt: "Completion time" }, [
+    { field: "completedAt", direction: "desc" },
+  ]),
+});

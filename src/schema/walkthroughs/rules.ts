@@ -46,7 +46,7 @@ function accessOf(ctx: Context): Promise<LocationAccess> {
 }
 
 /** The one scope of walkthroughs: the company's, at locations the contact may see. */
-async function walkthroughScope(ctx: Context): Promise<Prisma.WalkthroughWhereInput> {
+export async function walkthroughScope(ctx: Context): Promise<Prisma.WalkthroughWhereInput> {
   return { location: { buyerCompanyId: ctx.viewer.buyerCompanyId ?? -1, ...locationAccessWhere(await accessOf(ctx)) } };
 }
 

@@ -2,14 +2,26 @@ import { builder } from "../core/builder.ts";
 import { restRoute } from "../core/interfaces.ts";
 import { findInScope } from "../core/tenancy.ts";
 import { listArgs, listQuery, pageQuery } from "../core/list.ts";
-import { ProblemTypePage, TransitionRowRef, WorkOrderNotePage, WorkOrderPage, WorkOrderRef } from "./types.ts";
+import { listConnection } from "../core/keyset.ts";
+import { defineFilter, match } from "../core/filters.ts";
+import { defineOrder } from "../core/ordering.ts";
+import {
+  ProblemTypePage,
+  ProblemTypeRef,
+  TransitionRowRef,
+  WorkOrderNotePage,
+  WorkOrderPage,
+  WorkOrderRef,
+} from "./types.ts";
+import { WorkOrderFilter } from "./filter-types.ts";
+import { workOrderFilterWhere } from "./rules/filter.ts";
 import { workOrderScope } from "./rules/scope.ts";
 import { TRANSITION_ROWS } from "./rules/state-machine.ts";
 import { workOrderCount, workOrderPage } from "./rules/list.ts";
 import { GROUPABLE, WORK_ORDER_QUERY } from "./rules/list-filters.ts";
 import { SEARCH_HELP } from "./search/text-query.ts";
 import { NOTE_LIST, rootThread } from "./rules/notes.ts";
-import { PROBLEM_TYPE_LIST, problemTypePage } from "./rules/problem-types.ts";
+import { PROBLEM_TYPE_LIST, problemTypePage, problemTypeScope } from "./rules/problem-types.ts";
 
 builder.queryField("workOrder", (t) =>
   t.prismaField({
@@ -111,3 +123,44 @@ builder.queryField("workOrderTransitions", (t) =>
     resolve: () => [...TRANSITION_ROWS],
   }),
 );
+
+// Dashboard graph (graphql only): the same lists as cursor connections with typed filters and ordering.
+listConnection("problemTypesConnection", {
+  type: ProblemTypeRef,
+  typeName: "ProblemType",
+  description: "The problem types configured for the key's company.",
+  interfaces: ["buyer"],
+  table: (ctx) => ctx.db.problemType,
+  scope: (ctx) => problemTypeScope(ctx.viewer),
+  filter: defineFilter("ProblemTypeFilter", "ProblemType", "Problem types", {
+    ids: match.ids("id", "Problem type ids"),
+    search: match.text(["name"], "Text in the name (any case)"),
+  }),
+  order: defineOrder("ProblemType", "ProblemType", { id: "Problem type id", name: "Name" }, [
+    { field: "id", direction: "asc" },
+  ]),
+});
+
+listConnection("workOrdersConnection", {
+  type: WorkOrderRef,
+  typeName: "WorkOrder",
+  description: "Work orders in the key's scope (masked for third-party suppliers).",
+  interfaces: ["buyer", "supplier"],
+  table: (ctx) => ctx.db.workOrder,
+  scope: (ctx) => workOrderScope(ctx.viewer),
+  // The filter of the dashboard graph (filter-types.ts); its search is the list's text search.
+  filter: { input: WorkOrderFilter, where: (ctx, filter) => workOrderFilterWhere(ctx.db, ctx.viewer, filter as any) },
+  order: defineOrder(
+    "WorkOrder",
+    "WorkOrder",
+    {
+      id: "Work order id",
+      title: "Title",
+      locationId: "Location id",
+      createdAt: "Creation time",
+      updatedAt: "Last change",
+      statusChangedAt: "Last status change",
+    },
+    [{ field: "id", direction: "desc" }],
+  ),
+});

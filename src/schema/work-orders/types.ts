@@ -5,6 +5,7 @@ import { closedSet } from "../core/interfaces.ts";
 import { masked } from "../core/masking.ts";
 import { scopedNode } from "../core/node.ts";
 import { workOrderScope } from "./rules/scope.ts";
+import { problemTypeScope } from "./rules/problem-types.ts";
 import { pageType } from "../core/list.ts";
 import { moneyText } from "../core/values.ts";
 import { STATUSES, TRANSITION_ROWS, type TransitionRow } from "./rules/state-machine.ts";
@@ -126,7 +127,8 @@ export const WorkOrderNoteRef = builder.prismaObject("WorkOrderNote", {
 
 export const WorkOrderNotePage = pageType("WorkOrderNote", WorkOrderNoteRef);
 
-const ProblemTypeRef = builder.prismaObject("ProblemType", {
+export const ProblemTypeRef = builder.prismaNode("ProblemType", {
+  ...scopedNode(problemTypeScope),
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),

@@ -7,7 +7,7 @@ import { notFound, outOfScope } from "../../core/errors.ts";
 import { filterWhere, pageOf, type ListArgs, type ListSpec } from "../../core/list.ts";
 
 /** The one scope of the buyer side: the company's relationships that are not deleted. */
-const networkScope = (viewer: Viewer): Prisma.BuyerSupplierRelationshipWhereInput => ({
+export const networkScope = (viewer: Viewer): Prisma.BuyerSupplierRelationshipWhereInput => ({
   buyerCompanyId: viewer.buyerCompanyId ?? -1,
   deletedAt: null,
 });

@@ -67,6 +67,14 @@ export const col = (name: string) => Prisma.raw(`w."${name}"`);
 export const anyOf = (v: unknown) =>
   v !== null && typeof v === "object" && "in" in v ? (v as { in: unknown[] }).in : [v];
 
+/** Statuses as the enum, so the planner can use the column's statistics. */
+export const statusesSql = (statuses: readonly string[]) =>
+  sql`w.status IN (${Prisma.join(statuses.map((s) => sql`${s}::"WorkOrderStatus"`))})`;
+
+/** Work orders on any of `assets`, as the main asset or a sub-asset: the btree on assetId and the GIN on subAssetIds combine in one bitmap. */
+export const assetsSql = (assets: readonly number[]) =>
+  sql`(w."assetId" IN (${Prisma.join(assets)}) OR w."subAssetIds" && ${assets}::int[])`;
+
 /** Column and window filters, as SQL conditions; unknown filters are a 400 like on every list. */
 export function filterSql(filter: unknown): Sql[] {
   if (filter === undefined || filter === null) return [];
@@ -90,12 +98,9 @@ export function filterSql(filter: unknown): Sql[] {
     else if (name === "status") {
       const unknown = values.filter((s) => !STATUSES.includes(s as never));
       if (unknown.length) throw badInput(`unknown status ${unknown.join(", ")}; statuses: ${STATUSES.join(", ")}`);
-      // Compared as the enum, so the planner can use the column's statistics.
-      conditions.push(sql`w.status IN (${Prisma.join(values.map((s) => sql`${s}::"WorkOrderStatus"`))})`);
+      conditions.push(statusesSql(values as string[]));
     } else conditions.push(sql`${col(name)} IN (${Prisma.join(values)})`);
   }
-  // The btree on assetId and the GIN on subAssetIds combine in one bitmap.
-  if (assets.length)
-    conditions.push(sql`(w."assetId" IN (${Prisma.join(assets)}) OR w."subAssetIds" && ${assets}::int[])`);
+  if (assets.length) conditions.push(assetsSql(assets));
   return conditions;
 }
