@@ -9,6 +9,7 @@ import { getDatamodel } from "../../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import type { SubGraph } from "./interfaces.ts";
 import { badInput } from "./errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./connection.ts";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -39,6 +40,22 @@ export const builder = new SchemaBuilder<{
     pageInfoTypeOptions: { subGraphs: ["graphql"], description: "Where a page of a connection sits in the whole list" },
     nodeQueryOptions: { subGraphs: ["graphql"], description: "Any object by its globalId; null when not readable" },
     nodesQueryOptions: { subGraphs: ["graphql"], description: "Objects by globalId, in the order asked" },
+    firstArgOptions: {
+      description: `Rows from the start, or after \`after\`: default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE} (more is an error)`,
+    },
+    lastArgOptions: {
+      description: `Rows from the end, or before \`before\`: at most ${MAX_PAGE_SIZE} (more is an error)`,
+    },
+    afterArgOptions: { description: "A cursor (an edge's cursor, pageInfo.endCursor): the page starts after it" },
+    beforeArgOptions: { description: "A cursor (pageInfo.startCursor): the page ends before it" },
+    edgesFieldOptions: { description: "The page's rows, each with its cursor" },
+    nodeFieldOptions: { description: "The row" },
+    cursorFieldOptions: { description: "Where this row is: pass it as after or before to page on from it" },
+    pageInfoFieldOptions: { description: "Whether there are rows before and after this page, and its end cursors" },
+    hasNextPageFieldOptions: { description: "More rows follow this page" },
+    hasPreviousPageFieldOptions: { description: "Rows come before this page" },
+    startCursorFieldOptions: { description: "The first row's cursor (null on an empty page)" },
+    endCursorFieldOptions: { description: "The last row's cursor (null on an empty page)" },
     defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
     defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
   },

@@ -2,9 +2,12 @@
 // StockLocation, WorkOrderPart), their write bodies, and the work order's `parts` (GraphQL only).
 import { builder } from "../core/builder.ts";
 import { masked } from "../core/masking.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { relationQuery } from "../core/relations.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
+import { teamScope } from "./rules/fields.ts";
 
 export const VendorRef = builder.prismaObject("Vendor", {
   fields: (t) => ({
@@ -122,12 +125,21 @@ export const WorkOrderPartRef = builder.prismaObject("WorkOrderPart", {
 });
 
 // The work order shows the parts consumed on it (GraphQL only, so the work order feature knows nothing of inventory).
+// Only the key's own team's records are reached (the team scope): other keys see an empty connection.
 builder.prismaObjectField("WorkOrder", "parts", (t) =>
-  t.relation("parts", {
-    subGraphs: ["graphql"],
-    description: "Parts internal service teams recorded on this work order (and returns of them), oldest first",
-    query: { orderBy: { id: "asc" } },
-  }),
+  t.relatedConnection(
+    "parts",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description:
+        "Parts the key's internal service team recorded on this work order (and returns of them), oldest first",
+      totalCount: true,
+      query: relationQuery(teamScope, { id: "asc" as const }),
+    },
+    ...connectionTypes("A page of the parts used on a work order", "A part used on the work order and its cursor"),
+  ),
 );
 
 export const VendorPage = pageType("Vendor", VendorRef);
