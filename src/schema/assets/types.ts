@@ -1,7 +1,8 @@
 import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { MeterRef } from "../meters/public.ts";
-import { LabelRef } from "../labels/public.ts";
+import { LabelRef, labelScope } from "../labels/public.ts";
+import type { Context } from "../core/context.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { relationQuery, rowsInScope } from "../core/relations.ts";
 import type { Asset } from "../../generated/prisma/client.ts";
@@ -46,7 +47,10 @@ const assetFields = (t: any) => ({
   labels: t.field({
     type: [LabelRef],
     subGraphs: ["graphql"],
-    select: { labels: { include: { label: true } } },
+    // The key's label catalog only (third-party supplier keys have none), as the label routes answer.
+    select: (_args: unknown, ctx: Context) => ({
+      labels: { where: { label: labelScope(ctx.viewer) }, include: { label: true } },
+    }),
     resolve: (asset: any) => asset.labels.map((link: any) => link.label).filter((label: any) => !label.deletedAt),
   }),
 });

@@ -125,7 +125,8 @@ export const WorkOrderPartRef = builder.prismaObject("WorkOrderPart", {
 });
 
 // The work order shows the parts consumed on it (GraphQL only, so the work order feature knows nothing of inventory).
-// Only the key's own team's records are reached (the team scope): other keys see an empty connection.
+// Only the key's own team's records are reached (the team scope: the in-house team's keys, supplier or
+// partner); buyer and third-party keys see an empty connection.
 builder.prismaObjectField("WorkOrder", "parts", (t) =>
   t.relatedConnection(
     "parts",
@@ -134,7 +135,7 @@ builder.prismaObjectField("WorkOrder", "parts", (t) =>
       cursor: "id",
       subGraphs: ["graphql"],
       description:
-        "Parts the key's internal service team recorded on this work order (and returns of them), oldest first",
+        "Parts the key's own internal service team recorded on this work order (and returns of them), oldest first",
       totalCount: true,
       query: relationQuery(teamScope, { id: "asc" as const }),
     },
