@@ -3,11 +3,9 @@
 import { builder } from "../core/builder.ts";
 import { masked } from "../core/masking.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
-import { relationQuery } from "../core/relations.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
-import { teamScope } from "./rules/fields.ts";
 
 export const VendorRef = builder.prismaObject("Vendor", {
   fields: (t) => ({
@@ -125,8 +123,6 @@ export const WorkOrderPartRef = builder.prismaObject("WorkOrderPart", {
 });
 
 // The work order shows the parts consumed on it (GraphQL only, so the work order feature knows nothing of inventory).
-// Only the key's own team's records are reached (the team scope: the in-house team's keys, supplier or
-// partner); buyer and third-party keys see an empty connection.
 builder.prismaObjectField("WorkOrder", "parts", (t) =>
   t.relatedConnection(
     "parts",
@@ -134,10 +130,10 @@ builder.prismaObjectField("WorkOrder", "parts", (t) =>
       ...connectionLimits,
       cursor: "id",
       subGraphs: ["graphql"],
-      description:
-        "Parts the key's own internal service team recorded on this work order (and returns of them), oldest first",
+      description: "Parts internal service teams recorded on this work order (and returns of them), oldest first",
       totalCount: true,
-      query: relationQuery(teamScope, { id: "asc" as const }),
+      // The work order's own records: whoever reads the work order reads them (costs and stock masked per type).
+      query: { orderBy: { id: "asc" } },
     },
     ...connectionTypes("A page of the parts used on a work order", "A part used on the work order and its cursor"),
   ),
