@@ -9,7 +9,11 @@ export const DEFAULT_PAGE_SIZE = 10;
 /** The most rows one connection page may ask for (the same as a REST page, core/list.ts MAX_LIMIT). */
 export const MAX_PAGE_SIZE = 25;
 
-/** `first` / `last` of a connection field: a 400 when either asks for more than MAX_PAGE_SIZE rows. */
+/**
+ * `first` / `last` of a connection field: a 400 when either asks for more than MAX_PAGE_SIZE rows.
+ * For connection fields that check their arguments themselves (connectionLimits uses it).
+ * @public
+ */
 export function checkPageSize(args: { first?: number | null; last?: number | null }): number {
   for (const name of ["first", "last"] as const) {
     const size = args[name];

@@ -18,7 +18,7 @@ type Scope<Where> = (viewer: Viewer) => Where;
  * proposals and invoices do for internal teams) has nothing to show it through a relation either:
  * the relation is empty instead of failing the row that holds it.
  */
-export function readableWhere<Where>(scope: Scope<Where>, viewer: Viewer): Where | typeof NOTHING {
+function readableWhere<Where>(scope: Scope<Where>, viewer: Viewer): Where | typeof NOTHING {
   try {
     return scope(viewer);
   } catch (error) {
