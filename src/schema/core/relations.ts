@@ -54,13 +54,19 @@ export function rowsInScope<Row>(
   const key = `${model} ${scope.name} ${JSON.stringify(query)}`;
   let loader = byKey.get(key) as DataLoader<number, Row | null> | undefined;
   if (!loader) {
-    const delegate = (ctx.db as unknown as Record<string, Delegate>)[model.charAt(0).toLowerCase() + model.slice(1)];
-    loader = new DataLoader(async (ids: readonly number[]) => {
-      const where = { AND: [{ id: { in: [...ids] } }, readableWhere(scope, ctx.viewer)] };
-      const rows = await delegate.findMany({ ...query, where });
-      const byId = new Map(rows.map((row) => [row.id, row as Row]));
-      return ids.map((id) => byId.get(id) ?? null);
-    });
+    const delegateName = model.charAt(0).toLowerCase() + model.slice(1);
+    loader = new DataLoader(
+      async (ids: readonly number[]) => {
+        // ctx.db when the batch runs: a mutation's transaction is swapped in and out of the context.
+        const delegate = (ctx.db as unknown as Record<string, Delegate>)[delegateName];
+        const where = { AND: [{ id: { in: [...new Set(ids)] } }, readableWhere(scope, ctx.viewer)] };
+        const rows = await delegate.findMany({ ...query, where });
+        const byId = new Map(rows.map((row) => [row.id, row as Row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+      // Batching only: a subscription's context outlives one execution, and its events must see fresh rows.
+      { cache: false },
+    );
     byKey.set(key, loader);
   }
   return loader;
