@@ -198,5 +198,9 @@ describe("connection pages", () => {
     expect(tooMany.body.errors[0].message).toMatch(/first must be at most 25/);
     const most = await t.graphql("acme-key", `{ workOrder(id: ${coolco}) { notes(last: 25) { totalCount } } }`);
     expect(most.body.errors).toBeUndefined();
+    for (const args of ["first: -1", 'after: "not a cursor"', 'first: 2, before: "x"']) {
+      const bad = await t.graphql("acme-key", `{ workOrder(id: ${coolco}) { notes(${args}) { totalCount } } }`);
+      expect(bad.body.errors?.[0]?.extensions?.code, args).toBe("invalidInputDataException");
+    }
   });
 });
