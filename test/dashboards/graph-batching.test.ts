@@ -52,10 +52,10 @@ const BOARD = `query Board($limit: Int) {
 }`;
 
 /** Statements the app sent for one request (made once before, so one-off work is not counted). */
-async function statementsFor(limit: number) {
-  await t.graphql("acme-key", BOARD, { limit });
+async function statementsFor(limit: number, query = BOARD) {
+  await t.graphql("acme-key", query, { limit });
   const before = t.statements!.statements;
-  const reply = await t.graphql("acme-key", BOARD, { limit });
+  const reply = await t.graphql("acme-key", query, { limit });
   return { reply, statements: t.statements!.statements - before };
 }
 
@@ -90,5 +90,23 @@ describe("the board query", () => {
     ).toBe(true);
     expect(one.statements).toBeGreaterThan(0);
     expect(page.statements).toBe(one.statements);
+  });
+
+  it("stays constant through connections whose rows have relations of their own", async () => {
+    const { refs } = t.fixture;
+    const other = await acmeWorkOrder(t, { title: "At store 2" });
+    await t.db.workOrder.update({ where: { id: other.id }, data: { locationId: refs["store-2"] } });
+    const SITES = `query Sites($limit: Int) { locations(limit: $limit) { data {
+      name region { name }
+      assets { totalCount edges { node { name assetType { name } } } }
+      workOrders(first: 5) { totalCount edges { node { id problemType { name } supplierFacility { name } labels { totalCount } } } }
+    } } }`;
+    const one = await statementsFor(1, SITES);
+    const both = await statementsFor(2, SITES);
+    expect(one.reply.body.errors).toBeUndefined();
+    expect(
+      both.reply.body.data.locations.data.map((l: { workOrders: { totalCount: number } }) => l.workOrders.totalCount),
+    ).toEqual([25, 1]);
+    expect(both.statements).toBe(one.statements);
   });
 });
