@@ -210,13 +210,13 @@ describe("the work order list", () => {
         "acme-key",
         `{ workOrders(limit: 25, sort_by: "createdAt", order: "desc") { count data { ${fields} ${extra} } } }`,
       );
-    const [viaJson, viaPrisma] = await Promise.all([list(""), list("location { id }")]);
+    const [viaJson, viaPrisma] = await Promise.all([list(""), list("asset { id }")]);
     expect(viaJson.body.errors).toBeUndefined();
     expect(viaJson.body.data.workOrders.count).toBeGreaterThan(1);
-    const withoutLocation = viaPrisma.body.data.workOrders.data.map(
-      ({ location: _, ...rest }: Record<string, unknown>) => rest,
+    const withoutAsset = viaPrisma.body.data.workOrders.data.map(
+      ({ asset: _, ...rest }: Record<string, unknown>) => rest,
     );
-    expect(viaJson.body.data.workOrders.data).toEqual(withoutLocation);
+    expect(viaJson.body.data.workOrders.data).toEqual(withoutAsset);
     expect(viaJson.body.data.workOrders.count).toBe(viaPrisma.body.data.workOrders.count);
   });
 });

@@ -9,6 +9,7 @@ import { expect } from "vitest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { startApp, type App } from "../../src/app.ts";
 import { createDb, type Db } from "../../src/db.ts";
+import { createCountingDb, type StatementCounter } from "../../bench/counting-pool.ts";
 import { applyFixture, type ApplyResult } from "../../src/operator/apply.ts";
 import { createTestDatabase } from "./databases.ts";
 import { OpenApiChecker, type Violation } from "./openapi-check.ts";
@@ -44,6 +45,11 @@ export interface TestApp {
   app: App;
   /** Every log line the service wrote, parsed. */
   logs: Record<string, unknown>[];
+  /**
+   * With `countStatements`: the SQL statements sent on the app's database pool so far (the bench's
+   * counting pool, bench/counting-pool.ts), for statements-per-request checks.
+   */
+  statements?: StatementCounter;
   /**
    * Every REST exchange of `call` that the published OpenAPI document does not describe (status,
    * content type, body; the request, when the service accepted it). Also appended to
@@ -130,7 +136,7 @@ function captureLogger(lines: Record<string, unknown>[]) {
 }
 
 export async function startTestApp(
-  options: { fixture?: unknown; configure?: (c: Config) => void } = {},
+  options: { fixture?: unknown; configure?: (c: Config) => void; countStatements?: boolean } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -142,7 +148,8 @@ export async function startTestApp(
     NODE_ENV: "test",
   });
   options.configure?.(config);
-  const db = createDb(database.url, { max: 5 });
+  const counting = options.countStatements ? createCountingDb(database.url, 5) : undefined;
+  const db = counting?.db ?? createDb(database.url, { max: 5 });
   const fixture = await applyFixture(db, options.fixture ?? BASE_FIXTURE, {
     allowInsecureWebhooks: config.webhookAllowInsecureUrls,
   });
@@ -227,6 +234,7 @@ export async function startTestApp(
     fixture,
     app,
     logs,
+    statements: counting?.counter,
     violations,
     headers,
     call: (keyRef, method, path, body, extra) => call(keyRef, method, path, body, extra),

@@ -1,7 +1,8 @@
 // Asset models: created by buyers, and matched by name within an asset type (pg_trgm similarity).
 import type { Context } from "../core/context.ts";
 import { badInput, notFound } from "../core/errors.ts";
-import { findInScope } from "../core/tenancy.ts";
+import { buyerOwnedScope, findInScope, NOTHING } from "../core/tenancy.ts";
+import type { Viewer } from "../core/viewer.ts";
 import { isHttpUrl } from "../core/url.ts";
 import { assetTypeScope } from "../asset-types/public.ts";
 
@@ -11,6 +12,9 @@ import { assetTypeScope } from "../asset-types/public.ts";
  * scores 0.29 and is not a match.
  */
 export const FUZZY_MATCH_THRESHOLD = 0.3;
+
+/** Asset models are read by buyer keys only (the fuzzy match is a buyer route): their company's. */
+export const assetModelScope = (viewer: Viewer) => (viewer.kind === "buyer" ? buyerOwnedScope(viewer) : NOTHING);
 
 type Attachment = { name: string; url: string; contentType?: string | null };
 

@@ -1,4 +1,6 @@
 import { builder } from "../core/builder.ts";
+import { relationQuery } from "../core/relations.ts";
+import { assetModelScope } from "./rules.ts";
 
 export const AssetModelRef = builder.prismaObject("AssetModel", {
   fields: (t) => ({
@@ -28,3 +30,13 @@ export const AssetModelInput = builder.inputType("AssetModelInput", {
     specs: t.field({ type: [AttachmentInput] }),
   }),
 });
+
+// The dashboard graph (GraphQL only): an asset's model, within the key's asset model scope.
+builder.prismaObjectField("Asset", "model", (t) =>
+  t.relation("assetModel", {
+    nullable: true,
+    subGraphs: ["graphql"],
+    description: "The asset's model; null when it has none or the key may not read asset models",
+    query: relationQuery(assetModelScope),
+  }),
+);

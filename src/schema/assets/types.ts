@@ -3,7 +3,11 @@ import { scopedNode } from "../core/node.ts";
 import { assetScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 import { MeterRef } from "../meters/public.ts";
-import { LabelRef } from "../labels/public.ts";
+import { LabelRef, labelScope } from "../labels/public.ts";
+import type { Context } from "../core/context.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { relationQuery, rowsInScope } from "../core/relations.ts";
+import type { Asset } from "../../generated/prisma/client.ts";
 
 /** Fields shared by the asset's variants (the list shape and the single read with meters). */
 const assetFields = (t: any) => ({
@@ -41,11 +45,13 @@ const assetFields = (t: any) => ({
   assetType: t.relation("assetType", { subGraphs: ["graphql"] }),
   location: t.relation("location", { subGraphs: ["graphql"] }),
   children: t.relation("children", { subGraphs: ["graphql"] }),
-  meters: t.relation("meters", { subGraphs: ["graphql"] }),
   labels: t.field({
     type: [LabelRef],
     subGraphs: ["graphql"],
-    select: { labels: { include: { label: true } } },
+    // The key's label catalog only (third-party supplier keys have none), as the label routes answer.
+    select: (_args: unknown, ctx: Context) => ({
+      labels: { where: { label: labelScope(ctx.viewer) }, include: { label: true } },
+    }),
     resolve: (asset: any) => asset.labels.map((link: any) => link.label).filter((label: any) => !label.deletedAt),
   }),
 });
@@ -89,6 +95,44 @@ const AssetLiteRef = builder.prismaObject("Asset", {
 });
 
 export const AssetPage = pageType("Asset", AssetRef);
+
+// The dashboard graph (GraphQL only, docs/dashboards.md): relations into assets, within the key's asset scope.
+builder.prismaObjectField("WorkOrder", "asset", (t) =>
+  t.relation("asset", {
+    nullable: true,
+    subGraphs: ["graphql"],
+    description: "The asset worked on; null when there is none or the key may not read it",
+    query: relationQuery(assetScope),
+  }),
+);
+
+builder.prismaObjectField("WorkOrder", "subAssets", (t) =>
+  t.prismaField({
+    type: ["Asset"],
+    subGraphs: ["graphql"],
+    description: "The sub-assets of the asset that the work order names (subAssetIds) and the key may read",
+    resolve: async (query, wo, _args, ctx) => {
+      const loader = rowsInScope<Asset>(ctx, "Asset", assetScope, query);
+      const assets = await Promise.all(wo.subAssetIds.map((id) => loader.load(id)));
+      return assets.filter((asset) => asset !== null);
+    },
+  }),
+);
+
+builder.prismaObjectField("Location", "assets", (t) =>
+  t.relatedConnection(
+    "assets",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "Assets at the location, by id",
+      totalCount: true,
+      query: relationQuery(assetScope, { id: "asc" as const }),
+    },
+    ...connectionTypes("A page of a location's assets", "An asset and its cursor"),
+  ),
+);
 export const AssetLitePage = pageType("AssetLite", AssetLiteRef);
 
 // buyerCompanyId and buyerFacilityId are deliberately not declared: the REST body binding drops

@@ -4,6 +4,7 @@ import { builder } from "../core/builder.ts";
 import { scopedNode } from "../core/node.ts";
 import { teamScope } from "./rules/fields.ts";
 import { masked } from "../core/masking.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
@@ -130,11 +131,19 @@ export const WorkOrderPartRef = builder.prismaNode("WorkOrderPart", {
 
 // The work order shows the parts consumed on it (GraphQL only, so the work order feature knows nothing of inventory).
 builder.prismaObjectField("WorkOrder", "parts", (t) =>
-  t.relation("parts", {
-    subGraphs: ["graphql"],
-    description: "Parts internal service teams recorded on this work order (and returns of them), oldest first",
-    query: { orderBy: { id: "asc" } },
-  }),
+  t.relatedConnection(
+    "parts",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "Parts internal service teams recorded on this work order (and returns of them), oldest first",
+      totalCount: true,
+      // The work order's own records: whoever reads the work order reads them (costs and stock masked per type).
+      query: { orderBy: { id: "asc" } },
+    },
+    ...connectionTypes("A page of the parts used on a work order", "A part used on the work order and its cursor"),
+  ),
 );
 
 export const VendorPage = pageType("Vendor", VendorRef);

@@ -2,13 +2,16 @@
 // tax lines and single PDF entry, and the write bodies.
 import { builder } from "../core/builder.ts";
 import { scopedNode } from "../core/node.ts";
-import { invoiceScope } from "./rules/scope.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { relationQuery, rowsInScope } from "../core/relations.ts";
+import type { WorkOrder } from "../../generated/prisma/client.ts";
+import { workOrderScope } from "../work-orders/public.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { costFields, costInputFields } from "../proposals/public.ts";
 import { fileUrl } from "../files/public.ts";
 import { INVOICE_STATUSES } from "./rules/state-machine.ts";
-import { INVOICE_TOTALS } from "./rules/scope.ts";
+import { INVOICE_TOTALS, invoiceScope } from "./rules/scope.ts";
 import type { TaxLine } from "./rules/taxes.ts";
 
 export const InvoiceStatusEnum = builder.enumType("InvoiceStatus", { values: INVOICE_STATUSES });
@@ -109,7 +112,14 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
       problemTypeId: t.exposeInt("problemTypeId"),
       createdAt: t.expose("createdAt", { type: "DateTime" }),
       updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-      workOrder: t.relation("workOrder", { subGraphs: ["graphql"] }),
+      workOrder: t.prismaField({
+        type: "WorkOrder",
+        nullable: true,
+        subGraphs: ["graphql"],
+        description: "The work order; null when the key may not read it (any more)",
+        resolve: (query, row, _args, ctx) =>
+          rowsInScope<WorkOrder>(ctx, "WorkOrder", workOrderScope, query).load(row.workOrderId),
+      }),
     };
   },
 });
@@ -152,3 +162,19 @@ export const InvoiceActionInput = builder.inputType("InvoiceActionInput", {
     glCode: t.string({ description: "approve: GL coding (default: the invoice's, else the work order's)" }),
   }),
 });
+
+// The dashboard graph (GraphQL only): a work order's invoices, within the key's invoice scope.
+builder.prismaObjectField("WorkOrder", "invoices", (t) =>
+  t.relatedConnection(
+    "invoices",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "The work order's invoices that the key may read, by id",
+      totalCount: true,
+      query: relationQuery(invoiceScope, { id: "asc" as const }),
+    },
+    ...connectionTypes("A page of a work order's invoices", "An invoice and its cursor"),
+  ),
+);

@@ -2,6 +2,8 @@ import { builder } from "../core/builder.ts";
 import { scopedNode } from "../core/node.ts";
 import { liveLabelScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { labelScope } from "./rules.ts";
 
 /** A catalog label (asset or work order); created and edited only in the service's own app. */
 export const LabelRef = builder.prismaNode("Label", {
@@ -22,3 +24,34 @@ export const LabelIdsInput = builder.inputType("LabelIdsInput", {
     ids: t.field({ type: "JSON", description: "Every label id to apply (whole numbers); the full set, [] clears all" }),
   }),
 });
+
+// The dashboard graph (GraphQL only): a work order's labels. The link rows are paged (a connection's
+// cursor is the link's key), each showing its label; only live work order labels of the key's label
+// catalog are reached (third-party supplier keys have none).
+builder.prismaObject("WorkOrderLabelLink", {
+  name: "WorkOrderLabel",
+  subGraphs: ["graphql"],
+  description: "A label applied to a work order",
+  fields: (t) => ({
+    labelId: t.exposeInt("labelId", { description: "The label's id" }),
+    label: t.relation("label", { description: "The label: its name and color" }),
+  }),
+});
+
+builder.prismaObjectField("WorkOrder", "labels", (t) =>
+  t.relatedConnection(
+    "labels",
+    {
+      ...connectionLimits,
+      cursor: "workOrderId_labelId",
+      subGraphs: ["graphql"],
+      description: "Labels applied to the work order, by label id",
+      totalCount: true,
+      query: (_args, ctx) => ({
+        where: { label: { AND: [labelScope(ctx.viewer), { kind: "work_order" as const, deletedAt: null }] } },
+        orderBy: { labelId: "asc" as const },
+      }),
+    },
+    ...connectionTypes("A page of a work order's labels", "A label of the work order and its cursor"),
+  ),
+);

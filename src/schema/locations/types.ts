@@ -3,6 +3,8 @@ import { scopedNode } from "../core/node.ts";
 import { locationScope, regionScope } from "./rules.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
+import { relationQuery, rowsInScope } from "../core/relations.ts";
+import type { Location } from "../../generated/prisma/client.ts";
 
 export const LocationRef = builder.prismaNode("Location", {
   ...scopedNode(locationScope),
@@ -26,7 +28,12 @@ export const LocationRef = builder.prismaNode("Location", {
     storeContacts: t.exposeStringList("storeContacts", { nullable: true }),
     locationTypeDetails: t.expose("locationTypeDetails", { type: "JSON", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    region: t.relation("region", { nullable: true, subGraphs: ["graphql"] }),
+    region: t.relation("region", {
+      nullable: true,
+      subGraphs: ["graphql"],
+      description: "The region the location belongs to; null when it has none",
+      query: relationQuery(regionScope),
+    }),
   }),
 });
 
@@ -41,6 +48,19 @@ export const RegionRef = builder.prismaNode("Region", {
 });
 
 export const LocationPage = pageType("Location", LocationRef);
+
+// The dashboard graph (GraphQL only): a work order's location, within the key's location scope (a
+// required relation, so loaded by id in scope: null when the key may not read the location).
+builder.prismaObjectField("WorkOrder", "location", (t) =>
+  t.prismaField({
+    type: "Location",
+    nullable: true,
+    subGraphs: ["graphql"],
+    description: "Where the work is done; null when the key may not read the location",
+    resolve: (query, wo, _args, ctx) =>
+      rowsInScope<Location>(ctx, "Location", locationScope, query).load(wo.locationId),
+  }),
+);
 export const RegionPage = pageType("Region", RegionRef);
 
 export const LocationPatchInput = builder.inputType("LocationPatchInput", {

@@ -2,13 +2,14 @@
 import DataLoader from "dataloader";
 import type { Viewer } from "../core/viewer.ts";
 import type { Context } from "../core/context.ts";
-import { buyerOwnedScope, findWritable } from "../core/tenancy.ts";
+import { buyerOwnedScope, findWritable, NOTHING } from "../core/tenancy.ts";
 import { badInput } from "../core/errors.ts";
 import { enumFilter, type ListSpec } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 
 export const meterScope = (viewer: Viewer) => buyerOwnedScope(viewer);
-export const readingScope = (viewer: Viewer) => buyerOwnedScope(viewer);
+/** Readings are a buyer route: supplier keys read none (not even through a meter they can see). */
+export const readingScope = (viewer: Viewer) => (viewer.kind === "buyer" ? buyerOwnedScope(viewer) : NOTHING);
 /** Whoever reads a company's meters (buyer keys; supplier keys through the assets they read) reads its meter types. */
 export const meterTypeScope = (viewer: Viewer) => buyerOwnedScope(viewer);
 

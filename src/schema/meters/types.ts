@@ -4,6 +4,8 @@ import { meterScope, meterTypeScope, readingScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 import { lastBaselineValue, READING_MODES } from "./rules.ts";
 import { closedSet } from "../core/interfaces.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { relationQuery } from "../core/relations.ts";
 
 export const MeterRef = builder.prismaNode("Meter", {
   ...scopedNode(meterScope),
@@ -20,8 +22,36 @@ export const MeterRef = builder.prismaNode("Meter", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     asset: t.relation("asset", { subGraphs: ["graphql"] }),
     meterType: t.relation("meterType", { subGraphs: ["graphql"] }),
+    readings: t.relatedConnection(
+      "readings",
+      {
+        ...connectionLimits,
+        cursor: "id",
+        subGraphs: ["graphql"],
+        description: "The meter's readings, oldest first by recordedAt (readings(last: n) for the latest)",
+        totalCount: true,
+        query: relationQuery(readingScope, [{ recordedAt: "asc" as const }, { id: "asc" as const }]),
+      },
+      ...connectionTypes("A page of a meter's readings", "A reading and its cursor"),
+    ),
   }),
 });
+
+// The dashboard graph (GraphQL only): an asset's meters, within the key's meter scope.
+builder.prismaObjectField("Asset", "meters", (t) =>
+  t.relatedConnection(
+    "meters",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "The asset's meters, by id",
+      totalCount: true,
+      query: relationQuery(meterScope, { id: "asc" as const }),
+    },
+    ...connectionTypes("A page of an asset's meters", "A meter and its cursor"),
+  ),
+);
 
 export const MeterPage = pageType("Meter", MeterRef);
 

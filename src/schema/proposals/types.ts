@@ -2,13 +2,16 @@
 // proposal"): line items, a tax rate and a before-tax total per section, four document totals.
 import { builder } from "../core/builder.ts";
 import { scopedNode } from "../core/node.ts";
-import { proposalScope } from "./rules/proposals.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { relationQuery, rowsInScope } from "../core/relations.ts";
+import type { WorkOrder } from "../../generated/prisma/client.ts";
+import { workOrderScope } from "../work-orders/public.ts";
 import { pageType } from "../core/list.ts";
 import { FileRef } from "../files/public.ts";
 import { moneyText } from "../core/values.ts";
 import { COST_SECTIONS, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
-import { PROPOSAL_TOTALS } from "./rules/proposals.ts";
+import { PROPOSAL_TOTALS, proposalScope } from "./rules/proposals.ts";
 
 const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
   description: "A cost line: what and how much (a decimal string with two decimals)",
@@ -97,7 +100,14 @@ export const ProposalRef = builder.prismaNode("Proposal", {
     buyerCompanyId: t.exposeInt("buyerCompanyId"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-    workOrder: t.relation("workOrder", { subGraphs: ["graphql"] }),
+    workOrder: t.prismaField({
+      type: "WorkOrder",
+      nullable: true,
+      subGraphs: ["graphql"],
+      description: "The work order; null when the key may not read it (any more)",
+      resolve: (query, row, _args, ctx) =>
+        rowsInScope<WorkOrder>(ctx, "WorkOrder", workOrderScope, query).load(row.workOrderId),
+    }),
   }),
 });
 
@@ -129,3 +139,19 @@ export const ProposalDecisionInput = builder.inputType("ProposalDecisionInput", 
     declineNotes: t.string({ description: "decline: the reasons (required)" }),
   }),
 });
+
+// The dashboard graph (GraphQL only): a work order's proposals, within the key's proposal scope.
+builder.prismaObjectField("WorkOrder", "proposals", (t) =>
+  t.relatedConnection(
+    "proposals",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "The work order's proposals that the key may read, by id",
+      totalCount: true,
+      query: relationQuery(proposalScope, { id: "asc" as const }),
+    },
+    ...connectionTypes("A page of a work order's proposals", "A proposal and its cursor"),
+  ),
+);

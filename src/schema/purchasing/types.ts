@@ -5,6 +5,7 @@ import { scopedNode } from "../core/node.ts";
 import { requestScope } from "./rules/requests.ts";
 import { orderScope } from "./rules/orders.ts";
 import { pageType } from "../core/list.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
@@ -76,6 +77,18 @@ export const RequestRef = builder.prismaNode("PurchaseRequest", {
           : moneyText(sum(r.lineItems.map((l) => lineTotal(l.quantity, l.estimatedUnitCost!)))),
     }),
     lineItems: t.relation("lineItems", { query: { orderBy: { id: "asc" } } }),
+    lines: t.relatedConnection(
+      "lineItems",
+      {
+        ...connectionLimits,
+        cursor: "id",
+        subGraphs: ["graphql"],
+        description: "The request's lines, by id (each with its part); lineItems without paging",
+        totalCount: true,
+        query: { orderBy: { id: "asc" } },
+      },
+      ...connectionTypes("A page of a purchase request's lines", "A purchase request line and its cursor"),
+    ),
   }),
 });
 
@@ -140,6 +153,18 @@ export const OrderRef = builder.prismaNode("PurchaseOrder", {
       resolve: (o) => moneyText(sum(o.lineItems.map((l) => lineTotal(l.quantity, l.unitCost)))),
     }),
     lineItems: t.relation("lineItems", { query: { orderBy: { id: "asc" } } }),
+    lines: t.relatedConnection(
+      "lineItems",
+      {
+        ...connectionLimits,
+        cursor: "id",
+        subGraphs: ["graphql"],
+        description: "The order's lines, by id (each with its part); lineItems without paging",
+        totalCount: true,
+        query: { orderBy: { id: "asc" } },
+      },
+      ...connectionTypes("A page of a purchase order's lines", "A purchase order line and its cursor"),
+    ),
     vendor: t.relation("vendor", { subGraphs: ["graphql"] }),
     receipts: t.relation("receipts", { subGraphs: ["graphql"], query: { orderBy: { id: "asc" } } }),
   }),

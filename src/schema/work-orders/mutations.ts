@@ -17,7 +17,7 @@ import {
 import { TRANSITIONS } from "./rules/state-machine.ts";
 import { createSupplierWorkOrder, createWorkOrder } from "./rules/create.ts";
 import { runAction, updateWorkOrder } from "./rules/actions.ts";
-import { appendNote, appendPhotoNotes } from "./rules/notes.ts";
+import { appendNote, appendPhotoNotes, markRootThreadRead } from "./rules/notes.ts";
 import { workOrderScope } from "./rules/scope.ts";
 
 const WRITE = requires("workOrder.write");
@@ -179,3 +179,19 @@ labelsField({
   // On top of the label company's scope (the same for buyer keys, but the one rule).
   scope: (ctx) => workOrderScope(ctx.viewer),
 });
+
+// GraphQL only (docs/dashboards.md): reading notes over GraphQL never marks them read; this does. Any key
+// that may read the work order may mark its own contact's read mark (it changes nothing of the work order).
+builder.mutationField("markWorkOrderNotesRead", (t) =>
+  t.field({
+    subGraphs: ["graphql"],
+    extensions: requires("anyKey"),
+    description:
+      "Marks the root buyer-supplier thread of a work order read for the key's contact (what reading it over REST does); returns when.",
+    type: "DateTime",
+    args: {
+      workOrderId: t.arg.int({ required: true, description: "A work order the key may read" }),
+    },
+    resolve: (_root, args, ctx) => markRootThreadRead(ctx, args.workOrderId),
+  }),
+);

@@ -6,6 +6,9 @@ import { masked } from "../core/masking.ts";
 import { scopedNode } from "../core/node.ts";
 import { workOrderScope } from "./rules/scope.ts";
 import { problemTypeScope } from "./rules/problem-types.ts";
+import { connectionLimits, connectionTypes } from "../core/connection.ts";
+import { relationQuery, rowsInScope } from "../core/relations.ts";
+import type { ProblemType } from "../../generated/prisma/client.ts";
 import { pageType } from "../core/list.ts";
 import { moneyText } from "../core/values.ts";
 import { STATUSES, TRANSITION_ROWS, type TransitionRow } from "./rules/state-machine.ts";
@@ -99,10 +102,71 @@ export const WorkOrderRef = builder.prismaNode("WorkOrder", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     serviceCalls: t.relation("serviceCalls", { query: { orderBy: { id: "asc" } } }),
-    location: t.relation("location", { subGraphs: ["graphql"] }),
-    asset: t.relation("asset", { nullable: true, subGraphs: ["graphql"] }),
+    // The dashboard graph (GraphQL only, docs/dashboards.md): the work order's own records, and the
+    // relations into work-order models, each within its read scope. Relations into other features'
+    // models are declared by those features (builder.prismaObjectField), with their own scopes.
+    problemType: t.prismaField({
+      type: "ProblemType",
+      nullable: true,
+      subGraphs: ["graphql"],
+      description: "The problem type; null when the key may not read problem types (only buyer keys do)",
+      resolve: (query, wo, _args, ctx) =>
+        rowsInScope<ProblemType>(ctx, "ProblemType", problemTypeScope, query).load(wo.problemTypeId),
+    }),
+    parentWorkOrder: t.relation("parent", {
+      nullable: true,
+      subGraphs: ["graphql"],
+      description: "The work order this one sub-contracts; null when there is none or the key may not read it",
+      query: relationQuery(workOrderScope),
+    }),
+    notes: t.relatedConnection(
+      "notes",
+      {
+        ...connectionLimits,
+        cursor: "id",
+        subGraphs: ["graphql"],
+        description:
+          "The root buyer-supplier thread, oldest first (notes(last: 3) for the latest three); reading never marks it read (markWorkOrderNotesRead does)",
+        totalCount: true,
+        query: { where: { thread: "root" }, orderBy: [{ noteAddedAt: "asc" }, { id: "asc" }] },
+      },
+      ...connectionTypes("A page of a work order's root thread", "A note of the thread and its cursor"),
+    ),
   }),
 });
+
+// Work orders reached from a location or an asset: the key's own scope applies, newest first.
+const RELATED_WORK_ORDERS = relationQuery(workOrderScope, [{ createdAt: "desc" as const }, { id: "desc" as const }]);
+
+builder.prismaObjectField("Location", "workOrders", (t) =>
+  t.relatedConnection(
+    "workOrders",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "Work orders at the location that the key may read, newest first",
+      totalCount: true,
+      query: RELATED_WORK_ORDERS,
+    },
+    ...connectionTypes("A page of a location's work orders", "A work order and its cursor"),
+  ),
+);
+
+builder.prismaObjectField("Asset", "workOrders", (t) =>
+  t.relatedConnection(
+    "workOrders",
+    {
+      ...connectionLimits,
+      cursor: "id",
+      subGraphs: ["graphql"],
+      description: "Work orders on the asset that the key may read, newest first",
+      totalCount: true,
+      query: RELATED_WORK_ORDERS,
+    },
+    ...connectionTypes("A page of an asset's work orders", "A work order and its cursor"),
+  ),
+);
 
 export const WorkOrderPage = pageType("WorkOrder", WorkOrderRef);
 

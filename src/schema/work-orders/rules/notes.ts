@@ -12,6 +12,7 @@ import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "../search/vector.ts";
 import { checkContactEmails } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
+import { findWritable } from "../../core/tenancy.ts";
 
 export const MAX_TAGGED_USERS = 25;
 export const MAX_BULK_NOTES = 25;
@@ -216,7 +217,10 @@ export const NOTE_LIST: ListSpec = {
   defaultSort: { field: "noteAddedAt", order: "asc" },
 };
 
-/** The root thread, paged; reading it marks it read for the key's contact. A work order the key may not read: empty. */
+/**
+ * The root thread, paged. Read over REST it is marked read for the key's contact (the contract's GET);
+ * over GraphQL a read never writes: markWorkOrderNotesRead does. A work order the key may not read: empty.
+ */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
   pageOf(args, NOTE_LIST);
   const wo = await ctx.db.workOrder.findFirst({
@@ -226,10 +230,34 @@ export async function rootThread(ctx: Context, woId: number, args: ListArgs, que
   if (!wo) return { data: [], count: 0 };
   const [page] = await Promise.all([
     findPage(ctx.db.workOrderNote, { workOrderId: wo.id, thread: "root" }, args, NOTE_LIST, query),
-    // Concurrent reads by one contact must not collide, hence ON CONFLICT rather than Prisma's upsert.
-    ctx.db.$executeRaw`
-      INSERT INTO "WorkOrderThreadRead" ("workOrderId", "contactId", thread, "readAt") VALUES (${wo.id}, ${ctx.viewer.contactId}, 'root', ${ctx.now()})
-      ON CONFLICT ("workOrderId", "contactId", thread) DO UPDATE SET "readAt" = EXCLUDED."readAt"`,
+    ctx.channel === "graphql" ? undefined : markRead(ctx, wo.id),
   ]);
   return page;
+}
+
+/** The root thread's read mark of the key's contact, set to now; returns its time. */
+async function markRead(ctx: Context, workOrderId: number): Promise<Date> {
+  const readAt = ctx.now();
+  // Concurrent reads by one contact must not collide, hence ON CONFLICT rather than Prisma's upsert.
+  await ctx.db.$executeRaw`
+    INSERT INTO "WorkOrderThreadRead" ("workOrderId", "contactId", thread, "readAt") VALUES (${workOrderId}, ${ctx.viewer.contactId}, 'root', ${readAt})
+    ON CONFLICT ("workOrderId", "contactId", thread) DO UPDATE SET "readAt" = EXCLUDED."readAt"`;
+  return readAt;
+}
+
+/**
+ * markWorkOrderNotesRead: marks the root thread of a work order the key may read as read for its
+ * contact. Unknown and foreign ids answer alike (findWritable's 400), so other tenants' ids cannot be probed.
+ */
+export async function markRootThreadRead(ctx: Context, workOrderId: number): Promise<Date> {
+  const wo = await findWritable<{ id: number }>(
+    ctx.db.workOrder,
+    "work order",
+    workOrderId,
+    workOrderScope(ctx.viewer),
+    {
+      select: { id: true },
+    },
+  );
+  return markRead(ctx, wo.id);
 }
