@@ -44,16 +44,6 @@ export async function resumePoint(
   return seq;
 }
 
-/** The event a subscription (its context) resolves: its result carries the id (eventIdOf). */
-const resolved = new WeakMap<object, string>();
-
-export function resolving(ctx: object, m: LiveMessage) {
-  if (typeof m.seq === "number") resolved.set(ctx, String(m.seq));
-}
-
-/** For the transports: the id of the event whose result a subscription is sending. */
-export const eventIdOf = (ctx: object) => resolved.get(ctx);
-
 /** Messages waiting for one subscriber, up to a limit; past it, the buffer is dropped and marked. */
 class Buffer {
   private items: LiveMessage[] = [];
