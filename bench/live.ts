@@ -78,6 +78,12 @@ function fixture(tenants: number) {
   return base;
 }
 
+/** CPU time (user + system, ms) a process has used so far: /proc/<pid>/stat's utime and stime, in clock ticks. */
+function cpuMsOf(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // fields 14 and 15; 100 ticks/s on Linux
+}
+
 /** Resident set and V8 heap of the API process (its /proc entry and its /metrics). */
 async function memoryOf(pid: number, port: number) {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -223,6 +229,8 @@ async function main() {
   const tick = 50; // ms: RATE / 20 events per tick
   const perTick = (RATE * tick) / 1000;
   const runStart = performance.now();
+  const cpuAtStart = { api: cpuMsOf(api.pid!), bench: process.cpuUsage() };
+  const loadAtStart = os.loadavg().map((l) => round(l, 2));
   let nextSample = runStart + 5_000;
   while (performance.now() - runStart < SECONDS * 1000) {
     const t0 = performance.now();
@@ -233,6 +241,11 @@ async function main() {
     }
     await sleep(Math.max(0, tick - (performance.now() - t0)));
   }
+  const runMs = performance.now() - runStart;
+  const busy = {
+    api: round((cpuMsOf(api.pid!) - cpuAtStart.api) / runMs, 2),
+    bench: round(Object.values(process.cpuUsage(cpuAtStart.bench)).reduce((a, b) => a + b, 0) / 1000 / runMs, 2),
+  };
   for (const until = Date.now() + 60_000; !everyone(events); await sleep(100)) {
     if (Date.now() > until) break; // missing deliveries are counted below
   }
@@ -263,12 +276,15 @@ async function main() {
     commit: gitRevision(),
     node: process.version,
     cpus: os.cpus().length,
-    loadAverage: os.loadavg().map((l) => round(l, 2)),
+    /** The machine's load averages (1, 5, 15 min) as the run started and as it ended. */
+    loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((l) => round(l, 2)) },
     settings: { subscribers: SUBSCRIBERS, tenants: TENANTS, eventsPerSecond: RATE, seconds: SECONDS },
     events: events.length,
     deliveries: latencies.length,
     deliveriesPerSecond: Math.round(latencies.length / SECONDS),
     commitToDeliveryMs: latency,
+    /** CPU time over the run ÷ its length: 1 is one core busy all along (the API process; the bench with its subscribers). */
+    cpuBusy: busy,
     memory: {
       idleRssMB: round(idle.rss / 2 ** 20),
       connectedRssMB: round(connected.rss / 2 ** 20),
@@ -289,9 +305,10 @@ async function main() {
   fs.writeFileSync(RESULT_FILE, JSON.stringify(summary, null, 2));
   const met = (ok: boolean) => (ok ? "met" : "MISSED");
   console.log(`
-Live subscriptions bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${summary.loadAverage.join(" ")})
+Live subscriptions bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${loadAtStart.join(" ")} at start, ${summary.loadAverage.atEnd.join(" ")} at end)
   ${SUBSCRIBERS} subscribers over ${TENANTS} tenants, ${RATE} events/s for ${SECONDS} s: ${events.length} events, ${latencies.length} deliveries (${summary.deliveriesPerSecond}/s)
   commit → delivery   p50 ${latency.p50} ms   p99 ${latency.p99} ms   max ${latency.max} ms   (target p99 ≤ ${TARGET_P99_MS} ms: ${met(summary.targets.p99)})
+  CPU busy over the run (1 = one core): API process ${busy.api}, bench process (producer and subscribers) ${busy.bench}
   memory per subscriber (API process, connected − idle): RSS ${summary.memory.rssPerSubscriberKB} KB, heap ${summary.memory.heapPerSubscriberKB} KB
   heap over the run: last third / first third − 1 = ${summary.memory.heapGrowthOverRun} (target ≤ ${MAX_HEAP_GROWTH}: ${met(summary.targets.memoryFlat)})
   other tenants' events: ${foreign} (${met(summary.targets.noCrossTenant)}); missing ${missing}, duplicated ${duplicates}, out of order ${outOfOrder}, errors ${errors}
