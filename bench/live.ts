@@ -27,7 +27,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { createDb, type Db } from "../src/db.ts";
+import { createDb, sqlPool, type Db } from "../src/db.ts";
 import { applyFixture } from "../src/operator/apply.ts";
 import { onServer, recreateDatabase, urlOf } from "./database.ts";
 import { insertStatusUpdates } from "./outbox-events.ts";
@@ -236,7 +236,7 @@ async function main() {
   const tick = 50; // ms: RATE / 20 events per tick
   const perTick = (RATE * tick) / 1000;
   const runStart = performance.now();
-  const cpuAtStart = { api: cpuMsOf(api.pid!), bench: process.cpuUsage() };
+  const cpuAtStart = { api: cpuMsOf(api.pid!), worker: cpuMsOf(worker.pid!), bench: process.cpuUsage() };
   const arrivalsAtStart = arrivals;
   const loadAtStart = os.loadavg().map((l) => round(l, 2));
   let nextSample = runStart + 5_000;
@@ -262,6 +262,7 @@ async function main() {
   const cpu = {
     wallMs: performance.now() - runStart,
     apiMs: cpuMsOf(api.pid!) - cpuAtStart.api,
+    workerMs: cpuMsOf(worker.pid!) - cpuAtStart.worker,
     benchMs: Object.values(process.cpuUsage(cpuAtStart.bench)).reduce((a, b) => a + b, 0) / 1000,
   };
   await sleep(500);
@@ -286,6 +287,14 @@ async function main() {
   const late = mean(samples.slice(-third).map((s) => s.heap));
   const heapGrowth = samples.length >= 2 ? late / early - 1 : NaN;
   const latency = percentiles(latencies);
+  // The relay's part of it: commit (the row's createdAt, its transaction's start) → relayed (relayedAt,
+  // the relay transaction's start, before it publishes), on the database's clock.
+  const relayed = await sqlPool(db).query<{ ms: number }>(
+    `SELECT extract(epoch FROM "relayedAt" - "createdAt") * 1000 AS ms FROM "OutboxEvent"
+      WHERE "workOrderId" = ANY($1::int[]) AND "relayedAt" IS NOT NULL`,
+    [events],
+  );
+  const relayLatency = percentiles(relayed.rows.map((r) => Number(r.ms)));
   const summary = {
     when: new Date().toISOString(),
     commit: gitRevision(),
@@ -298,13 +307,17 @@ async function main() {
     deliveries: latencies.length,
     deliveriesPerSecond: Math.round(latencies.length / SECONDS),
     commitToDeliveryMs: latency,
+    /** Per event, not per delivery: the worker's relay. */
+    commitToRelayedMs: relayLatency,
     cpu: {
       /** CPU ms per 1,000 deliveries, from the first event to the last delivery. */
       apiMsPer1000Deliveries: round((cpu.apiMs / latencies.length) * 1000),
       benchMsPer1000Deliveries: round((cpu.benchMs / latencies.length) * 1000),
+      workerMsPerEvent: round(cpu.workerMs / events.length, 2),
       /** CPU ÷ wall time over the same span: 1 is one core busy all along. */
       apiBusy: round(cpu.apiMs / cpu.wallMs, 2),
       benchBusy: round(cpu.benchMs / cpu.wallMs, 2),
+      workerBusy: round(cpu.workerMs / cpu.wallMs, 2),
     },
     memory: {
       idleRssMB: round(idle.rss / 2 ** 20),
@@ -334,7 +347,9 @@ async function main() {
 Live subscriptions bench (${summary.commit}, node ${summary.node}, ${summary.cpus} CPUs, load ${loadAtStart.join(" ")} at start, ${summary.loadAverage.atEnd.join(" ")} at end)
   ${SUBSCRIBERS} subscribers over ${TENANTS} tenants, ${RATE} events/s for ${SECONDS} s: ${events.length} events, ${latencies.length} deliveries (${summary.deliveriesPerSecond}/s)
   commit → delivery   p50 ${latency.p50} ms   p99 ${latency.p99} ms   max ${latency.max} ms   (target p99 ≤ ${TARGET_P99_MS} ms: ${met(summary.targets.p99)})
+  of which commit → relayed (worker, per event)   p50 ${relayLatency.p50} ms   p99 ${relayLatency.p99} ms   max ${relayLatency.max} ms
   CPU per 1,000 deliveries: API process ${summary.cpu.apiMsPer1000Deliveries} ms, bench process (producer, subscribers) ${summary.cpu.benchMsPer1000Deliveries} ms; busy (1 = one core): API ${summary.cpu.apiBusy}, bench ${summary.cpu.benchBusy}
+  worker (relay): ${summary.cpu.workerMsPerEvent} ms CPU per event, busy ${summary.cpu.workerBusy}
   memory per subscriber (API process, connected − idle): RSS ${summary.memory.rssPerSubscriberKB} KB, heap ${summary.memory.heapPerSubscriberKB} KB
   heap over the run: last third / first third − 1 = ${summary.memory.heapGrowthOverRun} (target ≤ ${MAX_HEAP_GROWTH}: ${met(summary.targets.memoryFlat)})
   heap MB (deliveries owed) every 5 s: ${summary.memory.samples.map((s) => `${s.heapMB} (${s.backlog})`).join(", ")}

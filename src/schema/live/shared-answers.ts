@@ -50,8 +50,8 @@ function variablesOfAnswers(document: DocumentNode, operationName?: string | nul
   return [...names].sort();
 }
 
-/** Subscriptions with the same answer class get the same result for the same event. */
-export function answerClassOf(args: ExecutionArgs): string | undefined {
+/** Subscriptions of one answer class get the same result for the same event (undefined: none shares). */
+function answerClassOf(args: ExecutionArgs): string | undefined {
   const viewer = (args.contextValue as Partial<Context> | undefined)?.viewer;
   if (!viewer) return undefined; // nobody to share with: every result its own
   const variables = variablesOfAnswers(args.document, args.operationName)
