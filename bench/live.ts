@@ -11,11 +11,13 @@
 //      `id eventType workOrderId workOrder { id status } data`, so every event also costs the batched
 //      work order load (the ids are made up: each load finds nothing, but runs).
 //   3. Memory: the API process's RSS and V8 heap (its /metrics) before the subscribers connect, once
-//      they are connected (→ per subscriber), and every 5 s during the run (→ flat or not: the last
-//      third against the first third).
+//      they are connected (→ per subscriber), and every 5 s during the run with the deliveries still
+//      owed (→ flat or not: the lowest heap sample of the last third against that of the first).
 //   4. Commit → delivery: each event is committed as the service writes it (an outbox row) and timed
-//      until every subscriber of its tenant has it: p50/p99/max over all deliveries. Every subscriber
-//      must receive exactly its tenant's events, each once, in increasing id order.
+//      until every subscriber of its tenant has it: p50/p99/max over all deliveries, and the relay's
+//      part (commit → relayed, per event). Every subscriber must receive exactly its tenant's events,
+//      each once, in increasing id order.
+//   5. CPU of the API, worker and bench processes per delivery (comparable on a loaded machine).
 //
 // Targets: p99 ≤ 250 ms, no event to another tenant, none missing or duplicated, heap growth over the
 // run ≤ 10%. Exit 1 when one is missed, 2 on failure. Summary printed; JSON in <tmpdir>/wo-bench/live.json.
@@ -283,9 +285,13 @@ async function main() {
   const errors = subscribers.reduce((n, s) => n + s.errors.length, 0);
   const third = Math.max(1, Math.floor(samples.length / 3));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const early = mean(samples.slice(0, third).map((s) => s.heap));
-  const late = mean(samples.slice(-third).map((s) => s.heap));
-  const heapGrowth = samples.length >= 2 ? late / early - 1 : NaN;
+  const early = samples.slice(0, third).map((s) => s.heap);
+  const late = samples.slice(-third).map((s) => s.heap);
+  const heapGrowth = samples.length >= 2 ? mean(late) / mean(early) - 1 : NaN;
+  // The heap used rises between major collections and drops at each: the lowest sample of a third is
+  // about what survives a collection, the level a leak would raise (a third must span a collection:
+  // minutes, not seconds, at this rate).
+  const floorGrowth = samples.length >= 2 ? Math.min(...late) / Math.min(...early) - 1 : NaN;
   const latency = percentiles(latencies);
   // The relay's part of it: commit (the row's createdAt, its transaction's start) → relayed (relayedAt,
   // the relay transaction's start, before it publishes), on the database's clock.
@@ -325,6 +331,7 @@ async function main() {
       rssPerSubscriberKB: round((connected.rss - idle.rss) / SUBSCRIBERS / 1024),
       heapPerSubscriberKB: round((connected.heap - idle.heap) / SUBSCRIBERS / 1024),
       heapGrowthOverRun: round(heapGrowth, 3),
+      heapFloorGrowthOverRun: round(floorGrowth, 3),
       samples: samples.map((s) => ({
         at: s.at,
         rssMB: round(s.rss / 2 ** 20),
@@ -337,7 +344,7 @@ async function main() {
       p99: latency.p99 <= TARGET_P99_MS,
       noCrossTenant: foreign === 0,
       complete: missing === 0 && duplicates === 0 && outOfOrder === 0 && errors === 0,
-      memoryFlat: !(heapGrowth > MAX_HEAP_GROWTH),
+      memoryFlat: !(floorGrowth > MAX_HEAP_GROWTH),
     },
   };
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
@@ -351,7 +358,7 @@ Live subscriptions bench (${summary.commit}, node ${summary.node}, ${summary.cpu
   CPU per 1,000 deliveries: API process ${summary.cpu.apiMsPer1000Deliveries} ms, bench process (producer, subscribers) ${summary.cpu.benchMsPer1000Deliveries} ms; busy (1 = one core): API ${summary.cpu.apiBusy}, bench ${summary.cpu.benchBusy}
   worker (relay): ${summary.cpu.workerMsPerEvent} ms CPU per event, busy ${summary.cpu.workerBusy}
   memory per subscriber (API process, connected − idle): RSS ${summary.memory.rssPerSubscriberKB} KB, heap ${summary.memory.heapPerSubscriberKB} KB
-  heap over the run: last third / first third − 1 = ${summary.memory.heapGrowthOverRun} (target ≤ ${MAX_HEAP_GROWTH}: ${met(summary.targets.memoryFlat)})
+  heap over the run, last third / first third − 1: lowest sample ${summary.memory.heapFloorGrowthOverRun} (target ≤ ${MAX_HEAP_GROWTH}: ${met(summary.targets.memoryFlat)}), mean ${summary.memory.heapGrowthOverRun}
   heap MB (deliveries owed) every 5 s: ${summary.memory.samples.map((s) => `${s.heapMB} (${s.backlog})`).join(", ")}
   other tenants' events: ${foreign} (${met(summary.targets.noCrossTenant)}); missing ${missing}, duplicated ${duplicates}, out of order ${outOfOrder}, errors ${errors}
   JSON: ${RESULT_FILE}`);

@@ -61,7 +61,12 @@ class Buffer {
   shift(): LiveMessage | undefined {
     if (this.head === this.items.length) return undefined;
     const m = this.items[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
+    // Messages handed over are not kept (each holds its answers while it lives, shared-answers.ts):
+    // an emptied buffer starts again, a long one drops its head now and then.
+    if (this.head === this.items.length) {
+      this.items.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
