@@ -1,9 +1,9 @@
 // Subscriptions with one execution per event and answer class, instead of one per subscriber. An event
 // the instance fans out (tail.ts) is one object handed to every subscriber of its tenant; graphql's
 // subscribe executes each subscriber's selection for it, so 1,000 subscribers cost 1,000 executions
-// (and their garbage) per event, most of the API's time at the bench's rate (docs/performance.md,
-// "Live subscriptions at scale"). Here the subscribers whose answer to an event must be the same share
-// one execution of it: same answer class, same event object. The answer class is
+// (and their garbage) per event, most of the API's time at the bench's rate
+// (docs/performance.md#live-subscriptions-at-scale). Here the subscribers whose answer to an event must
+// be the same share one execution of it: same answer class, same event object. The answer class is
 //   - the operation, printed, and the values of the variables it uses outside the subscription field's
 //     own arguments (those — after, the filters — choose which events come, not an event's answer:
 //     the field's resolve only passes the event on);
