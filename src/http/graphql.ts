@@ -35,7 +35,7 @@ import {
 import type { Viewer } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
-import { eventIdOf, perKeyLimit, type EventServices } from "../schema/live/public.ts";
+import { perKeyLimit, subscribeSharingAnswers, type EventServices } from "../schema/live/public.ts";
 import { inputError, toApiError } from "./errors.ts";
 import { withContractErrors } from "./graphql-errors.ts";
 import { operationCost } from "./graphql-cost.ts";
@@ -161,17 +161,12 @@ const costBudget = (pipeline: RequestPipeline, services: Services): Plugin => {
   };
 };
 
-/** Every subscription result carries the stream id of its event (extensions.eventId), whatever it selected. */
-const eventIds: Plugin = {
-  onSubscribe: ({ args }) => ({
-    onSubscribeResult: () => ({
-      onNext: ({ result, setResult }) => {
-        const eventId = eventIdOf(args.contextValue as object);
-        if (eventId && !("errors" in result && result.errors?.length))
-          setResult({ ...result, extensions: { ...result.extensions, eventId } });
-      },
-    }),
-  }),
+/**
+ * Subscriptions (both transports) execute each event once per answer class and give it to every
+ * subscriber of the class, each result with its event's stream id (extensions.eventId): live/shared-answers.ts.
+ */
+const sharedAnswers: Plugin = {
+  onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(subscribeSharingAnswers),
 };
 
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
@@ -219,7 +214,7 @@ export function createGraphql(
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
       sanitation(schema),
       costBudget(pipeline, services),
-      eventIds,
+      sharedAnswers,
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();

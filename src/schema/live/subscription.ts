@@ -44,16 +44,6 @@ export async function resumePoint(
   return seq;
 }
 
-/** The event a subscription (its context) resolves: its result carries the id (eventIdOf). */
-const resolved = new WeakMap<object, string>();
-
-export function resolving(ctx: object, m: LiveMessage) {
-  if (typeof m.seq === "number") resolved.set(ctx, String(m.seq));
-}
-
-/** For the transports: the id of the event whose result a subscription is sending. */
-export const eventIdOf = (ctx: object) => resolved.get(ctx);
-
 /** Messages waiting for one subscriber, up to a limit; past it, the buffer is dropped and marked. */
 class Buffer {
   private items: LiveMessage[] = [];
@@ -71,7 +61,12 @@ class Buffer {
   shift(): LiveMessage | undefined {
     if (this.head === this.items.length) return undefined;
     const m = this.items[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
+    // Messages handed over are not kept (each holds its answers while it lives, shared-answers.ts):
+    // an emptied buffer starts again, a long one drops its head now and then.
+    if (this.head === this.items.length) {
+      this.items.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }

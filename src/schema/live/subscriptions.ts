@@ -6,7 +6,7 @@ import { WorkOrderStatusEnum } from "../work-orders/public.ts";
 import { subscriberTooSlow } from "./errors.ts";
 import { accepts } from "./filters.ts";
 import { streamHead } from "./stream.ts";
-import { openStream, resolving, resumePoint, type LiveItem } from "./subscription.ts";
+import { openStream, resumePoint, type LiveItem } from "./subscription.ts";
 import { WorkOrderEventRef } from "./types.ts";
 
 builder.queryField("workOrderEventsHead", (t) =>
@@ -67,9 +67,9 @@ builder.subscriptionField("workOrderEvents", (t) =>
         disconnect,
       });
     },
+    // Reads neither its arguments nor the viewer: subscribers share an event's answer (shared-answers.ts).
     resolve: (item: LiveItem, _args, ctx) => {
       if ("tooSlow" in item) throw subscriberTooSlow(item.resumeAfter, ctx.events!.live.settings.bufferLimit);
-      resolving(ctx, item);
       return item;
     },
   }),
