@@ -29,6 +29,7 @@ import "./provisioning/mutations.ts";
 import "./currency/queries.ts";
 import "./work-orders/queries.ts";
 import "./work-orders/mutations.ts";
+import "./work-orders/stats.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
 import "./live/subscriptions.ts";
