@@ -47,8 +47,10 @@ import "./files/queries.ts";
 import "./files/mutations.ts";
 import "./proposals/queries.ts";
 import "./proposals/mutations.ts";
+import "./proposals/stats.ts";
 import "./invoices/queries.ts";
 import "./invoices/mutations.ts";
+import "./invoices/stats.ts";
 import "./audit/queries.ts";
 
 export function restRouteOf(

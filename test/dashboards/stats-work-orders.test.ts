@@ -41,7 +41,8 @@ async function workOrder(fields: {
       title: "Stats fixture",
       status: fields.status,
       createdBy: "alice@acme.example",
-      supplierFacilityId: fields.supplier === undefined ? refs["coolco-pdx"] : fields.supplier && refs[fields.supplier],
+      supplierFacilityId:
+        fields.supplier === undefined ? refs["coolco-pdx"] : fields.supplier ? refs[fields.supplier] : null,
       woPriority: fields.priority ?? null,
       createdAt: fields.createdAt,
       statusChangedAt: fields.createdAt,

@@ -5,7 +5,8 @@
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
 import { type Db, Prisma, sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
-import { badInput } from "./errors.ts";
+import { badInput, forbidden } from "./errors.ts";
+import type { Viewer } from "./viewer.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
@@ -108,6 +109,11 @@ export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
   if (rows.length > MAX_GROUPS)
     throw badInput(`more than ${MAX_GROUPS} groups: narrow the filter, use a longer bucket or fewer dimensions`);
   return rows;
+}
+
+/** Stats serve the keys of the lists they sum (buyer and supplier keys, each in its scope); partner keys read none. */
+export function refusePartners(viewer: Viewer, field: string): void {
+  if (viewer.kind === "partner") throw forbidden(`${field} is not available to partner keys`);
 }
 
 /** The groupBy argument checked: at least one dimension, each once. */

@@ -9,7 +9,7 @@ import { INVOICE_STATUSES } from "./rules/state-machine.ts";
 import { INVOICE_TOTALS } from "./rules/scope.ts";
 import type { TaxLine } from "./rules/taxes.ts";
 
-const InvoiceStatusEnum = builder.enumType("InvoiceStatus", { values: INVOICE_STATUSES });
+export const InvoiceStatusEnum = builder.enumType("InvoiceStatus", { values: INVOICE_STATUSES });
 
 const TaxLineRef = builder.objectRef<TaxLine>("TaxLine").implement({
   description: "A sales tax of a CAD invoice",

@@ -65,7 +65,7 @@ export function costInputFields(t: any, names: TotalNames) {
   return fields;
 }
 
-const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
+export const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
 
 export const ProposalRef = builder.prismaObject("Proposal", {
   description: "A supplier's quote for a work order",

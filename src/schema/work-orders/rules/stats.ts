@@ -14,11 +14,11 @@ import {
   checkGroupBy,
   type Dimension,
   type Measure,
+  refusePartners,
   statsRows,
   statsSql,
   type TimeBucket,
 } from "../../core/stats.ts";
-import { forbidden } from "../../core/errors.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { type WorkOrderFilterValue, workOrderFilterSql } from "./filter.ts";
 import { workOrderScopeSql } from "./scope.ts";
@@ -113,8 +113,7 @@ export function workOrderStatsSql(
   selected: ReadonlySet<string>,
   now: Date,
 ): Prisma.Sql {
-  // Partner keys read no work order list; buyer and supplier keys each get their scope.
-  if (viewer.kind === "partner") throw forbidden("workOrderStats is not available to partner keys");
+  refusePartners(viewer, "workOrderStats");
   const groupBy = checkGroupBy(args.groupBy);
   const bucket = bucketOf(groupBy.includes("CREATED"), args.bucket, "CREATED");
   const measures = (["overdue", "medianHoursToCompletion"] as const).filter((m) => selected.has(m));
