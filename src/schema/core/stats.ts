@@ -12,7 +12,7 @@ const sql = Prisma.sql;
 type Sql = Prisma.Sql;
 
 /** Groups one statement may answer: a chart of more is a mistake, refused rather than sent. */
-export const MAX_GROUPS = 10_000;
+const MAX_GROUPS = 10_000;
 
 export type TimeBucket = "DAY" | "WEEK" | "MONTH";
 

@@ -12,7 +12,7 @@ import type { Viewer } from "./viewer.ts";
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
 
-export type TotalsDimension = "STATUS" | "MONTH";
+type TotalsDimension = "STATUS" | "MONTH";
 
 const TotalsDimensionEnum = builder.enumType("TotalsDimension", {
   subGraphs: ["graphql"],
@@ -64,7 +64,7 @@ const inList = (column: Sql, values: readonly unknown[] | null | undefined) =>
     : [values.length ? sql`${column} IN (${Prisma.join(values.map((v) => sql`${v}`))})` : sql`FALSE`];
 
 /** The statement of a totals request: the key's scope AND the arguments, grouped by them and by currency. */
-export function totalsSql(source: TotalsSource, viewer: Viewer, args: TotalsArgs): Sql {
+function totalsSql(source: TotalsSource, viewer: Viewer, args: TotalsArgs): Sql {
   refusePartners(viewer, source.field);
   const groupBy = checkGroupBy(args.groupBy);
   const where = [

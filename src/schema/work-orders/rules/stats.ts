@@ -28,7 +28,7 @@ const sql = Prisma.sql;
 
 /** Closed without completion: no due time applies any more. */
 const CLOSED_STATUSES: readonly Status[] = ["CancelledWithReason", "Rejected"];
-export const OPEN_STATUSES = STATUSES.filter((s) => !COMPLETED_STATUSES.includes(s) && !CLOSED_STATUSES.includes(s));
+const OPEN_STATUSES = STATUSES.filter((s) => !COMPLETED_STATUSES.includes(s) && !CLOSED_STATUSES.includes(s));
 
 export const WORK_ORDER_DIMENSIONS = [
   "STATUS",
