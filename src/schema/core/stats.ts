@@ -12,7 +12,7 @@ const sql = Prisma.sql;
 type Sql = Prisma.Sql;
 
 /** Groups one statement may answer: a chart of more is a mistake, refused rather than sent. */
-const MAX_GROUPS = 10_000;
+const MAX_GROUPS = 50_000;
 
 export type TimeBucket = "DAY" | "WEEK" | "MONTH";
 
@@ -52,8 +52,8 @@ export interface Dimension {
   key: Sql;
   /** A join the key needs (joins are added once each, by identity). */
   join?: Sql;
-  /** The key's display name over the grouped key (`g.<alias>`): read per group after grouping. */
-  name?: (key: Sql) => Sql;
+  /** The table whose `name` names the key (by `id`): joined once after grouping, never per row. */
+  namedBy?: string;
 }
 
 /** One figure of a group. */
@@ -78,7 +78,7 @@ const joinAll = (parts: Sql[], separator: string) => (parts.length ? Prisma.join
 const ident = (name: string) => Prisma.raw(`"${name.replaceAll('"', "")}"`);
 
 /**
- * The statement: one GROUP BY over the scoped, filtered rows, then the keys' names per group. Rows come
+ * The statement: one GROUP BY over the scoped, filtered rows, then each key table joined once for names. Rows come
  * ordered by their keys (enums in their declared order), with `<dimension>Name` beside each named key.
  */
 export function statsSql(q: StatsQuery): Sql {
@@ -87,9 +87,12 @@ export function statsSql(q: StatsQuery): Sql {
   );
   const keys = q.dimensions.map(([alias, d]) => sql`${d.key} AS ${ident(alias)}`);
   const measures = q.measures.map(([alias, m]) => sql`${m.value} AS ${ident(alias)}`);
-  const names = q.dimensions
-    .filter(([, d]) => d.name)
-    .map(([alias, d]) => sql`, ${d.name!(sql`g.${ident(alias)}`)} AS ${ident(`${alias}Name`)}`);
+  const named = q.dimensions.filter(([, d]) => d.namedBy);
+  const names = named.map(([alias], i) => sql`, ${Prisma.raw(`n${i}`)}.name AS ${ident(`${alias}Name`)}`);
+  const nameJoins = named.map(
+    ([alias, d], i) =>
+      sql`LEFT JOIN ${ident(d.namedBy!)} ${Prisma.raw(`n${i}`)} ON ${Prisma.raw(`n${i}`)}.id = g.${ident(alias)}`,
+  );
   const positions = Prisma.raw(q.dimensions.map((_, i) => String(i + 1)).join(", "));
   const order = Prisma.join(
     q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
@@ -99,7 +102,7 @@ export function statsSql(q: StatsQuery): Sql {
     FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures], ", ")}
             FROM ${q.from} ${joinAll(joins, " ")}
            WHERE ${q.where}
-           GROUP BY ${positions}) g
+           GROUP BY ${positions}) g ${joinAll(nameJoins, " ")}
    ORDER BY ${order} LIMIT ${MAX_GROUPS + 1}`;
 }
 

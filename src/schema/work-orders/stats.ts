@@ -96,7 +96,7 @@ const WorkOrderStatsRef = builder.objectRef<{ asOf: Date; rows: WorkOrderStatsRo
     }),
     rows: t.field({
       type: [WorkOrderStatsRowRef],
-      description: `Groups ordered by their keys (statuses in lifecycle order, nulls last), at most 10,000`,
+      description: `Groups ordered by their keys (statuses in lifecycle order, nulls last), at most 50,000`,
       resolve: (s) => s.rows,
     }),
   }),

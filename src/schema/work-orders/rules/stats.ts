@@ -42,8 +42,6 @@ export const WORK_ORDER_DIMENSIONS = [
 export type WorkOrderDimension = (typeof WORK_ORDER_DIMENSIONS)[number];
 
 const statusList = (statuses: readonly Status[]) => Prisma.join(statuses.map((s) => sql`${s}::"WorkOrderStatus"`));
-const nameOf = (table: string) => (key: Prisma.Sql) =>
-  sql`(SELECT n.name FROM ${Prisma.raw(`"${table}"`)} n WHERE n.id = ${key})`;
 const LOCATION_JOIN = sql`LEFT JOIN "Location" wl ON wl.id = w."locationId"`;
 
 /** Each dimension: the row's output column and how it groups. */
@@ -52,13 +50,13 @@ function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimen
     case "STATUS":
       return ["status", { key: sql`w.status` }];
     case "LOCATION":
-      return ["location", { key: sql`w."locationId"`, name: nameOf("Location") }];
+      return ["location", { key: sql`w."locationId"`, namedBy: "Location" }];
     case "REGION":
-      return ["region", { key: sql`wl."regionId"`, join: LOCATION_JOIN, name: nameOf("Region") }];
+      return ["region", { key: sql`wl."regionId"`, join: LOCATION_JOIN, namedBy: "Region" }];
     case "SUPPLIER_FACILITY":
-      return ["supplierFacility", { key: sql`w."supplierFacilityId"`, name: nameOf("SupplierFacility") }];
+      return ["supplierFacility", { key: sql`w."supplierFacilityId"`, namedBy: "SupplierFacility" }];
     case "PROBLEM_TYPE":
-      return ["problemType", { key: sql`w."problemTypeId"`, name: nameOf("ProblemType") }];
+      return ["problemType", { key: sql`w."problemTypeId"`, namedBy: "ProblemType" }];
     case "PRIORITY":
       return ["priority", { key: sql`w."woPriority"` }];
     case "CREATED":
