@@ -127,6 +127,8 @@ async function boardData(client: pg.Client, companyId: number) {
 // ---------------------------------------------------------------- the board, twice
 
 interface Board {
+  /** The root field: the relay connection when the schema has it, else the REST-facing list. */
+  root: "workOrdersConnection" | "workOrders";
   query: string;
   sql: string;
   fields: string[];
@@ -144,12 +146,15 @@ async function board(serviceUrl: string, headers: Record<string, string>): Promi
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({
-      query: `{ __type(name: "WorkOrder") { fields { name args { name } type { name ofType { name } } } } }`,
+      query: `{ workOrder: __type(name: "WorkOrder") { fields { name args { name } type { name ofType { name } } } }
+                query: __type(name: "Query") { fields { name } } }`,
     }),
   });
-  const fields = new Map(
-    ((await reply.json()) as { data: { __type: { fields: FieldInfo[] } } }).data.__type.fields.map((f) => [f.name, f]),
-  );
+  const types = ((await reply.json()) as { data: Record<"workOrder" | "query", { fields: FieldInfo[] }> }).data;
+  const fields = new Map(types.workOrder.fields.map((f) => [f.name, f]));
+  const root = types.query.fields.some((f) => f.name === "workOrdersConnection")
+    ? "workOrdersConnection"
+    : "workOrders";
   const connection = (name: string, arg: string) => {
     const field = fields.get(name);
     const type = field?.type.name ?? field?.type.ofType?.name ?? "";
@@ -185,10 +190,19 @@ async function board(serviceUrl: string, headers: Record<string, string>): Promi
        ORDER BY "noteAddedAt" DESC, id DESC LIMIT 3) n))`);
     used.push("notes");
   } else missing.push("notes(last:) connection");
+  const row = `json_build_object(${json.join(", ")})`;
+  const rows = (item: string) => `coalesce(json_agg(${item} ORDER BY w."createdAt" DESC, w.id DESC), '[]')`;
   return {
-    query: `{ workOrders(limit: ${BOARD_ROWS}, sort_by: "createdAt", order: "desc") { data { ${gql.join(" ")} } } }`,
-    sql: `SELECT json_build_object('data', json_build_object('workOrders', json_build_object('data',
-            coalesce(json_agg(json_build_object(${json.join(", ")}) ORDER BY w."createdAt" DESC, w.id DESC), '[]'))))::text AS body
+    root,
+    query:
+      root === "workOrdersConnection"
+        ? `{ workOrdersConnection(first: ${BOARD_ROWS}, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${gql.join(" ")} } } } }`
+        : `{ workOrders(limit: ${BOARD_ROWS}, sort_by: "createdAt", order: "desc") { data { ${gql.join(" ")} } } }`,
+    sql: `SELECT json_build_object('data', json_build_object(${
+      root === "workOrdersConnection"
+        ? `'workOrdersConnection', json_build_object('edges', ${rows(`json_build_object('node', ${row})`)})`
+        : `'workOrders', json_build_object('data', ${rows(row)})`
+    }))::text AS body
             FROM (SELECT * FROM "WorkOrder" WHERE "buyerCompanyId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT ${BOARD_ROWS}) w
             JOIN "Location" l ON l.id = w."locationId" LEFT JOIN "Asset" a ON a.id = w."assetId"`,
     fields: used,
@@ -222,9 +236,16 @@ async function startTwin(databaseUrl: string, statement: string, companyId: numb
   };
 }
 
+/** The board's rows in an answer of either root field (ListCall.page; the board asks for no total). */
 const boardPage = (json: any) => {
   if (json.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(json.errors)}`);
-  return { data: json.data.workOrders.data as unknown[], count: 0 };
+  const connection = json.data.workOrdersConnection;
+  return {
+    data: (connection
+      ? connection.edges.map((e: { node: unknown }) => e.node)
+      : json.data.workOrders.data) as unknown[],
+    count: 0,
+  };
 };
 
 // ---------------------------------------------------------------- charts
@@ -372,11 +393,15 @@ async function main() {
           edges: [...row.labels.edges].sort((a: any, b: any) => a.node.label.id - b.node.label.id),
         },
       }));
-    const sameJson = isDeepStrictEqual(
-      comparable(await fetchJson(serviceUrl, graphqlCall)),
-      comparable(await fetchJson(twin.url, twinCall)),
-    );
-    if (!sameJson) console.warn("WARNING: the board's GraphQL answer and its SQL twin's differ (see the JSON file)");
+    const answers = {
+      graphql: comparable(await fetchJson(serviceUrl, graphqlCall)),
+      twin: comparable(await fetchJson(twin.url, twinCall)),
+    };
+    const sameJson = isDeepStrictEqual(answers.graphql, answers.twin);
+    const at = answers.graphql.findIndex((row: unknown, i: number) => !isDeepStrictEqual(row, answers.twin[i]));
+    const difference = sameJson ? undefined : { row: at, graphql: answers.graphql[at], twin: answers.twin[at] };
+    if (difference)
+      console.warn(`WARNING: the board's GraphQL answer and its SQL twin's differ: ${JSON.stringify(difference)}`);
     const statementsPerBoard = async () => {
       const before = database.counter.statements;
       await fetchJson(serviceUrl, graphqlCall);
@@ -384,7 +409,7 @@ async function main() {
     };
     const boardStatements = await statementsPerBoard();
     log(
-      `board: ${shape.fields.join(", ")}; ${boardStatements} SQL statements per request; JSON equal to the twin's: ${sameJson}`,
+      `board (${shape.root}): ${shape.fields.join(", ")}; ${boardStatements} SQL statements per request; JSON equal to the twin's: ${sameJson}`,
     );
 
     const loadBefore = loadAverage();
@@ -484,7 +509,9 @@ async function main() {
           .rows[0].n,
       ),
       board: {
+        root: shape.root,
         query: shape.query,
+        difference,
         fields: shape.fields,
         missing: shape.missing,
         sameJson,
@@ -517,6 +544,7 @@ function printSummary(s: {
   cpus: number;
   loadAverage: { before: number[]; after: number[] };
   board: {
+    root: string;
     fields: string[];
     missing: string[];
     sameJson: boolean;
@@ -536,7 +564,7 @@ function printSummary(s: {
       `load average ${s.loadAverage.before.join(" ")} → ${s.loadAverage.after.join(" ")}`,
   );
   console.log(
-    `\nBoard (${BOARD_ROWS} rows: ${b.fields.join(", ")}${b.missing.length ? `; left out: ${b.missing.join(", ")}` : ""})`,
+    `\nBoard (${b.root}, ${BOARD_ROWS} rows: ${b.fields.join(", ")}${b.missing.length ? `; left out: ${b.missing.join(", ")}` : ""})`,
   );
   console.log(
     `  ${ROUNDS} rounds × ${LOAD.durationSeconds} s after ${LOAD.warmupSeconds} s warm-up, ${LOAD.connections} connections; medians over rounds`,
