@@ -132,6 +132,20 @@ describe("workOrderStats", () => {
       })),
     );
     expect(rows.filter((r) => r.created === "2026-10-05T00:00:00.000Z").length).toBeGreaterThan(0); // a Monday
+    for (const [bucket, unit] of [
+      ["DAY", "day"],
+      ["MONTH", "month"],
+    ]) {
+      const buckets = await stats(
+        "acme-key",
+        `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [CREATED], bucket: ${bucket}) { rows { created count } } }`,
+        { ids: acmeIds },
+      );
+      const plain = await t.db.$queryRaw<{ start: Date; count: number }[]>`
+        SELECT date_trunc(${unit}, w."createdAt" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start, count(*)::int AS count
+          FROM "WorkOrder" w WHERE w.id = ANY(${acmeIds}) GROUP BY 1 ORDER BY 1`;
+      expect(buckets).toEqual(plain.map((p) => ({ created: p.start.toISOString(), count: p.count })));
+    }
   });
 
   it("groups by region and priority", async () => {
