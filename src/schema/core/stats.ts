@@ -26,18 +26,18 @@ export const TimeBucketEnum = builder.enumType("TimeBucket", {
   } as const,
 });
 
-/** 2001-01-01 00:00 UTC, a Monday: day and ISO week buckets are counted from it. */
-const MONDAY = "2001-01-01T00:00:00Z";
-
 /**
  * The start of the UTC bucket holding `column` (a timestamptz). Days and weeks are fixed lengths, so
- * date_bin counts them from a Monday without a time zone conversion per row (half the cost of
- * date_trunc(…, 'UTC') over 80,000 rows); months are calendar months, date_trunc's.
+ * date_bin counts them from a Monday (2001-01-01) without a time zone conversion per row (half the cost
+ * of date_trunc(…, 'UTC') over 80,000 rows); months are calendar months, date_trunc's. The width and
+ * origin are literals, not parameters: the work order statistics on these very expressions (migration
+ * 20261211090001_work_order_created_statistics) tell the planner how few groups they make, so it hashes them
+ * instead of sorting every row.
  */
 export function bucketSql(bucket: TimeBucket, column: Sql): Sql {
   if (bucket === "MONTH") return sql`date_trunc('month', ${column}, 'UTC')`;
-  const width = bucket === "DAY" ? "1 day" : "7 days";
-  return sql`date_bin(${width}::interval, ${column}, ${MONDAY}::timestamptz)`;
+  const width = Prisma.raw(bucket === "DAY" ? "'1 day'::interval" : "'7 days'::interval");
+  return sql`date_bin(${width}, ${column}, '2001-01-01 00:00:00+00'::timestamptz)`;
 }
 
 /** A record a stats row is grouped by, with its name (read once per group, never per row). */
