@@ -211,3 +211,24 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
     },
   };
 }
+
+/** On a reused database: the bench key's headers are not stored in clear, so issue a fresh one. */
+export async function issueBenchKey(db: Db): Promise<Seeded> {
+  const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
+  fixture.apiKeys = [
+    {
+      ref: `bench-key-${Date.now()}`,
+      kind: "buyer",
+      contact: "alice",
+      rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+      graphqlBudget: { points: 1_000_000_000, windowSeconds: 1 },
+    },
+  ];
+  const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
+  const key = applied.keys[fixture.apiKeys[0].ref];
+  return {
+    headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
+    buyerCompanyId: applied.refs.acme,
+    totals: { locations: 0, regions: 0, assetTypes: 0, assets: 0 },
+  };
+}

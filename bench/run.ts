@@ -1,4 +1,4 @@
-// `npm run bench [-- locations|work-orders|webhooks|stock|pm|uploads|live …]`: runs the benchmarks one after the
+// `npm run bench [-- locations|work-orders|webhooks|stock|pm|uploads|live|dashboard …]`: runs the benchmarks one after the
 // other, each in its own process (own database, own Redis prefix), and prints each one's summary. Without
 // arguments all of them run (several minutes on 2 cores). The exit code is the worst of theirs:
 // 1 when a target was missed, 2 when a benchmark failed.
@@ -13,6 +13,7 @@ const BENCHES: Record<string, string> = {
   pm: "pm.ts", // planned maintenance generator: work orders per second vs a bare INSERT loop
   uploads: "uploads.ts", // a 512 MB PDF through upload_and_publish vs a plain file copy; the service's peak RSS growth
   live: "live.ts", // 1,000 graphql-ws subscribers over 10 tenants at 100 events/s: commit → delivery, memory per subscriber
+  dashboard: "dashboard.ts", // the 25-row board query vs one hand-written statement; workOrderStats at 1,000,000 work orders
 };
 
 const chosen = process.argv.slice(2);

@@ -32,7 +32,7 @@ import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work
 import { refreshSearchVector } from "../src/schema/work-orders/search/vector.ts";
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
-import { migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
+import { issueBenchKey, migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { gitRevision } from "./common.ts";
 
 const DATABASE = "wo_bench_wo";
@@ -608,7 +608,7 @@ async function main() {
       await bulkLoad(db, refs);
       log(`load done in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`);
     } else {
-      seeded = await benchKey(db);
+      seeded = await issueBenchKey(db);
       const [{ fresh }] = await db.$queryRaw<{ fresh: boolean }[]>`
         SELECT (SELECT count(*) FROM "WorkOrderSearchDoc") = (SELECT count(*) FROM "WorkOrder") AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPending") AS fresh`;
       if (!fresh) await buildSearchIndex();
@@ -852,27 +852,6 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
     await indexer.close();
     await workerDb.$disconnect();
   }
-}
-
-/** On a reused database: the bench key's headers are not stored in clear, so issue a fresh one. */
-async function benchKey(db: Db): Promise<Seeded> {
-  const { applyFixture } = await import("../src/operator/apply.ts");
-  const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
-  fixture.apiKeys = [
-    {
-      ref: `bench-key-${Date.now()}`,
-      kind: "buyer",
-      contact: "alice",
-      rateLimit: { requests: 100_000_000, windowSeconds: 1 },
-    },
-  ];
-  const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
-  const key = applied.keys[fixture.apiKeys[0].ref];
-  return {
-    headers: { "X-API-KEY": key.apiKey, "SVC-KEY": key.svcKey! },
-    buyerCompanyId: applied.refs.acme,
-    totals: { locations: 0, regions: 0, assetTypes: 0, assets: 0 },
-  };
 }
 
 function printSummary(s: {

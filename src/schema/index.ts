@@ -29,6 +29,7 @@ import "./provisioning/mutations.ts";
 import "./currency/queries.ts";
 import "./work-orders/queries.ts";
 import "./work-orders/mutations.ts";
+import "./work-orders/stats.ts";
 import "./webhooks/queries.ts";
 import "./webhooks/mutations.ts";
 import "./live/subscriptions.ts";
@@ -46,8 +47,10 @@ import "./files/queries.ts";
 import "./files/mutations.ts";
 import "./proposals/queries.ts";
 import "./proposals/mutations.ts";
+import "./proposals/stats.ts";
 import "./invoices/queries.ts";
 import "./invoices/mutations.ts";
+import "./invoices/stats.ts";
 import "./audit/queries.ts";
 
 export function restRouteOf(

@@ -1,5 +1,5 @@
 // Who sees which invoice (one scope for every invoice path), the list's filters and the totals' names.
-import type { Prisma } from "../../../db.ts";
+import { Prisma } from "../../../db.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { enumFilter, type ListSpec } from "../../core/list.ts";
 import { refuseInternalTeams } from "../../core/permissions.ts";
@@ -20,6 +20,14 @@ export function invoiceScope(viewer: Viewer): Prisma.InvoiceWhereInput {
   refuseInternalTeams(viewer, "invoices");
   if (viewer.kind === "buyer") return { buyerCompanyId: viewer.buyerCompanyId ?? -1, status: { not: "draft" } };
   return { supplierFacilityId: viewer.supplierFacilityId ?? -1 };
+}
+
+/** The same scope as SQL over `"Invoice" i` (invoiceStats). */
+export function invoiceScopeSql(viewer: Viewer): Prisma.Sql {
+  refuseInternalTeams(viewer, "invoices");
+  if (viewer.kind === "buyer")
+    return Prisma.sql`i."buyerCompanyId" = ${viewer.buyerCompanyId ?? -1} AND i.status <> 'draft'`;
+  return Prisma.sql`i."supplierFacilityId" = ${viewer.supplierFacilityId ?? -1}`;
 }
 
 export const INVOICE_LIST: ListSpec = {

@@ -1,6 +1,6 @@
 // Proposals: one scope, the supplier's upsert (derived fields from the work order, costs rolled up
 // exactly, attachments the facility uploaded) and the buyer's decision. See docs/commerce.md.
-import type { Prisma, Tx } from "../../../db.ts";
+import { Prisma, type Tx } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { enumFilter, type ListSpec } from "../../core/list.ts";
@@ -28,6 +28,13 @@ export function proposalScope(viewer: Viewer): Prisma.ProposalWhereInput {
   refuseInternalTeams(viewer, "proposals");
   if (viewer.kind === "buyer") return { buyerCompanyId: viewer.buyerCompanyId ?? -1 };
   return { supplierFacilityId: viewer.supplierFacilityId ?? -1 };
+}
+
+/** The same scope as SQL over `"Proposal" p` (proposalStats). */
+export function proposalScopeSql(viewer: Viewer): Prisma.Sql {
+  refuseInternalTeams(viewer, "proposals");
+  if (viewer.kind === "buyer") return Prisma.sql`p."buyerCompanyId" = ${viewer.buyerCompanyId ?? -1}`;
+  return Prisma.sql`p."supplierFacilityId" = ${viewer.supplierFacilityId ?? -1}`;
 }
 
 export const PROPOSAL_LIST: ListSpec = {

@@ -1,0 +1,163 @@
+// Aggregates for charts (docs/dashboards.md, "Charts"): what every domain's stats field shares. A domain
+// names its dimensions (a key expression, the join it needs, the name of a key) and its measures; this
+// builds the one GROUP BY statement over them, checks the groupBy argument, and reads which measures the
+// query selected so that costly ones (a median over the status history) are computed only when asked.
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
+import { type Db, Prisma, sqlRows } from "../../db.ts";
+import { builder } from "./builder.ts";
+import { badInput, forbidden } from "./errors.ts";
+import type { Viewer } from "./viewer.ts";
+
+const sql = Prisma.sql;
+type Sql = Prisma.Sql;
+
+/** Groups one statement may answer: a chart of more is a mistake, refused rather than sent. */
+const MAX_GROUPS = 50_000;
+
+export type TimeBucket = "DAY" | "WEEK" | "MONTH";
+
+export const TimeBucketEnum = builder.enumType("TimeBucket", {
+  subGraphs: ["graphql"],
+  description: "A calendar bucket of a time dimension, in UTC; a bucket is named by the instant it starts",
+  values: {
+    DAY: { description: "Calendar days, 00:00 UTC" },
+    WEEK: { description: "ISO weeks, Monday 00:00 UTC" },
+    MONTH: { description: "Calendar months, the 1st 00:00 UTC" },
+  } as const,
+});
+
+/**
+ * The start of the UTC bucket holding `column` (a timestamptz). Days and weeks are fixed lengths, so
+ * date_bin counts them from a Monday (2001-01-01) without a time zone conversion per row (half the cost
+ * of date_trunc(…, 'UTC') over 80,000 rows); months are calendar months, date_trunc's. The width and
+ * origin are literals, not parameters: the work order statistics on these very expressions (migration
+ * 20261211090001_work_order_created_statistics) tell the planner how few groups they make, so it hashes them
+ * instead of sorting every row.
+ */
+export function bucketSql(bucket: TimeBucket, column: Sql): Sql {
+  if (bucket === "MONTH") return sql`date_trunc('month', ${column}, 'UTC')`;
+  const width = Prisma.raw(bucket === "DAY" ? "'1 day'::interval" : "'7 days'::interval");
+  return sql`date_bin(${width}, ${column}, '2001-01-01 00:00:00+00'::timestamptz)`;
+}
+
+/** A record a stats row is grouped by, with its name (read once per group, never per row). */
+export interface NamedKey {
+  id: number;
+  name: string;
+}
+
+export const NamedKeyRef = builder.objectRef<NamedKey>("StatsKey").implement({
+  subGraphs: ["graphql"],
+  description: "A record a stats row is grouped by: its id and its name",
+  fields: (t) => ({
+    id: t.exposeInt("id", { description: "The record's id" }),
+    name: t.exposeString("name", { description: "The record's name" }),
+  }),
+});
+
+/** One way to group rows. */
+export interface Dimension {
+  /** The key of a row, over the domain's source. */
+  key: Sql;
+  /** A join the key needs (joins are added once each, by identity). */
+  join?: Sql;
+  /** The table whose `name` names the key (by `id`): joined once after grouping, never per row. */
+  namedBy?: string;
+}
+
+/** One figure of a group. */
+export interface Measure {
+  value: Sql;
+  join?: Sql;
+}
+
+export interface StatsQuery {
+  /** `"Table" alias` the rows come from. */
+  from: Sql;
+  /** The key's scope AND the filter, over the source's alias. */
+  where: Sql;
+  /** Chosen dimensions by output name (the row's column). */
+  dimensions: [string, Dimension][];
+  /** Measures by output name; count is always there. */
+  measures: [string, Measure][];
+}
+
+/** Prisma.join refuses an empty list; these parts may be empty. */
+const joinAll = (parts: Sql[], separator: string) => (parts.length ? Prisma.join(parts, separator) : Prisma.empty);
+const ident = (name: string) => Prisma.raw(`"${name.replaceAll('"', "")}"`);
+
+/**
+ * The statement: one GROUP BY over the scoped, filtered rows, then each key table joined once for names. Rows come
+ * ordered by their keys (enums in their declared order), with `<dimension>Name` beside each named key.
+ */
+export function statsSql(q: StatsQuery): Sql {
+  const joins = [...new Set([...q.dimensions.map(([, d]) => d.join), ...q.measures.map(([, m]) => m.join)])].filter(
+    (j): j is Sql => j !== undefined,
+  );
+  const keys = q.dimensions.map(([alias, d]) => sql`${d.key} AS ${ident(alias)}`);
+  const measures = q.measures.map(([alias, m]) => sql`${m.value} AS ${ident(alias)}`);
+  const named = q.dimensions.filter(([, d]) => d.namedBy);
+  const names = named.map(([alias], i) => sql`, ${Prisma.raw(`n${i}`)}.name AS ${ident(`${alias}Name`)}`);
+  const nameJoins = named.map(
+    ([alias, d], i) =>
+      sql`LEFT JOIN ${ident(d.namedBy!)} ${Prisma.raw(`n${i}`)} ON ${Prisma.raw(`n${i}`)}.id = g.${ident(alias)}`,
+  );
+  const positions = Prisma.raw(q.dimensions.map((_, i) => String(i + 1)).join(", "));
+  const order = Prisma.join(
+    q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
+    ", ",
+  );
+  return sql`SELECT g.*${joinAll(names, "")}
+    FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures], ", ")}
+            FROM ${q.from} ${joinAll(joins, " ")}
+           WHERE ${q.where}
+           GROUP BY ${positions}) g ${joinAll(nameJoins, " ")}
+   ORDER BY ${order} LIMIT ${MAX_GROUPS + 1}`;
+}
+
+/** Runs a stats statement; more than MAX_GROUPS groups is a 400. */
+export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
+  const rows = await sqlRows<T>(db, statement);
+  if (rows.length > MAX_GROUPS)
+    throw badInput(`more than ${MAX_GROUPS} groups: narrow the filter, use a longer bucket or fewer dimensions`);
+  return rows;
+}
+
+/** Stats serve the keys of the lists they sum (buyer and supplier keys, each in its scope); partner keys read none. */
+export function refusePartners(viewer: Viewer, field: string): void {
+  if (viewer.kind === "partner") throw forbidden(`${field} is not available to partner keys`);
+}
+
+/** The groupBy argument checked: at least one dimension, each once. */
+export function checkGroupBy<D extends string>(groupBy: readonly D[]): readonly D[] {
+  if (!groupBy.length) throw badInput("groupBy needs at least one dimension", "groupBy");
+  const repeated = groupBy.filter((d, i) => groupBy.indexOf(d) !== i);
+  if (repeated.length) throw badInput(`groupBy names ${repeated.join(", ")} more than once`, "groupBy");
+  return groupBy;
+}
+
+/**
+ * The bucket of a time dimension: required when it is grouped by, refused without it (a bucket that
+ * groups nothing is a mistake in the query, not a no-op).
+ */
+export function bucketOf(grouped: boolean, bucket: TimeBucket | null | undefined, dimension: string): TimeBucket {
+  if (grouped && !bucket) throw badInput(`grouping by ${dimension} needs a bucket (DAY, WEEK or MONTH)`, "bucket");
+  if (!grouped && bucket) throw badInput(`bucket applies only when grouping by ${dimension}`, "bucket");
+  return bucket ?? "DAY";
+}
+
+/** The field names selected under the resolved field at `path` (through fragments), e.g. ["rows"]. */
+export function selectedFields(info: GraphQLResolveInfo, path: string[]): Set<string> {
+  const names = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined, rest: string[]) => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if (!rest.length) names.add(selection.name.value);
+        else if (selection.name.value === rest[0]) walk(selection.selectionSet, rest.slice(1));
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet, rest);
+      else walk(info.fragments[selection.name.value]?.selectionSet, rest);
+    }
+  };
+  for (const node of info.fieldNodes as FieldNode[]) walk(node.selectionSet, path);
+  return names;
+}

@@ -1,0 +1,127 @@
+// workOrderStats (docs/dashboards.md, "Charts"): the work order dimensions and service-level figures,
+// over the rows of the key's scope and the filter (filter.ts), answered by core/stats.ts's one GROUP BY.
+//
+// - overdue: open work orders past their priority's due time, createdAt + woPriority hours < now. Open
+//   means neither completed (COMPLETED_STATUSES: the supplier finished the work, WaitingForReview on) nor
+//   closed (CancelledWithReason, Rejected); a work order without a priority is never overdue.
+// - medianHoursToCompletion: over the group's work orders that reached completion, the median of the
+//   hours from createdAt to their FIRST status change into a completed status (WorkOrderStatusChange; a
+//   later WorkUnsatisfactory and second completion do not move it). Null when none did.
+import { type Db, Prisma } from "../../../db.ts";
+import {
+  bucketOf,
+  bucketSql,
+  checkGroupBy,
+  type Dimension,
+  type Measure,
+  refusePartners,
+  statsRows,
+  statsSql,
+  type TimeBucket,
+} from "../../core/stats.ts";
+import type { Viewer } from "../../core/viewer.ts";
+import { type WorkOrderFilterValue, workOrderFilterSql } from "./filter.ts";
+import { workOrderScopeSql } from "./scope.ts";
+import { COMPLETED_STATUSES, STATUSES, type Status } from "./state-machine.ts";
+
+const sql = Prisma.sql;
+
+/** Closed without completion: no due time applies any more. */
+const CLOSED_STATUSES: readonly Status[] = ["CancelledWithReason", "Rejected"];
+const OPEN_STATUSES = STATUSES.filter((s) => !COMPLETED_STATUSES.includes(s) && !CLOSED_STATUSES.includes(s));
+
+export const WORK_ORDER_DIMENSIONS = [
+  "STATUS",
+  "LOCATION",
+  "REGION",
+  "SUPPLIER_FACILITY",
+  "PROBLEM_TYPE",
+  "PRIORITY",
+  "CREATED",
+] as const;
+export type WorkOrderDimension = (typeof WORK_ORDER_DIMENSIONS)[number];
+
+const statusList = (statuses: readonly Status[]) => Prisma.join(statuses.map((s) => sql`${s}::"WorkOrderStatus"`));
+const LOCATION_JOIN = sql`LEFT JOIN "Location" wl ON wl.id = w."locationId"`;
+
+/** Each dimension: the row's output column and how it groups. */
+function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimension] {
+  switch (name) {
+    case "STATUS":
+      return ["status", { key: sql`w.status` }];
+    case "LOCATION":
+      return ["location", { key: sql`w."locationId"`, namedBy: "Location" }];
+    case "REGION":
+      return ["region", { key: sql`wl."regionId"`, join: LOCATION_JOIN, namedBy: "Region" }];
+    case "SUPPLIER_FACILITY":
+      return ["supplierFacility", { key: sql`w."supplierFacilityId"`, namedBy: "SupplierFacility" }];
+    case "PROBLEM_TYPE":
+      return ["problemType", { key: sql`w."problemTypeId"`, namedBy: "ProblemType" }];
+    case "PRIORITY":
+      return ["priority", { key: sql`w."woPriority"` }];
+    case "CREATED":
+      return ["created", { key: bucketSql(bucket, sql`w."createdAt"`) }];
+  }
+}
+
+const FIRST_COMPLETION = sql`LEFT JOIN LATERAL (
+  SELECT min(c.at) AS at FROM "WorkOrderStatusChange" c
+   WHERE c."workOrderId" = w.id AND c."to" IN (${statusList(COMPLETED_STATUSES)})) fc ON true`;
+
+/** The measures beyond count, by the row field that shows them. */
+function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measure {
+  if (name === "overdue")
+    return {
+      value: sql`(count(*) FILTER (WHERE w.status IN (${statusList(OPEN_STATUSES)})
+        AND w."createdAt" + w."woPriority" * interval '1 hour' < ${now}))::int`,
+    };
+  return {
+    value: sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM fc.at - w."createdAt") / 3600)`,
+    join: FIRST_COMPLETION,
+  };
+}
+
+export interface WorkOrderStatsArgs {
+  filter?: WorkOrderFilterValue | null;
+  groupBy: readonly WorkOrderDimension[];
+  bucket?: TimeBucket | null;
+}
+
+export interface WorkOrderStatsRow {
+  status?: Status | null;
+  location?: number | null;
+  locationName?: string | null;
+  region?: number | null;
+  regionName?: string | null;
+  supplierFacility?: number | null;
+  supplierFacilityName?: string | null;
+  problemType?: number | null;
+  problemTypeName?: string | null;
+  priority?: number | null;
+  created?: Date | null;
+  count: number;
+  overdue?: number;
+  medianHoursToCompletion?: number | null;
+}
+
+/** The statement of a workOrderStats request (exported for the bench's EXPLAIN and the tests). */
+export function workOrderStatsSql(
+  viewer: Viewer,
+  args: WorkOrderStatsArgs,
+  selected: ReadonlySet<string>,
+  now: Date,
+): Prisma.Sql {
+  refusePartners(viewer, "workOrderStats");
+  const groupBy = checkGroupBy(args.groupBy);
+  const bucket = bucketOf(groupBy.includes("CREATED"), args.bucket, "CREATED");
+  const measures = (["overdue", "medianHoursToCompletion"] as const).filter((m) => selected.has(m));
+  return statsSql({
+    from: sql`"WorkOrder" w`,
+    where: Prisma.join([workOrderScopeSql(viewer), ...workOrderFilterSql(args.filter)], " AND "),
+    dimensions: groupBy.map((d) => dimension(d, bucket)),
+    measures: measures.map((m) => [m, measure(m, now)]),
+  });
+}
+
+export const workOrderStats = (db: Db, ...args: Parameters<typeof workOrderStatsSql>) =>
+  statsRows<WorkOrderStatsRow>(db, workOrderStatsSql(...args));
