@@ -44,10 +44,10 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({ description: "Reads: the root fields of every interface the key may use" });
+builder.mutationType({ description: "Writes: creates, updates and lifecycle actions" });
 // Live events (src/schema/live/subscriptions.ts): GraphQL only, never in the REST cuts.
-builder.subscriptionType({ subGraphs: ["graphql"] });
+builder.subscriptionType({ subGraphs: ["graphql"], description: "Live events over graphql-ws" });
 
 builder.addScalarType(
   "JSON",
@@ -115,3 +115,14 @@ builder.scalarType("IdList", {
     });
   },
 });
+
+/**
+ * An enum's values, each with its description, typed so that a value left undescribed does not compile:
+ * `builder.enumType("X", { values: describedValues(X_VALUES, { a: "…", b: "…" }) })`.
+ */
+export function describedValues<V extends string>(values: readonly V[], descriptions: Record<V, string>) {
+  return Object.fromEntries(values.map((value) => [value, { description: descriptions[value] }])) as Record<
+    V,
+    { description: string }
+  >;
+}
