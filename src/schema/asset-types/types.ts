@@ -16,7 +16,7 @@ export const AssetTypeRef = builder.prismaObject("AssetType", {
     }),
     applianceCategory: t.exposeString("applianceCategory", {
       nullable: true,
-      description: "Default appliance category for assets of this type (refrigerant regulations); null when none",
+      description: "Default appliance category for assets of this type; null when none",
     }),
     buyerCompanyId: t.exposeInt("buyerCompanyId", {
       description: "Id of the buyer company that owns the asset type (derived from the key)",

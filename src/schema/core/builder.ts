@@ -65,8 +65,10 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({ description: "Reads: the root fields of every interface the key may use" });
-builder.mutationType({ description: "Writes: creates, updates and lifecycle actions" });
+builder.queryType({
+  description: "Reads; a field that is also a REST route answers only keys of that route's interfaces",
+});
+builder.mutationType({ description: "Writes: creates, updates and lifecycle actions, each under its permission" });
 // Live events (src/schema/live/subscriptions.ts): GraphQL only, never in the REST cuts.
 builder.subscriptionType({ subGraphs: ["graphql"], description: "Live events over graphql-ws" });
 

@@ -6,7 +6,9 @@ export const MeRef = builder.objectRef<MeShape>("Me").implement({
   fields: (t) => ({
     email: t.exposeString("email", { description: "Email address of the key's contact" }),
     name: t.exposeString("name", { description: "Display name of the key's contact" }),
-    contactType: t.exposeString("contactType", { description: '"buyer" for buyer keys, "supplier" for supplier keys' }),
+    contactType: t.exposeString("contactType", {
+      description: "The contact's kind: buyer (me answers buyer keys only)",
+    }),
     buyerFacilityId: t.exposeInt("buyerFacilityId", {
       nullable: true,
       description: "The key's buyer facility (what a work order create body's buyerFacilityId takes)",

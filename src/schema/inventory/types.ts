@@ -103,7 +103,9 @@ export const PartRef = builder.prismaObject("Part", {
       description: "Decimal string, 2 decimals",
       resolve: (p) => moneyText(p.unitCost),
     }),
-    isActive: t.exposeBoolean("isActive", { description: "Whether the part is in use in the catalog" }),
+    isActive: t.exposeBoolean("isActive", {
+      description: "Whether the part is active in the team's catalog (default true)",
+    }),
     supplierCompanyId: t.exposeInt("supplierCompanyId", {
       description: "Id of the internal team (supplier company) whose catalog holds the part",
     }),

@@ -8,7 +8,7 @@ export const LabelRef = builder.prismaObject("Label", {
     name: t.exposeString("name", { description: "Display name of the label" }),
     color: t.exposeString("color", {
       nullable: true,
-      description: "Display color of the label (typically a hex string such as #ff8800); null when none is set",
+      description: "Display color of the label as stored (e.g. a hex code); null when none is set",
     }),
     buyerCompanyId: t.exposeInt("buyerCompanyId", {
       description: "Id of the buyer company whose catalog holds the label",

@@ -36,7 +36,7 @@ export const LocationRef = builder.prismaObject("Location", {
     }),
     storeContacts: t.exposeStringList("storeContacts", {
       nullable: true,
-      description: "Contacts of the store (free text, e.g. emails); null when masked for third-party supplier keys",
+      description: "The store's contacts (free-text entries); null when masked for third-party supplier keys",
     }),
     locationTypeDetails: t.expose("locationTypeDetails", {
       type: "JSON",

@@ -32,7 +32,7 @@ export function costFields(t: any, names: TotalNames) {
       resolve: (r: any) => rateText(r[`${section}TaxRate`]),
     });
     fields[`${section}TotalBeforeTax`] = t.string({
-      description: `Before-tax total of the ${label(section)} section (the sum of its line items), two decimals`,
+      description: `Before-tax total of the ${label(section)} section (the sum of its line items when it has any), two decimals`,
       resolve: (r: any) => moneyText(r[`${section}TotalBeforeTax`]),
     });
   }
