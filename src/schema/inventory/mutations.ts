@@ -45,7 +45,7 @@ function catalogWrites(w: CatalogWrites) {
       ),
       description: `Creates a ${w.catalog.noun} of the key's team.`,
       type: w.ref,
-      args: { input: t.arg({ type: w.input, required: true, description: "The record to create" }) },
+      args: { input: t.arg({ type: w.input, required: true, description: `The ${w.catalog.noun} to create` }) },
       resolve: (query, _root, { input }, ctx) =>
         createInCatalog(ctx, w.catalog, input as Record<string, unknown>, query),
     }),
@@ -59,8 +59,12 @@ function catalogWrites(w: CatalogWrites) {
       description: `Changes the sent fields of a ${w.catalog.noun} (absent keeps, null clears).`,
       type: w.ref,
       args: {
-        id: t.arg.int({ required: true, description: "Id of the record to change" }),
-        input: t.arg({ type: w.input, required: true, description: "The fields to change" }),
+        id: t.arg.int({ required: true, description: `Id of the ${w.catalog.noun} to change` }),
+        input: t.arg({
+          type: w.input,
+          required: true,
+          description: `The fields of the ${w.catalog.noun} to change (absent keeps, null clears)`,
+        }),
       },
       resolve: (query, _root, { id, input }, ctx) =>
         updateInCatalog(ctx, w.catalog, id, input as Record<string, unknown>, query),
