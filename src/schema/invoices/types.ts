@@ -68,6 +68,7 @@ export const InvoiceRef = builder.prismaObject("Invoice", {
   description: "A supplier's invoice for a work order",
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking): buyer approval/processing notes, GL coding.
   extensions: masked({ thirdParty: ["approvalNotes", "processingNotes", "glCode"] }),
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a declarative field list, one described field after another
   fields: (t) => {
     const pdf = (
       i: { pdfUrl: string | null; pdfFile: { id: number; name: string; contentType: string; size: number } | null },

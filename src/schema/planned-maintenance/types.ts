@@ -12,6 +12,7 @@ const UPCOMING = 3;
 export const ScheduleRef = builder.prismaObject("PlannedMaintenanceSchedule", {
   description:
     "Generates recurring work orders (isPM, plannedMaintenanceScheduleId) at a cadence; see docs/planned-maintenance.md",
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a declarative field list, one described field after another
   fields: (t) => ({
     id: t.exposeInt("id", { description: "The schedule's id" }),
     buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company that owns the schedule" }),

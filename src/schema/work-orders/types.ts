@@ -121,6 +121,7 @@ export const WorkOrderRef = builder.prismaNode("WorkOrder", {
   extensions: masked({
     thirdParty: ["nte", "glCode", "costCenter", "internalNotes", "approvedBy", "approvedAt", "subscribers"],
   }),
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a declarative field list, one described field after another
   fields: (t) => ({
     id: t.exposeInt("id", { description: "The work order's id" }),
     title: t.exposeString("title", { description: "Short title of the work" }),
