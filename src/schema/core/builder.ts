@@ -35,19 +35,6 @@ export const builder = new SchemaBuilder<{
     idFieldOptions: { subGraphs: ["graphql"], description: "Opaque global id: refetch with node(id:)" },
     clientMutationId: "omit",
     cursorType: "String",
-    // What every connection shares, described once here (the connection's own fields describe themselves).
-    firstArgOptions: { description: "How many rows to return after `after` (from the start when absent)" },
-    afterArgOptions: { description: "Cursor of the row to start after (an edge's cursor)" },
-    lastArgOptions: { description: "How many rows to return before `before` (from the end when absent)" },
-    beforeArgOptions: { description: "Cursor of the row to end before (an edge's cursor)" },
-    edgesFieldOptions: { description: "The rows of this page, each with its cursor" },
-    pageInfoFieldOptions: { description: "Where this page sits in the whole list" },
-    cursorFieldOptions: { description: "Opaque position of this row: pass it as after or before" },
-    nodeFieldOptions: { description: "The row itself" },
-    hasNextPageFieldOptions: { description: "Whether rows follow this page" },
-    hasPreviousPageFieldOptions: { description: "Whether rows precede this page" },
-    startCursorFieldOptions: { description: "Cursor of the page's first row; null for an empty page" },
-    endCursorFieldOptions: { description: "Cursor of the page's last row; null for an empty page" },
     nodeTypeOptions: { subGraphs: ["graphql"], description: "An object that node(id:) can refetch by its globalId" },
     pageInfoTypeOptions: { subGraphs: ["graphql"], description: "Where a page of a connection sits in the whole list" },
     nodeQueryOptions: {
@@ -60,8 +47,8 @@ export const builder = new SchemaBuilder<{
       description: "Objects by globalId, in the order asked",
       args: { ids: { description: "The objects' globalIds" } },
     },
-    defaultConnectionTypeOptions: { subGraphs: ["graphql"], description: "A cursor-paged list (Relay connection)" },
-    defaultEdgeTypeOptions: { subGraphs: ["graphql"], description: "One row of a connection, with its cursor" },
+    defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
+    defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
   },
 });
 
@@ -70,7 +57,10 @@ builder.queryType({
 });
 builder.mutationType({ description: "Writes: creates, updates and lifecycle actions, each under its permission" });
 // Live events (src/schema/live/subscriptions.ts): GraphQL only, never in the REST cuts.
-builder.subscriptionType({ subGraphs: ["graphql"], description: "Live events over graphql-ws" });
+builder.subscriptionType({
+  subGraphs: ["graphql"],
+  description: "Live work order events (graphql-ws, or server-sent events on /graphql)",
+});
 
 builder.addScalarType(
   "JSON",
@@ -138,14 +128,3 @@ builder.scalarType("IdList", {
     });
   },
 });
-
-/**
- * An enum's values, each with its description, typed so that a value left undescribed does not compile:
- * `builder.enumType("X", { values: describedValues(X_VALUES, { a: "…", b: "…" }) })`.
- */
-export function describedValues<V extends string>(values: readonly V[], descriptions: Record<V, string>) {
-  return Object.fromEntries(values.map((value) => [value, { description: descriptions[value] }])) as Record<
-    V,
-    { description: string }
-  >;
-}

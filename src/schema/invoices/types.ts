@@ -1,6 +1,6 @@
 // The invoice type (buyer-private fields masked for third-party supplier keys, declared once here), its
 // tax lines and single PDF entry, and the write bodies.
-import { builder, describedValues } from "../core/builder.ts";
+import { builder } from "../core/builder.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { costFields, costInputFields } from "../proposals/public.ts";
@@ -8,6 +8,7 @@ import { fileUrl } from "../files/public.ts";
 import { INVOICE_STATUSES } from "./rules/state-machine.ts";
 import { INVOICE_TOTALS } from "./rules/scope.ts";
 import type { TaxLine } from "./rules/taxes.ts";
+import { describedValues } from "../core/enums.ts";
 
 const InvoiceStatusEnum = builder.enumType("InvoiceStatus", {
   description: "Where an invoice is in its lifecycle (docs/commerce.md)",

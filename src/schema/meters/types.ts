@@ -1,7 +1,8 @@
-import { builder, describedValues } from "../core/builder.ts";
+import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { lastBaselineValue, READING_MODES } from "./rules.ts";
 import { closedSet } from "../core/interfaces.ts";
+import { describedValues } from "../core/enums.ts";
 
 export const MeterRef = builder.prismaObject("Meter", {
   fields: (t) => ({

@@ -1,12 +1,13 @@
 // Proposal types, and the cost sections' GraphQL shape that invoices share (their sections are "as in
 // proposal"): line items, a tax rate and a before-tax total per section, four document totals.
-import { builder, describedValues } from "../core/builder.ts";
+import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { FileRef } from "../files/public.ts";
 import { moneyText } from "../core/values.ts";
 import { COST_SECTIONS, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
 import { PROPOSAL_TOTALS } from "./rules/proposals.ts";
+import { describedValues } from "../core/enums.ts";
 
 const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
   description: "A cost line: what and how much (a decimal string with two decimals)",

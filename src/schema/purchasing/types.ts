@@ -1,11 +1,12 @@
 // Purchasing as GraphQL types, named as their envelope types: SupplierPurchaseRequest(LineItem),
 // SupplierPurchaseOrder(LineItem), SupplierReceipt; the published transition tables; the write bodies.
-import { builder, describedValues } from "../core/builder.ts";
+import { builder } from "../core/builder.ts";
 import { pageType } from "../core/list.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
+import { describedValues } from "../core/enums.ts";
 
 const RequestStatusEnum = builder.enumType("PurchaseRequestStatus", {
   description: "Where a purchase request is in its lifecycle (docs/purchasing.md)",

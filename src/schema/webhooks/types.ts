@@ -1,7 +1,8 @@
 // GraphQL types of the webhook delivery log with its attempts. GraphQL only: none of this is in the
 // REST cuts.
-import { builder, describedValues } from "../core/builder.ts";
+import { builder } from "../core/builder.ts";
 import { DELIVERY_STATUSES, windowClosesAt } from "./rules/replay.ts";
+import { describedValues } from "../core/enums.ts";
 
 const GRAPHQL_ONLY = { subGraphs: ["graphql" as const] };
 

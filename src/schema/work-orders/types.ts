@@ -1,6 +1,6 @@
 // The work order's GraphQL types: the work order (masked for third-party suppliers), its notes, status
 // history and service calls, problem types, the published transition table, and the write bodies.
-import { builder, describedValues } from "../core/builder.ts";
+import { builder } from "../core/builder.ts";
 import { closedSet } from "../core/interfaces.ts";
 import { masked } from "../core/masking.ts";
 import { scopedNode } from "../core/node.ts";
@@ -9,6 +9,7 @@ import { pageType } from "../core/list.ts";
 import { moneyText } from "../core/values.ts";
 import { STATUSES, TRANSITION_ROWS, type TransitionRow } from "./rules/state-machine.ts";
 import { MAX_BULK_NOTES, MAX_TAGGED_USERS } from "./rules/notes.ts";
+import { describedValues } from "../core/enums.ts";
 
 // Closed sets kept as strings in GraphQL, documented as enums in OpenAPI (src/rest/openapi.ts).
 const ACTIONS = [...new Set(TRANSITION_ROWS.map((r) => r.action))];
