@@ -37,15 +37,16 @@ export const builder = new SchemaBuilder<{
     cursorType: "String",
     nodeTypeOptions: { subGraphs: ["graphql"], description: "An object that node(id:) can refetch by its globalId" },
     pageInfoTypeOptions: { subGraphs: ["graphql"], description: "Where a page of a connection sits in the whole list" },
+    // The root fields "node" and "nodes" are plugin-relay's (it fixes their names); their options:
     nodeQueryOptions: {
       subGraphs: ["graphql"],
       description: "Any object by its globalId; null when not readable",
-      args: { id: { description: "The object's globalId" } },
+      args: { id: { description: "A globalId" } },
     },
     nodesQueryOptions: {
       subGraphs: ["graphql"],
       description: "Objects by globalId, in the order asked",
-      args: { ids: { description: "The objects' globalIds" } },
+      args: { ids: { description: "globalIds; each one not readable answers null in its place" } },
     },
     defaultConnectionTypeOptions: { subGraphs: ["graphql"] },
     defaultEdgeTypeOptions: { subGraphs: ["graphql"] },
