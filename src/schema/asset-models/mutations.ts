@@ -12,7 +12,7 @@ builder.mutationField("createAssetModel", (t) =>
     ),
     description: "Creates an asset model of an asset type, with optional manuals and specs (name and URL each).",
     type: AssetModelRef,
-    args: { input: t.arg({ type: AssetModelInput, required: true }) },
+    args: { input: t.arg({ type: AssetModelInput, required: true, description: "The model to create" }) },
     resolve: (query, _root, { input }, ctx) => createAssetModel(ctx, input, query),
   }),
 );

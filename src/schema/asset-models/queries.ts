@@ -13,7 +13,10 @@ builder.queryField("assetModelFuzzy", (t) =>
     }),
     description: `The model of the asset type whose name is most similar (pg_trgm) to name; 404 below ${FUZZY_MATCH_THRESHOLD}.`,
     type: AssetModelRef,
-    args: { name: t.arg.string({ required: true }), assetTypeId: t.arg.int({ required: true }) },
+    args: {
+      name: t.arg.string({ required: true, description: "The model name to match approximately (trigram similarity)" }),
+      assetTypeId: t.arg.int({ required: true, description: "The asset type whose models are searched" }),
+    },
     resolve: (query, _root, args, ctx) => closestModel(ctx, args.name, args.assetTypeId, query),
   }),
 );

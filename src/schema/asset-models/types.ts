@@ -4,30 +4,39 @@ import { assetModelScope } from "./rules.ts";
 
 export const AssetModelRef = builder.prismaObject("AssetModel", {
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    modelName: t.exposeString("modelName"),
-    assetTypeId: t.exposeInt("assetTypeId"),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    manuals: t.expose("manuals", { type: "JSON" }),
-    specs: t.expose("specs", { type: "JSON" }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    id: t.exposeInt("id", { description: "The asset model's id" }),
+    modelName: t.exposeString("modelName", { description: "Name of the model (what the fuzzy match compares)" }),
+    assetTypeId: t.exposeInt("assetTypeId", { description: "Id of the asset type the model belongs to" }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company that owns the model" }),
+    manuals: t.expose("manuals", {
+      type: "JSON",
+      description: "The model's manuals: an array of {name, url, contentType}",
+    }),
+    specs: t.expose("specs", {
+      type: "JSON",
+      description: "The model's spec sheets: an array of {name, url, contentType}",
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the model was created" }),
   }),
+  description: "A make and model of an asset type in a buyer company's catalog, with its manuals and spec sheets",
 });
 
 const AttachmentInput = builder.inputType("AssetModelAttachmentInput", {
+  description: "A document attached to an asset model (a manual or a spec sheet)",
   fields: (t) => ({
-    name: t.string({ required: true }),
+    name: t.string({ required: true, description: "Display name of the document" }),
     url: t.string({ required: true, description: "http or https URL" }),
-    contentType: t.string(),
+    contentType: t.string({ description: "MIME type of the document (e.g. application/pdf)" }),
   }),
 });
 
 export const AssetModelInput = builder.inputType("AssetModelInput", {
+  description: "Body of an asset model create",
   fields: (t) => ({
-    modelName: t.string({ required: true }),
+    modelName: t.string({ required: true, description: "Name of the model; required" }),
     assetTypeId: t.int({ required: true, description: "An asset type of the key's company" }),
-    manuals: t.field({ type: [AttachmentInput] }),
-    specs: t.field({ type: [AttachmentInput] }),
+    manuals: t.field({ type: [AttachmentInput], description: "The model's manuals" }),
+    specs: t.field({ type: [AttachmentInput], description: "The model's spec sheets" }),
   }),
 });
 

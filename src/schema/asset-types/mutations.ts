@@ -13,7 +13,13 @@ builder.mutationField("upsertAssetType", (t) =>
     description:
       "Creates an asset type of the key's company, or updates it when the body carries the id of an existing one (upsert).",
     type: AssetTypeRef,
-    args: { input: t.arg({ type: AssetTypeInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: AssetTypeInput,
+        required: true,
+        description: "The asset type to create, or to update when it carries an id",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => upsertAssetType(ctx, input, query),
   }),
 );

@@ -13,7 +13,13 @@ builder.mutationField("upsertAsset", (t) =>
     description:
       "Creates an asset at a location of the key's company, or updates it when the body carries the id of an existing one (upsert); refrigerant fields override the type's defaults.",
     type: AssetRef,
-    args: { input: t.arg({ type: AssetInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: AssetInput,
+        required: true,
+        description: "The asset to create, or to update when it carries an id",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => upsertAsset(ctx, input, query),
   }),
 );

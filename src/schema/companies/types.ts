@@ -16,14 +16,30 @@ const BuyerCompanySettingsRef = builder
     visibilityWebhooks: boolean;
   }>("BuyerCompanySettings")
   .implement({
+    description: "The buyer company's configuration flags (set by the operator); null for supplier keys",
     subGraphs: ["graphql"],
     fields: (t) => ({
-      subAssetsEnabled: t.exposeBoolean("subAssetsEnabled"),
-      serviceRequestsNeedApproval: t.exposeBoolean("serviceRequestsNeedApproval"),
-      cancellationLock: t.exposeBoolean("cancellationLock"),
-      supplierInvoiceEditing: t.exposeBoolean("supplierInvoiceEditing"),
-      declineAutoPick: t.exposeBoolean("declineAutoPick"),
-      visibilityWebhooks: t.exposeBoolean("visibilityWebhooks"),
+      subAssetsEnabled: t.exposeBoolean("subAssetsEnabled", {
+        description: "Whether assets may have sub-assets (an asset's parentId)",
+      }),
+      serviceRequestsNeedApproval: t.exposeBoolean("serviceRequestsNeedApproval", {
+        description: "Whether a new work order waits in PendingApproval unless its create body says needApproval false",
+      }),
+      cancellationLock: t.exposeBoolean("cancellationLock", {
+        description:
+          "Whether cancelling is refused (409) while a technician is checked in on the work order or a sub-contracted one",
+      }),
+      supplierInvoiceEditing: t.exposeBoolean("supplierInvoiceEditing", {
+        description:
+          "Whether suppliers may publish their invoices (upload_and_publish); true unless the operator turns it off",
+      }),
+      declineAutoPick: t.exposeBoolean("declineAutoPick", {
+        description:
+          "Whether a supplier's decline passes the work order to the next supplier by rank instead of back to PendingApproval",
+      }),
+      visibilityWebhooks: t.exposeBoolean("visibilityWebhooks", {
+        description: "Whether suppliers that are only on a work order's visibility list receive its webhook events",
+      }),
     }),
   });
 
@@ -33,15 +49,17 @@ export const BuyerCompanyRef = builder.prismaNode("BuyerCompany", {
   // null in GraphQL.
   extensions: masked({ supplier: ["buyerCompanySettings"] }),
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
+    id: t.exposeInt("id", { description: "The buyer company's id" }),
+    name: t.exposeString("name", { description: "Display name of the buyer company" }),
     buyerCompanySettings: t.field({
+      description: "The company's configuration flags; null for supplier keys (stripped)",
       type: BuyerCompanySettingsRef,
       nullable: true,
       subGraphs: ["graphql"],
       resolve: (c) => c,
     }),
   }),
+  description: "A buyer company: the owner of locations and equipment, and the tenant of buyer keys",
 });
 
 export const BuyerCompanyPage = pageType("BuyerCompany", BuyerCompanyRef);

@@ -68,10 +68,15 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({
+  description: "Reads; a field that is also a REST route answers only keys of that route's interfaces",
+});
+builder.mutationType({ description: "Writes: creates, updates and lifecycle actions, each under its permission" });
 // Live events (src/schema/live/subscriptions.ts): GraphQL only, never in the REST cuts.
-builder.subscriptionType({ subGraphs: ["graphql"] });
+builder.subscriptionType({
+  subGraphs: ["graphql"],
+  description: "Live work order events (graphql-ws, or server-sent events on /graphql)",
+});
 
 builder.addScalarType(
   "JSON",

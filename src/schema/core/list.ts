@@ -38,7 +38,7 @@ export const MAX_LIMIT = 25;
 
 export const listArgs = builder.args((t) => ({
   offset: t.int({ description: "Rows to skip (default 0)" }),
-  limit: t.int({ description: "Page size (default 10, maximum 25; larger values are reduced)" }),
+  limit: t.int({ description: "Page size (default 10, maximum 25, location lists 10; larger values are reduced)" }),
   sort_by: t.string({ description: "Field to sort by" }),
   order: t.string({ description: "asc or desc" }),
   filter: t.field({
@@ -126,8 +126,13 @@ function orderOf(args: Pick<ListArgs, "sort_by" | "order">, spec: ListSpec): Pag
 /** The `{data, count}` shape of every list field. */
 export function pageType<T extends object>(name: string, item: any) {
   return builder.objectType(builder.objectRef<{ data: T[]; count: number }>(`${name}Page`), {
+    description: `One page of ${name} records and how many match in all`,
     fields: (t) => ({
-      data: t.field({ type: [item], resolve: (p) => p.data as any }),
+      data: t.field({
+        type: [item],
+        description: "The rows of this page, in the requested order",
+        resolve: (p) => p.data as any,
+      }),
       count: t.exposeInt("count", { description: "Total matching rows, not the page length" }),
     }),
   });

@@ -96,7 +96,7 @@ export function readRoutes(r: ReadRoutes): void {
         }),
         description: `One ${r.itemType ?? r.type} by id: 404 when it does not exist, 400 when it is outside the key's scope.`,
         type: r.item,
-        args: { id: t.arg.int({ required: true }) },
+        args: { id: t.arg.int({ required: true, description: `Id of the ${r.itemType ?? r.type} to read` }) },
         resolve: (query: object, _root: unknown, args: { id: number }, ctx: Context) =>
           findInScope(r.table(ctx), args.id, r.scope(ctx.viewer), query),
       } as any),

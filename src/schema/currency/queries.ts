@@ -13,7 +13,16 @@ builder.queryField("currencyExchangeLatest", (t) =>
     }),
     description: "The most recent stored rate (by effectiveAt) from base to target; 404 when none is stored.",
     type: CurrencyExchangeRateRef,
-    args: { targetCurrencyId: t.arg.string({ required: true }), baseCurrencyId: t.arg.string({ required: true }) },
+    args: {
+      targetCurrencyId: t.arg.string({
+        required: true,
+        description: "Three-letter code of the currency to convert to (e.g. CAD)",
+      }),
+      baseCurrencyId: t.arg.string({
+        required: true,
+        description: "Three-letter code of the currency to convert from (e.g. USD)",
+      }),
+    },
     resolve: (_root, args, ctx) => latestRate(ctx.db, args.targetCurrencyId, args.baseCurrencyId),
   }),
 );

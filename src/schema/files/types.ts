@@ -9,15 +9,15 @@ export const FileRef = builder.prismaNode("StoredFile", {
   name: "File",
   description: "An uploaded file: its details and the URL it is read back at (with the caller's key).",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    contentType: t.exposeString("contentType"),
+    id: t.exposeInt("id", { description: "The file's id" }),
+    name: t.exposeString("name", { description: "The file's name as uploaded" }),
+    contentType: t.exposeString("contentType", { description: "MIME type of the file (e.g. application/pdf)" }),
     size: t.exposeInt("size", { description: "Bytes" }),
     url: t.string({
       description: "GET it with X-API-KEY and SVC-KEY; the path follows the caller's interface",
       resolve: (f, _args, ctx) => fileUrl(ctx, f.id),
     }),
     supplierFacilityId: t.exposeInt("supplierFacilityId", { description: "The uploader's facility (the owner)" }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the file was uploaded" }),
   }),
 });

@@ -45,7 +45,7 @@ function catalogWrites(w: CatalogWrites) {
       ),
       description: `Creates a ${w.catalog.noun} of the key's team.`,
       type: w.ref,
-      args: { input: t.arg({ type: w.input, required: true }) },
+      args: { input: t.arg({ type: w.input, required: true, description: `The ${w.catalog.noun} to create` }) },
       resolve: (query, _root, { input }, ctx) =>
         createInCatalog(ctx, w.catalog, input as Record<string, unknown>, query),
     }),
@@ -58,7 +58,14 @@ function catalogWrites(w: CatalogWrites) {
       ),
       description: `Changes the sent fields of a ${w.catalog.noun} (absent keeps, null clears).`,
       type: w.ref,
-      args: { id: t.arg.int({ required: true }), input: t.arg({ type: w.input, required: true }) },
+      args: {
+        id: t.arg.int({ required: true, description: `Id of the ${w.catalog.noun} to change` }),
+        input: t.arg({
+          type: w.input,
+          required: true,
+          description: `The fields of the ${w.catalog.noun} to change (absent keeps, null clears)`,
+        }),
+      },
       resolve: (query, _root, { id, input }, ctx) =>
         updateInCatalog(ctx, w.catalog, id, input as Record<string, unknown>, query),
     }),
@@ -107,7 +114,13 @@ builder.mutationField("createStockLocation", (t) =>
     ),
     description: "Creates a stock location of the key's team; `onHand` records its initial stock count.",
     type: StockLocationRef,
-    args: { input: t.arg({ type: StockLocationInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: StockLocationInput,
+        required: true,
+        description: "The stock location to create, with an optional stock count",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => writeStockLocation(ctx, null, input, query),
   }),
 );
@@ -127,7 +140,14 @@ builder.mutationField("updateStockLocation", (t) =>
     description:
       "Changes the sent fields of a stock location; `onHand` is a stock count that sets the named parts' on-hand.",
     type: StockLocationRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: StockLocationInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The stock location's id" }),
+      input: t.arg({
+        type: StockLocationInput,
+        required: true,
+        description: "The fields to change, with an optional stock count",
+      }),
+    },
     resolve: (query, _root, { id, input }, ctx) => writeStockLocation(ctx, id, input, query),
   }),
 );
@@ -147,7 +167,13 @@ builder.mutationField("recordWorkOrderPart", (t) =>
     description:
       "Records a part taken from stock for a work order the team serves (lowers on-hand; a negative quantity returns parts to stock).",
     type: WorkOrderPartRef,
-    args: { input: t.arg({ type: WorkOrderPartInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: WorkOrderPartInput,
+        required: true,
+        description: "The work order, part, stock location and quantity",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => recordWorkOrderPart(ctx, input, query),
   }),
 );

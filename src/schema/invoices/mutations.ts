@@ -27,7 +27,13 @@ builder.mutationField("saveInvoice", (t) =>
     description:
       "Creates a draft invoice (invisible to the buyer), or with `id` updates the facility's own draft. Totals and tax lines are checked exactly (406 naming them).",
     type: InvoiceRef,
-    args: { input: t.arg({ type: InvoiceInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: InvoiceInput,
+        required: true,
+        description: "The invoice to create as a draft, or to update when it carries an id",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => saveInvoice(ctx, input as never, query),
   }),
 );
@@ -49,7 +55,12 @@ builder.mutationField("uploadAndPublishInvoice", (t) =>
       "multipart/form-data, part `file`: a PDF (checked by its content) of at most 512 MB becomes the invoice's single PDF and the invoice becomes pending. " +
       "400 when the facility does not own the invoice, the work order is not in display status Completed, or the buyer disallows supplier invoice editing. REST only.",
     type: InvoiceRef,
-    args: { invoiceId: t.arg.int({ required: true }) },
+    args: {
+      invoiceId: t.arg.int({
+        required: true,
+        description: "Id of the invoice to publish (a draft or disputed invoice of the key's facility)",
+      }),
+    },
     resolve: (query, _root, { invoiceId }, ctx) => uploadAndPublish(ctx, invoiceId, query),
   }),
 );
@@ -71,7 +82,9 @@ function invoiceActionField(field: string, action: BuyerAction, note = "") {
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to.join(", ")}${note}. Returns the invoice.`,
       type: InvoiceRef,
-      args: { input: t.arg({ type: InvoiceActionInput, required: true }) },
+      args: {
+        input: t.arg({ type: InvoiceActionInput, required: true, description: "The invoice and the step's notes" }),
+      },
       resolve: (query, _root, { input }, ctx) => runInvoiceAction(ctx, action, input, query),
     }),
   );

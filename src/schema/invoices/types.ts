@@ -13,15 +13,26 @@ import { fileUrl } from "../files/public.ts";
 import { INVOICE_STATUSES } from "./rules/state-machine.ts";
 import { INVOICE_TOTALS, invoiceScope } from "./rules/scope.ts";
 import type { TaxLine } from "./rules/taxes.ts";
+import { describedValues } from "../core/enums.ts";
 
-export const InvoiceStatusEnum = builder.enumType("InvoiceStatus", { values: INVOICE_STATUSES });
+export const InvoiceStatusEnum = builder.enumType("InvoiceStatus", {
+  description: "Where an invoice is in its lifecycle (docs/commerce.md)",
+  values: describedValues(INVOICE_STATUSES, {
+    draft: "Being written by the supplier; invisible to the buyer",
+    pending: "Published, waiting for the buyer's approval",
+    approved: "Approved by the buyer",
+    processing: "The buyer is processing the payment",
+    paid: "Marked paid by the buyer (markedPaidAt); the work order moves to PaymentMade",
+    disputed: "Disputed by the buyer (disputeNotes); the supplier revises or publishes it again",
+  }),
+});
 
 const TaxLineRef = builder.objectRef<TaxLine>("TaxLine").implement({
   description: "A sales tax of a CAD invoice",
   fields: (t) => ({
     type: t.exposeString("type", { description: "GST, HST or PST" }),
     rate: t.exposeString("rate", { nullable: true, description: "Percent, when given" }),
-    amount: t.exposeString("amount"),
+    amount: t.exposeString("amount", { description: "Amount of the tax, a decimal string with two decimals" }),
   }),
 });
 
@@ -36,11 +47,26 @@ interface PdfEntry {
 const PdfEntryRef = builder.objectRef<PdfEntry>("InvoicePdf").implement({
   description: "The invoice's single PDF: a link the supplier gave, or a file uploaded by upload_and_publish",
   fields: (t) => ({
-    url: t.exposeString("url"),
-    fileId: t.exposeInt("fileId", { nullable: true }),
-    name: t.exposeString("name", { nullable: true }),
-    contentType: t.exposeString("contentType", { nullable: true }),
-    size: t.exposeInt("size", { nullable: true }),
+    url: t.exposeString("url", {
+      description:
+        "Where the PDF is read: the supplier's link, or the uploaded file's URL (read with the caller's key)",
+    }),
+    fileId: t.exposeInt("fileId", {
+      nullable: true,
+      description: "Id of the uploaded file; null when the PDF is a link",
+    }),
+    name: t.exposeString("name", {
+      nullable: true,
+      description: "File name of the uploaded PDF; null when the PDF is a link",
+    }),
+    contentType: t.exposeString("contentType", {
+      nullable: true,
+      description: "Content type of the uploaded PDF; null when the PDF is a link",
+    }),
+    size: t.exposeInt("size", {
+      nullable: true,
+      description: "Size of the uploaded PDF in bytes; null when the PDF is a link",
+    }),
   }),
 });
 
@@ -49,6 +75,7 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
   description: "A supplier's invoice for a work order",
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking): buyer approval/processing notes, GL coding.
   extensions: masked({ thirdParty: ["approvalNotes", "processingNotes", "glCode"] }),
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a declarative field list, one described field after another
   fields: (t) => {
     const pdf = (
       i: { pdfUrl: string | null; pdfFile: { id: number; name: string; contentType: string; size: number } | null },
@@ -65,17 +92,38 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
       return i.pdfUrl ? { url: i.pdfUrl, fileId: null, name: null, contentType: null, size: null } : null;
     };
     return {
-      id: t.exposeInt("id"),
-      workOrderId: t.exposeInt("workOrderId"),
-      supplierFacilityId: t.exposeInt("supplierFacilityId"),
-      status: t.field({ type: InvoiceStatusEnum, resolve: (i) => i.status }),
-      invoiceNumber: t.exposeString("invoiceNumber", { nullable: true }),
-      dateOfInvoice: t.expose("dateOfInvoice", { type: "DateTime" }),
-      poNumber: t.exposeString("poNumber", { nullable: true }),
-      serviceCallIds: t.exposeIntList("serviceCallIds"),
+      id: t.exposeInt("id", { description: "The invoice's id" }),
+      workOrderId: t.exposeInt("workOrderId", { description: "Id of the work order invoiced" }),
+      supplierFacilityId: t.exposeInt("supplierFacilityId", {
+        description: "Id of the supplier facility that issued the invoice",
+      }),
+      status: t.field({
+        type: InvoiceStatusEnum,
+        resolve: (i) => i.status,
+        description: "Where the invoice is in its lifecycle",
+      }),
+      invoiceNumber: t.exposeString("invoiceNumber", {
+        nullable: true,
+        description: "The supplier's invoice number, unique per supplier facility; null when not given",
+      }),
+      dateOfInvoice: t.expose("dateOfInvoice", {
+        type: "DateTime",
+        description: "Date of the invoice (default: when it was created)",
+      }),
+      poNumber: t.exposeString("poNumber", {
+        nullable: true,
+        description: "The buyer's purchase order number (default: the work order's); null when none",
+      }),
+      serviceCallIds: t.exposeIntList("serviceCallIds", {
+        description: "Ids of the work order's service calls the invoice covers",
+      }),
       currency: t.exposeString("currency", { description: "The work order's pricing currency" }),
       ...(costFields(t, INVOICE_TOTALS) as {}),
-      taxLineItems: t.field({ type: [TaxLineRef], resolve: (i) => i.taxLineItems as unknown as TaxLine[] }),
+      taxLineItems: t.field({
+        type: [TaxLineRef],
+        resolve: (i) => i.taxLineItems as unknown as TaxLine[],
+        description: "Sales tax lines (CAD invoices only: GST, HST, PST); empty when none",
+      }),
       invoicePDFLink: t.string({
         nullable: true,
         description: "URL of the invoice's single PDF",
@@ -83,35 +131,69 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
         resolve: (i, _args, ctx) => pdf(i, ctx)?.url ?? null,
       }),
       invoicePdf: t.field({
+        description: "The invoice's single PDF; null when there is none yet",
         type: PdfEntryRef,
         nullable: true,
         select: { pdfFile: true },
         resolve: (i, _args, ctx) => pdf(i, ctx),
       }),
-      autoPublishOnApproval: t.exposeBoolean("autoPublishOnApproval"),
-      publishedAt: t.expose("publishedAt", { type: "DateTime", nullable: true }),
-      approvedAt: t.expose("approvedAt", { type: "DateTime", nullable: true }),
-      processedAt: t.expose("processedAt", { type: "DateTime", nullable: true }),
-      markedPaidAt: t.expose("markedPaidAt", { type: "DateTime", nullable: true }),
-      disputedAt: t.expose("disputedAt", { type: "DateTime", nullable: true }),
+      autoPublishOnApproval: t.exposeBoolean("autoPublishOnApproval", {
+        description: "Whether this draft is published automatically once the work order is in display status Completed",
+      }),
+      publishedAt: t.expose("publishedAt", {
+        type: "DateTime",
+        nullable: true,
+        description: "When the invoice was published (became visible to the buyer as pending); null while a draft",
+      }),
+      approvedAt: t.expose("approvedAt", {
+        type: "DateTime",
+        nullable: true,
+        description: "When the buyer approved the invoice; null until then",
+      }),
+      processedAt: t.expose("processedAt", {
+        type: "DateTime",
+        nullable: true,
+        description: "When the buyer started processing the payment; null until then",
+      }),
+      markedPaidAt: t.expose("markedPaidAt", {
+        type: "DateTime",
+        nullable: true,
+        description: "When the buyer marked the invoice paid; null until then",
+      }),
+      disputedAt: t.expose("disputedAt", {
+        type: "DateTime",
+        nullable: true,
+        description: "When the buyer disputed the invoice; null unless disputed",
+      }),
       disputeNotes: t.exposeString("disputeNotes", {
         nullable: true,
         description: "The buyer's reasons for the dispute",
       }),
-      approvalNotes: t.exposeString("approvalNotes", { nullable: true }),
-      processingNotes: t.exposeString("processingNotes", { nullable: true }),
+      approvalNotes: t.exposeString("approvalNotes", {
+        nullable: true,
+        description: "The buyer's approval notes; null when none, or masked for third-party supplier keys",
+      }),
+      processingNotes: t.exposeString("processingNotes", {
+        nullable: true,
+        description: "The buyer's processing notes; null when none, or masked for third-party supplier keys",
+      }),
       glCode: t.exposeString("glCode", {
         nullable: true,
         description: "GL coding, set by the buyer on approval (default: the work order's)",
       }),
-      statusChangedAt: t.expose("statusChangedAt", { type: "DateTime" }),
-      locationId: t.exposeInt("locationId"),
-      buyerFacilityId: t.exposeInt("buyerFacilityId"),
-      buyerCompanyId: t.exposeInt("buyerCompanyId"),
-      spendCategoryId: t.exposeInt("spendCategoryId", { nullable: true }),
-      problemTypeId: t.exposeInt("problemTypeId"),
-      createdAt: t.expose("createdAt", { type: "DateTime" }),
-      updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+      statusChangedAt: t.expose("statusChangedAt", { type: "DateTime", description: "When the status last changed" }),
+      locationId: t.exposeInt("locationId", { description: "Id of the work order's location (derived)" }),
+      buyerFacilityId: t.exposeInt("buyerFacilityId", {
+        description: "Id of the work order's buyer facility (derived)",
+      }),
+      buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the work order's buyer company (derived)" }),
+      spendCategoryId: t.exposeInt("spendCategoryId", {
+        nullable: true,
+        description: "Id of the work order's spend category (derived); null when it has none",
+      }),
+      problemTypeId: t.exposeInt("problemTypeId", { description: "Id of the work order's problem type (derived)" }),
+      createdAt: t.expose("createdAt", { type: "DateTime", description: "When the invoice was created" }),
+      updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the invoice was last written" }),
       workOrder: t.prismaField({
         type: "WorkOrder",
         nullable: true,
@@ -154,6 +236,7 @@ export const InvoiceInput = builder.inputType("InvoiceInput", {
 });
 
 export const InvoiceActionInput = builder.inputType("InvoiceActionInput", {
+  description: "Body of a buyer's invoice step (approve, process, mark_paid, dispute)",
   fields: (t) => ({
     id: t.int({ required: true, description: "The invoice" }),
     notes: t.string({

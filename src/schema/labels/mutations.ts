@@ -35,7 +35,10 @@ export function labelsField(route: LabelsRoute) {
       ),
       description: `Replaces the ${route.links.kind} labels of the record; returns the labels now active.`,
       type: LabelPage,
-      args: { [route.param]: t.arg.int({ required: true }), input: t.arg({ type: LabelIdsInput, required: true }) },
+      args: {
+        [route.param]: t.arg.int({ required: true, description: `Id of the ${route.noun} whose labels are replaced` }),
+        input: t.arg({ type: LabelIdsInput, required: true, description: "The label ids to apply" }),
+      },
       resolve: async (_root, args, ctx) => {
         const company = labelCompanyOf(ctx.viewer);
         const id = args[route.param] as number;

@@ -41,7 +41,7 @@ function labelCatalogFields({ kind, path, interfaces, fields }: LabelCatalogFiel
       ...restRoute({ interfaces, method: "GET", path: `${path}/:id`, type: "Label" }),
       description: `One label of the ${kind} label catalog by id: 404 when it does not exist, 400 when it is outside the key's scope.`,
       type: LabelRef,
-      args: { id: t.arg.int({ required: true }) },
+      args: { id: t.arg.int({ required: true, description: "The label's id" }) },
       resolve: (query, _root, args, ctx) => findInScope(catalog(ctx.db, kind), args.id, labelScope(ctx.viewer), query),
     }),
   );

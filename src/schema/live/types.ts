@@ -27,7 +27,10 @@ export const WorkOrderEventRef = builder.objectRef<LiveMessage>("WorkOrderEvent"
       description: "When the change happened (the webhook's changedAt or addedAt)",
       resolve: (m) => text(m.data.changedAt) ?? text(m.data.addedAt),
     }),
-    workOrderId: t.int({ resolve: (m) => m.data.workOrderId as number }),
+    workOrderId: t.int({
+      resolve: (m) => m.data.workOrderId as number,
+      description: "Id of the work order the event is about",
+    }),
     workOrder: t.prismaField({
       type: WorkOrderRef,
       nullable: true,

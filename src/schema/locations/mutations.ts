@@ -13,7 +13,10 @@ builder.mutationField("updateLocation", (t) =>
     description:
       "Sets a location's custom field values (locationTypeDetails), checked against the fields of its location type; other body fields are ignored.",
     type: LocationRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: LocationPatchInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The location's id" }),
+      input: t.arg({ type: LocationPatchInput, required: true, description: "The custom field values to set" }),
+    },
     resolve: (query, _root, { id, input }, ctx) => patchLocationTypeDetails(ctx, id, input.locationTypeDetails, query),
   }),
 );

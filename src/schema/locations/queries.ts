@@ -35,7 +35,13 @@ builder.queryField("locationsMultiple", (t) =>
     description:
       "Several locations by id; ids the key cannot read are silently omitted, and count equals the items returned.",
     type: LocationPage,
-    args: { ids: t.arg({ type: "IdList", required: true }) },
+    args: {
+      ids: t.arg({
+        type: "IdList",
+        required: true,
+        description: "Location ids, comma-separated in REST (e.g. 3,7,12)",
+      }),
+    },
     resolve: async (_root, args, ctx, info) => {
       const data = await ctx.db.location.findMany({
         ...pageQuery(ctx, info),

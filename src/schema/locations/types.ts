@@ -11,12 +11,22 @@ export const LocationRef = builder.prismaNode("Location", {
   // Buyer-private for third-party supplier keys (docs/decisions.md#masking).
   extensions: masked({ thirdParty: ["locationTypeDetails", "internalCode", "storeContacts"] }),
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    regionId: t.exposeInt("regionId", { nullable: true }),
-    locationTypeId: t.exposeInt("locationTypeId", { nullable: true }),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    currency: t.exposeString("currency"),
+    id: t.exposeInt("id", { description: "The location's id" }),
+    name: t.exposeString("name", { description: "Display name of the location" }),
+    regionId: t.exposeInt("regionId", {
+      nullable: true,
+      description: "Id of the region that groups the location; null when it is in no region",
+    }),
+    locationTypeId: t.exposeInt("locationTypeId", {
+      nullable: true,
+      description:
+        "Id of the location's type, which defines the custom fields of locationTypeDetails; null when untyped",
+    }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company that owns the location" }),
+    currency: t.exposeString("currency", {
+      description:
+        "Three-letter code of the location's currency (default USD); work orders compare it with the supplier's",
+    }),
     timeZone: t.exposeString("timeZone", {
       description: "IANA time zone; planned maintenance cadences are read in it",
     }),
@@ -24,10 +34,22 @@ export const LocationRef = builder.prismaNode("Location", {
       nullable: true,
       description: "Contacts with brandIds see walkthroughs only at their brands' locations",
     }),
-    internalCode: t.exposeString("internalCode", { nullable: true }),
-    storeContacts: t.exposeStringList("storeContacts", { nullable: true }),
-    locationTypeDetails: t.expose("locationTypeDetails", { type: "JSON", nullable: true }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    internalCode: t.exposeString("internalCode", {
+      nullable: true,
+      description:
+        "The buyer's internal code for the location; null when unset or masked for third-party supplier keys",
+    }),
+    storeContacts: t.exposeStringList("storeContacts", {
+      nullable: true,
+      description: "Contacts of the store (free text, e.g. emails); null when masked for third-party supplier keys",
+    }),
+    locationTypeDetails: t.expose("locationTypeDetails", {
+      type: "JSON",
+      nullable: true,
+      description:
+        "Custom field values of the location's type ({key: value}); null when masked for third-party supplier keys",
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the location was created" }),
     region: t.relation("region", {
       nullable: true,
       subGraphs: ["graphql"],
@@ -35,16 +57,18 @@ export const LocationRef = builder.prismaNode("Location", {
       query: relationQuery(regionScope),
     }),
   }),
+  description: "A site of a buyer company (a store, plant or building) where assets stand and work is done",
 });
 
 export const RegionRef = builder.prismaNode("Region", {
   ...scopedNode(regionScope),
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    locations: t.relation("locations", { subGraphs: ["graphql"] }),
+    id: t.exposeInt("id", { description: "The region's id" }),
+    name: t.exposeString("name", { description: "Display name of the region" }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company that owns the region" }),
+    locations: t.relation("locations", { subGraphs: ["graphql"], description: "The region's locations" }),
   }),
+  description: "A group of locations of one buyer company",
 });
 
 export const LocationPage = pageType("Location", LocationRef);

@@ -15,7 +15,7 @@ builder.mutationField("createMeter", (t) =>
     description:
       "Creates a meter on an asset, of a meter type of the company's catalog; the value type is copied from the meter type.",
     type: MeterRef,
-    args: { input: t.arg({ type: MeterInput, required: true }) },
+    args: { input: t.arg({ type: MeterInput, required: true, description: "The meter to create" }) },
     resolve: (query, _root, { input }, ctx) => createMeter(ctx, input, query),
   }),
 );
@@ -28,7 +28,7 @@ builder.mutationField("createMeterReading", (t) =>
     ),
     description: "Records a reading of a meter, interpreted by the meter's reading mode.",
     type: MeterReadingRef,
-    args: { input: t.arg({ type: MeterReadingInput, required: true }) },
+    args: { input: t.arg({ type: MeterReadingInput, required: true, description: "The reading to record" }) },
     resolve: (query, _root, { input }, ctx) => createMeterReading(ctx, input, query),
   }),
 );

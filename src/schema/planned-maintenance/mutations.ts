@@ -23,7 +23,7 @@ builder.mutationField("skipPlannedMaintenanceSchedule", (t) =>
     description:
       "Passes over the next due time (a skipped run log records it) and returns the schedule with its new nextRunAt. Not rate limited.",
     type: ScheduleRef,
-    args: { input: t.arg({ type: SkipScheduleInput, required: true }) },
+    args: { input: t.arg({ type: SkipScheduleInput, required: true, description: "The schedule to skip" }) },
     resolve: (query, _root, { input }, ctx) => skipSchedule(ctx, input.id, query),
   }),
 );
@@ -43,7 +43,7 @@ builder.mutationField("createSchedulerRunLog", (t) =>
     ),
     description: "Records a run of an external scheduler; success or skipped moves the schedule past lastRunDueAt.",
     type: RunLogRef,
-    args: { input: t.arg({ type: RunLogInput, required: true }) },
+    args: { input: t.arg({ type: RunLogInput, required: true, description: "The run to record" }) },
     resolve: (query, _root, { input }, ctx) => recordRun(ctx, input, query),
   }),
 );

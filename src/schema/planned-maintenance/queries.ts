@@ -63,7 +63,7 @@ builder.queryField("plannedMaintenanceSchedule", (t) =>
     }),
     description: "One schedule: 404 when it does not exist, 400 when it is another company's.",
     type: ScheduleRef,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The schedule's id" }) },
     resolve: (query, _root, { id }, ctx) => scheduleById(ctx, id, query),
   }),
 );

@@ -16,14 +16,21 @@ export const ScheduleRef = builder.prismaNode("PlannedMaintenanceSchedule", {
   ...scopedNode(scheduleScope),
   description:
     "Generates recurring work orders (isPM, plannedMaintenanceScheduleId) at a cadence; see docs/planned-maintenance.md",
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a declarative field list, one described field after another
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    locationId: t.exposeInt("locationId"),
-    problemTypeId: t.exposeInt("problemTypeId"),
-    supplierFacilityId: t.exposeInt("supplierFacilityId", { nullable: true }),
-    title: t.exposeString("title"),
-    description: t.exposeString("description", { nullable: true }),
+    id: t.exposeInt("id", { description: "The schedule's id" }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company that owns the schedule" }),
+    locationId: t.exposeInt("locationId", { description: "Id of the location the work orders are for" }),
+    problemTypeId: t.exposeInt("problemTypeId", { description: "Id of the problem type the work orders get" }),
+    supplierFacilityId: t.exposeInt("supplierFacilityId", {
+      nullable: true,
+      description: "Id of the supplier facility the work orders are assigned to; null leaves them unassigned",
+    }),
+    title: t.exposeString("title", { description: "Title each work order gets" }),
+    description: t.exposeString("description", {
+      nullable: true,
+      description: "Description each work order gets; null when none",
+    }),
     woPriority: t.exposeInt("woPriority", {
       nullable: true,
       description: "Expected resolution time in hours, copied to the work orders",
@@ -70,11 +77,29 @@ export const ScheduleRef = builder.prismaNode("PlannedMaintenanceSchedule", {
       },
       resolve: (s) => upcoming(seriesOf(s as never), s.sequence, s.nextRunAt, UPCOMING),
     }),
-    endsAt: t.expose("endsAt", { type: "DateTime", nullable: true }),
-    isActive: t.exposeBoolean("isActive"),
-    lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true }),
-    lastRunDueAt: t.expose("lastRunDueAt", { type: "DateTime", nullable: true }),
-    lastRunStatus: t.exposeString("lastRunStatus", { nullable: true }),
+    endsAt: t.expose("endsAt", {
+      type: "DateTime",
+      nullable: true,
+      description:
+        "End of the series: no due time after it; null when open-ended (or ended by the RRULE's COUNT/UNTIL)",
+    }),
+    isActive: t.exposeBoolean("isActive", {
+      description: "Whether the schedule generates work orders; inactive schedules are listed but never generated",
+    }),
+    lastRunAt: t.expose("lastRunAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the latest run was recorded (run log, skip or built-in generator); null before any",
+    }),
+    lastRunDueAt: t.expose("lastRunDueAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "The due time the latest run was for; null before any",
+    }),
+    lastRunStatus: t.exposeString("lastRunStatus", {
+      nullable: true,
+      description: "Status of the latest run (as in its run log); null before any",
+    }),
     schedulingMode: t.string({
       description: "The company's: external (your scheduler creates the work orders) or built_in (the service does)",
       select: { buyerCompany: { select: { pmScheduling: true } } },
@@ -99,10 +124,14 @@ export const ScheduleRef = builder.prismaNode("PlannedMaintenanceSchedule", {
         plannedMaintenanceScheduleId: s.id,
       }),
     }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-    location: t.relation("location", { subGraphs: ["graphql"] }),
-    runLogs: t.relation("runLogs", { subGraphs: ["graphql"], query: { orderBy: { id: "desc" }, take: 25 } }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the schedule was created" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the schedule was last written" }),
+    location: t.relation("location", { subGraphs: ["graphql"], description: "The location the work orders are for" }),
+    runLogs: t.relation("runLogs", {
+      subGraphs: ["graphql"],
+      query: { orderBy: { id: "desc" }, take: 25 },
+      description: "The latest 25 run logs of the schedule, newest first",
+    }),
   }),
 });
 
@@ -111,27 +140,36 @@ export const SchedulePage = pageType("PlannedMaintenanceSchedule", ScheduleRef);
 export const RunLogRef = builder.prismaNode("SchedulerRunLog", {
   ...scopedNode(runLogScope),
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    scheduleId: t.exposeInt("scheduleId"),
+    id: t.exposeInt("id", { description: "The run log's id" }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company that owns the schedule" }),
+    scheduleId: t.exposeInt("scheduleId", { description: "Id of the schedule that ran" }),
     status: t.exposeString("status", {
       description: RUN_LOG_STATUSES.join(", "),
       extensions: closedSet(RUN_LOG_STATUSES),
     }),
-    lastRunAt: t.expose("lastRunAt", { type: "DateTime" }),
-    lastRunDueAt: t.expose("lastRunDueAt", { type: "DateTime" }),
-    woId: t.exposeInt("woId", { nullable: true }),
-    log: t.exposeString("log", { nullable: true }),
+    lastRunAt: t.expose("lastRunAt", { type: "DateTime", description: "When the scheduler ran" }),
+    lastRunDueAt: t.expose("lastRunDueAt", { type: "DateTime", description: "The due time it ran for" }),
+    woId: t.exposeInt("woId", {
+      nullable: true,
+      description: "Id of the work order the run created; null when it created none",
+    }),
+    log: t.exposeString("log", {
+      nullable: true,
+      description: "Free-form text the scheduler recorded; null when none",
+    }),
     source: t.exposeString("source", { description: "external, built_in or skip_schedule" }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the run log was stored" }),
   }),
+  description:
+    "One run of a planned maintenance schedule for one due time, recorded by the integrator's scheduler, a skip or the built-in generator",
 });
 
 export const RunLogPage = pageType("SchedulerRunLog", RunLogRef);
 
 export const RunLogInput = builder.inputType("SchedulerRunLogInput", {
+  description: "Body of a scheduler run log: what the integrator's scheduler did for one due time",
   fields: (t) => ({
-    scheduleId: t.int({ required: true }),
+    scheduleId: t.int({ required: true, description: "A planned maintenance schedule of the key's company; required" }),
     status: t.string({
       required: true,
       description: RUN_LOG_STATUSES.join(", "),
@@ -151,5 +189,6 @@ export const RunLogInput = builder.inputType("SchedulerRunLogInput", {
 });
 
 export const SkipScheduleInput = builder.inputType("SkipScheduleInput", {
+  description: "Body of a skip: the due time in nextRunAt is passed over (a skipped run log, no work order)",
   fields: (t) => ({ id: t.int({ required: true, description: "The schedule" }) }),
 });

@@ -27,7 +27,13 @@ builder.mutationField("createSupplierSupplierRelationship", (t) =>
     description:
       "Adds a sub-contractor facility to the key's facility's private network; 409 when it is already there.",
     type: SupplierSupplierRelationshipRef,
-    args: { input: t.arg({ type: SupplierSupplierRelationshipInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: SupplierSupplierRelationshipInput,
+        required: true,
+        description: "The sub-contractor facility and its routing emails",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => createRelationship(ctx, input, query),
   }),
 );
@@ -40,7 +46,13 @@ builder.mutationField("updateSupplierSupplierRelationship", (t) =>
     ),
     description: "Updates the routing emails of the relationship with supplierFacilityId; 404 when there is none.",
     type: SupplierSupplierRelationshipRef,
-    args: { input: t.arg({ type: SupplierSupplierRelationshipInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: SupplierSupplierRelationshipInput,
+        required: true,
+        description: "The sub-contractor facility and the routing emails to set",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => updateRelationship(ctx, input, query),
   }),
 );
@@ -58,7 +70,12 @@ builder.mutationField("deleteSupplierSupplierRelationship", (t) =>
     ),
     description: "Removes the relationship with the sub-contractor facility and returns it; 404 when there is none.",
     type: SupplierSupplierRelationshipRef,
-    args: { supplierFacilityId: t.arg.int({ required: true }) },
+    args: {
+      supplierFacilityId: t.arg.int({
+        required: true,
+        description: "The sub-contractor facility whose relationship is removed",
+      }),
+    },
     resolve: (query, _root, { supplierFacilityId }, ctx) => deleteRelationship(ctx, supplierFacilityId, query),
   }),
 );
@@ -81,12 +98,24 @@ builder.mutationField("inviteSubContractor", (t) =>
       "contact when new and mails the invite (CC fromEmail). Answers {code: subContractorInviteSent, message: Emails sent!}.",
     type: SubContractorInviteResultRef,
     args: {
-      sfId: t.arg.int({ required: true }),
-      fromEmail: t.arg.string({ required: true }),
-      toEmail: t.arg.string({ required: true }),
-      fN: t.arg.string({ required: true }),
-      lN: t.arg.string({ required: true }),
-      input: t.arg({ type: SubContractorInviteInput }),
+      sfId: t.arg.int({
+        required: true,
+        description: "The sub-contractor facility of an existing relationship of the key's facility",
+      }),
+      fromEmail: t.arg.string({
+        required: true,
+        description: "Email of the referrer at the key's facility (named in the mail and copied)",
+      }),
+      toEmail: t.arg.string({ required: true, description: "Email of the person invited" }),
+      fN: t.arg.string({
+        required: true,
+        description: "First name of the invitee, used when the email is not a known contact",
+      }),
+      lN: t.arg.string({
+        required: true,
+        description: "Last name of the invitee, used when the email is not a known contact",
+      }),
+      input: t.arg({ type: SubContractorInviteInput, description: "An optional note for the invite mail" }),
     },
     resolve: (_root, { input, ...args }, ctx) => inviteSubContractor(ctx, { ...args, note: input?.note }),
   }),

@@ -23,7 +23,13 @@ builder.mutationField("upsertProposal", (t) =>
     description:
       "Creates a proposal (directly pending), or with `id` revises the facility's own pending proposal. Totals are checked exactly (400 naming them).",
     type: ProposalRef,
-    args: { input: t.arg({ type: ProposalInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: ProposalInput,
+        required: true,
+        description: "The proposal to create, or to revise when it carries an id",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => upsertProposal(ctx, input as never, query),
   }),
 );
@@ -45,7 +51,13 @@ function proposalDecisionField(field: string, action: "award" | "decline", note 
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to.join(", ")}${note}. Returns the proposal.`,
       type: ProposalRef,
-      args: { input: t.arg({ type: ProposalDecisionInput, required: true }) },
+      args: {
+        input: t.arg({
+          type: ProposalDecisionInput,
+          required: true,
+          description: "The proposal and, for a decline, the reasons",
+        }),
+      },
       resolve: (query, _root, { input }, ctx) => decideProposal(ctx, action, input, query),
     }),
   );

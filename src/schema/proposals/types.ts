@@ -12,12 +12,13 @@ import { moneyText } from "../core/values.ts";
 import { COST_SECTIONS, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
 import { PROPOSAL_TOTALS, proposalScope } from "./rules/proposals.ts";
+import { describedValues } from "../core/enums.ts";
 
 const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
   description: "A cost line: what and how much (a decimal string with two decimals)",
   fields: (t) => ({
-    description: t.exposeString("description"),
-    amount: t.exposeString("amount"),
+    description: t.exposeString("description", { description: "What the line is for (free text)" }),
+    amount: t.exposeString("amount", { description: "Amount of the line, a decimal string with two decimals" }),
   }),
 });
 
@@ -27,12 +28,19 @@ const label = (section: string) => section.replace(/[A-Z]/g, (c) => ` ${c.toLowe
 export function costFields(t: any, names: TotalNames) {
   const fields: Record<string, unknown> = {};
   for (const section of COST_SECTIONS) {
-    fields[`${section}LineItems`] = t.field({ type: [LineItemRef], resolve: (r: any) => r[`${section}LineItems`] });
+    fields[`${section}LineItems`] = t.field({
+      type: [LineItemRef],
+      description: `Line items of the ${label(section)} section`,
+      resolve: (r: any) => r[`${section}LineItems`],
+    });
     fields[`${section}TaxRate`] = t.string({
       description: `Tax rate of the ${label(section)} section, percent`,
       resolve: (r: any) => rateText(r[`${section}TaxRate`]),
     });
-    fields[`${section}TotalBeforeTax`] = t.string({ resolve: (r: any) => moneyText(r[`${section}TotalBeforeTax`]) });
+    fields[`${section}TotalBeforeTax`] = t.string({
+      description: `Before-tax total of the ${label(section)} section (the sum of its line items when it has any), two decimals`,
+      resolve: (r: any) => moneyText(r[`${section}TotalBeforeTax`]),
+    });
   }
   fields[names.beforeTax] = t.string({
     description: "Sum of the section totals",
@@ -42,8 +50,14 @@ export function costFields(t: any, names: TotalNames) {
     description: `Tax rate on the whole ${names.beforeTax}, percent`,
     resolve: (r: any) => rateText(r[names.taxRate]),
   });
-  fields[names.tax] = t.string({ resolve: (r: any) => moneyText(r[names.tax]) });
-  fields[names.afterTax] = t.string({ resolve: (r: any) => moneyText(r[names.afterTax]) });
+  fields[names.tax] = t.string({
+    description: "Tax from the section rates and the document rate, rounded half up to cents (docs/commerce.md)",
+    resolve: (r: any) => moneyText(r[names.tax]),
+  });
+  fields[names.afterTax] = t.string({
+    description: `${names.beforeTax} plus ${names.tax}, two decimals`,
+    resolve: (r: any) => moneyText(r[names.afterTax]),
+  });
   return fields;
 }
 
@@ -70,36 +84,69 @@ export function costInputFields(t: any, names: TotalNames) {
   return fields;
 }
 
-export const ProposalStatusEnum = builder.enumType("ProposalStatus", { values: PROPOSAL_STATUSES });
+export const ProposalStatusEnum = builder.enumType("ProposalStatus", {
+  description: "Where a proposal is in its lifecycle",
+  values: describedValues(PROPOSAL_STATUSES, {
+    pending: "Submitted by the supplier and waiting for the buyer's decision (proposals are created pending)",
+    awarded: "Accepted by the buyer",
+    declined: "Refused by the buyer (reasons in declineNotes)",
+  }),
+});
 
 export const ProposalRef = builder.prismaNode("Proposal", {
   ...scopedNode(proposalScope),
   description: "A supplier's quote for a work order",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    workOrderId: t.exposeInt("workOrderId"),
-    supplierFacilityId: t.exposeInt("supplierFacilityId"),
-    status: t.field({ type: ProposalStatusEnum, resolve: (p) => p.status }),
-    scope: t.exposeString("scope", { nullable: true }),
+    id: t.exposeInt("id", { description: "The proposal's id" }),
+    workOrderId: t.exposeInt("workOrderId", { description: "Id of the work order quoted for" }),
+    supplierFacilityId: t.exposeInt("supplierFacilityId", {
+      description: "Id of the supplier facility that made the proposal",
+    }),
+    status: t.field({
+      type: ProposalStatusEnum,
+      resolve: (p) => p.status,
+      description: "Where the proposal is: pending, awarded or declined",
+    }),
+    scope: t.exposeString("scope", {
+      nullable: true,
+      description: "The work the proposal covers (free text); null when none",
+    }),
     ...(costFields(t, PROPOSAL_TOTALS) as {}),
-    requestForProposalId: t.exposeInt("requestForProposalId", { nullable: true }),
-    proposalPdfLink: t.exposeString("proposalPdfLink", { nullable: true }),
+    requestForProposalId: t.exposeInt("requestForProposalId", {
+      nullable: true,
+      description: "Id of the work order's request for proposal; null when it has none",
+    }),
+    proposalPdfLink: t.exposeString("proposalPdfLink", {
+      nullable: true,
+      description: "URL of the proposal as a PDF document; null when none",
+    }),
     attachments: t.field({
+      description: "Files attached to the proposal, in the order given",
       type: [FileRef],
       select: { attachments: { orderBy: { position: "asc" }, include: { file: true } } },
       resolve: (p) => p.attachments.map((a) => a.file),
     }),
-    declineNotes: t.exposeString("declineNotes", { nullable: true }),
-    decidedAt: t.expose("decidedAt", { type: "DateTime", nullable: true }),
+    declineNotes: t.exposeString("declineNotes", {
+      nullable: true,
+      description: "Why the buyer declined the proposal; null unless declined",
+    }),
+    decidedAt: t.expose("decidedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the buyer awarded or declined the proposal; null while pending",
+    }),
     decidedBy: t.exposeString("decidedBy", {
       nullable: true,
       description: "Email of the buyer contact who awarded or declined it",
     }),
-    locationId: t.exposeInt("locationId"),
-    buyerFacilityId: t.exposeInt("buyerFacilityId"),
-    buyerCompanyId: t.exposeInt("buyerCompanyId"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    locationId: t.exposeInt("locationId", { description: "Id of the work order's location (derived)" }),
+    buyerFacilityId: t.exposeInt("buyerFacilityId", { description: "Id of the work order's buyer facility (derived)" }),
+    buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the work order's buyer company (derived)" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the proposal was created" }),
+    updatedAt: t.expose("updatedAt", {
+      type: "DateTime",
+      description: "When the proposal was last revised or decided",
+    }),
     workOrder: t.prismaField({
       type: "WorkOrder",
       nullable: true,
@@ -122,7 +169,7 @@ export const ProposalInput = builder.inputType("ProposalInput", {
       required: true,
       description: "Decimal string; must equal the before-tax total plus tax",
     }),
-    scope: t.string(),
+    scope: t.string({ description: "The work the proposal covers (free text)" }),
     ...(costInputFields(t, PROPOSAL_TOTALS) as {}),
     requestForProposalId: t.int({ description: "Defaults to the work order's; another value is refused" }),
     proposalPdfLink: t.string({ description: "A valid http(s) URL" }),
@@ -134,6 +181,7 @@ export const ProposalInput = builder.inputType("ProposalInput", {
 });
 
 export const ProposalDecisionInput = builder.inputType("ProposalDecisionInput", {
+  description: "Body of a buyer's decision on a pending proposal (award or decline)",
   fields: (t) => ({
     id: t.int({ required: true, description: "The proposal" }),
     declineNotes: t.string({ description: "decline: the reasons (required)" }),

@@ -21,7 +21,7 @@ builder.mutationField("provisionUser", (t) =>
     description:
       "Provisions a user (contact) of the key's buyer company with roles and facilities, and sends the invite mail.",
     type: ProvisionedContactRef,
-    args: { input: t.arg({ type: ProvisionUserInput, required: true }) },
+    args: { input: t.arg({ type: ProvisionUserInput, required: true, description: "The user to provision" }) },
     resolve: (_root, { input }, ctx) => provisionUser(ctx, input),
   }),
 );

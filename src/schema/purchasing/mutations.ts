@@ -38,7 +38,7 @@ builder.mutationField("createPurchaseRequest", (t) =>
     ),
     description: "Creates a draft purchase request of the key's team with its line items.",
     type: RequestRef,
-    args: { input: t.arg({ type: RequestInput, required: true }) },
+    args: { input: t.arg({ type: RequestInput, required: true, description: "The request and its lines" }) },
     resolve: (query, _root, { input }, ctx) => createRequest(ctx, input, query),
   }),
 );
@@ -58,7 +58,7 @@ function requestActionField(field: string, action: RequestAction, permission: Pe
       ),
       description: `${summary(REQUEST_STATES, action)} No body.`,
       type: RequestRef,
-      args: { id: t.arg.int({ required: true }) },
+      args: { id: t.arg.int({ required: true, description: "The purchase request's id" }) },
       resolve: (query, _root, { id }, ctx) => changeRequest(ctx, action, id, null, query),
     }),
   );
@@ -81,7 +81,10 @@ builder.mutationField("rejectPurchaseRequest", (t) =>
     ),
     description: `${summary(REQUEST_STATES, "reject")} Body {reason}.`,
     type: RequestRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: RejectInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The purchase request's id" }),
+      input: t.arg({ type: RejectInput, required: true, description: "The reason for the rejection" }),
+    },
     resolve: (query, _root, { id, input }, ctx) => changeRequest(ctx, "reject", id, input.reason, query),
   }),
 );
@@ -94,7 +97,7 @@ builder.mutationField("createPurchaseOrder", (t) =>
     ),
     description: "Creates a draft purchase order of the key's team for one vendor with its line items.",
     type: OrderRef,
-    args: { input: t.arg({ type: OrderInput, required: true }) },
+    args: { input: t.arg({ type: OrderInput, required: true, description: "The order and its lines" }) },
     resolve: (query, _root, { input }, ctx) => createOrder(ctx, input, query),
   }),
 );
@@ -107,7 +110,7 @@ builder.mutationField("markPurchaseOrderOrdered", (t) =>
     ),
     description: `${summary(ORDER_STATES, "mark_ordered")} Requests whose every line is now on an ordered purchase order become ordered. No body.`,
     type: OrderRef,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The purchase order's id" }) },
     resolve: (query, _root, { id }, ctx) => markOrdered(ctx, id, query),
   }),
 );
@@ -126,7 +129,10 @@ builder.mutationField("cancelPurchaseOrder", (t) =>
     ),
     description: `${summary(ORDER_STATES, "cancel")} Body {reason?}. Its request lines are freed; ordered requests among them go back to approved.`,
     type: OrderRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: CancelInput }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The purchase order's id" }),
+      input: t.arg({ type: CancelInput, description: "An optional reason for the cancellation" }),
+    },
     resolve: (query, _root, { id, input }, ctx) => cancelOrder(ctx, id, input?.reason, query),
   }),
 );
@@ -147,9 +153,9 @@ builder.mutationField("putPurchaseOrderLineRequestLines", (t) =>
     description: "Sets the approved request lines a draft order line covers (body {ids}, the full set); returns them.",
     type: RequestLineItemPage,
     args: {
-      id: t.arg.int({ required: true }),
-      lineItemId: t.arg.int({ required: true }),
-      input: t.arg({ type: AssociateInput, required: true }),
+      id: t.arg.int({ required: true, description: "The purchase order's id (a draft)" }),
+      lineItemId: t.arg.int({ required: true, description: "Id of the order line whose request lines are set" }),
+      input: t.arg({ type: AssociateInput, required: true, description: "The request line ids the order line covers" }),
     },
     resolve: (_root, { id, lineItemId, input }, ctx, info) =>
       associateRequestLines(ctx, id, lineItemId, input.ids, pageQuery(ctx, info)),
@@ -171,7 +177,10 @@ builder.mutationField("recordPurchaseOrderReceipt", (t) =>
     description:
       "Records a receipt (negative quantities: a return) into stock; the order moves by what has been received.",
     type: ReceiptRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: ReceiptInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The purchase order's id" }),
+      input: t.arg({ type: ReceiptInput, required: true, description: "The receipt and its lines" }),
+    },
     resolve: (query, _root, { id, input }, ctx) => recordReceipt(ctx, id, input, query),
   }),
 );

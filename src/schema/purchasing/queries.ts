@@ -94,7 +94,13 @@ function childRoutes(r: {
       }),
       description: r.description,
       type: r.page as typeof RequestLineItemPage,
-      args: { id: t.arg.int({ required: true }), ...listArgs },
+      args: {
+        id: t.arg.int({
+          required: true,
+          description: "Id of the purchase request or purchase order the list belongs to (the {id} of the path)",
+        }),
+        ...listArgs,
+      },
       resolve: async (_root, args, ctx, info: GraphQLResolveInfo) =>
         findPage(r.table(ctx), await children(ctx, args.id), args as ListArgs, r.spec, pageQuery(ctx, info)),
     }),
@@ -110,7 +116,13 @@ function childRoutes(r: {
       }),
       description: `How many ${r.type} records the list would answer for the same filters; with group_by=<filter field>, how many per value (ordered by value).`,
       type: "JSON",
-      args: { id: t.arg.int({ required: true }), ...countByArgs },
+      args: {
+        id: t.arg.int({
+          required: true,
+          description: "Id of the purchase request or purchase order the list belongs to (the {id} of the path)",
+        }),
+        ...countByArgs,
+      },
       resolve: async (_root, args, ctx) => countBy(r.table(ctx), await children(ctx, args.id), args, r.spec),
     }),
   );

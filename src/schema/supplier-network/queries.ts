@@ -33,7 +33,7 @@ builder.queryField("supplierFacility", (t) =>
     description:
       "One supplier facility of the network by its id: 404 when no such facility exists, 400 when it is not in the company's network.",
     type: NetworkSupplierFacilityRef,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The supplier facility's id" }) },
     resolve: (query, _root, { id }, ctx) => networkFacility(ctx, id, query),
   }),
 );
@@ -52,7 +52,11 @@ builder.queryField("rankedSupplierRelationships", (t) =>
       "The live relationships ranked for the location and problem type, best first: rank equals array order and continues " +
       "across pages; sort_by and order are ignored; unranked suppliers are not listed; ties by relationship id.",
     type: RankedRelationshipPage,
-    args: { locationId: t.arg.int({ required: true }), problemTypeId: t.arg.int({ required: true }), ...listArgs },
+    args: {
+      locationId: t.arg.int({ required: true, description: "The location the work is at" }),
+      problemTypeId: t.arg.int({ required: true, description: "The problem type of the work" }),
+      ...listArgs,
+    },
     resolve: (_root, args, ctx, info) =>
       rankedPage(ctx, args.locationId, args.problemTypeId, args, pageQuery(ctx, info)),
   }),

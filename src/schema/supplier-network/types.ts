@@ -6,30 +6,36 @@ const NetworkContactRef = builder
   .implement({
     description: "A contact of the supplier facility",
     fields: (t) => ({
-      id: t.exposeInt("id"),
-      email: t.exposeString("email"),
-      nameGiven: t.exposeString("nameGiven"),
-      nameFamily: t.exposeString("nameFamily"),
+      id: t.exposeInt("id", { description: "The contact's id" }),
+      email: t.exposeString("email", { description: "The contact's email" }),
+      nameGiven: t.exposeString("nameGiven", { description: "The contact's given (first) name" }),
+      nameFamily: t.exposeString("nameFamily", { description: "The contact's family (last) name" }),
     }),
   });
 
 /** The relationship details both shapes carry (the network list and the ranking): facility, routing, contacts. */
 const relationshipDetails = (t: any) => ({
-  buyerCompanyId: t.exposeInt("buyerCompanyId"),
-  supplierFacilityId: t.exposeInt("supplierFacilityId"),
+  buyerCompanyId: t.exposeInt("buyerCompanyId", { description: "Id of the buyer company on the relationship" }),
+  supplierFacilityId: t.exposeInt("supplierFacilityId", {
+    description: "Id of the supplier facility on the relationship",
+  }),
   supplierFacilityName: t.string({
+    description: "Display name of the supplier facility",
     select: { supplierFacility: { select: { name: true } } },
     resolve: (r: any) => r.supplierFacility.name,
   }),
   supplierCompanyId: t.int({
+    description: "Id of the supplier company that runs the facility",
     select: { supplierFacility: { select: { supplierCompanyId: true } } },
     resolve: (r: any) => r.supplierFacility.supplierCompanyId,
   }),
   supplierCompanyName: t.string({
+    description: "Display name of the supplier company that runs the facility",
     select: { supplierFacility: { select: { supplierCompany: { select: { name: true } } } } },
     resolve: (r: any) => r.supplierFacility.supplierCompany.name,
   }),
   currency: t.string({
+    description: "Three-letter code of the supplier facility's currency",
     select: { supplierFacility: { select: { currency: true } } },
     resolve: (r: any) => r.supplierFacility.currency,
   }),
@@ -38,8 +44,12 @@ const relationshipDetails = (t: any) => ({
     select: { supplierFacility: { select: { supplierCompany: { select: { internalTeamOfId: true } } } } },
     resolve: (r: any) => r.supplierFacility.supplierCompany.internalTeamOfId === r.buyerCompanyId,
   }),
-  isPreferred: t.exposeBoolean("isPreferred"),
-  trades: t.exposeStringList("trades"),
+  isPreferred: t.exposeBoolean("isPreferred", {
+    description: "Whether the buyer marked this supplier as preferred (default false)",
+  }),
+  trades: t.exposeStringList("trades", {
+    description: "Trades the supplier serves for this buyer, free text such as HVAC",
+  }),
   workOrdersRoutedTo: t.exposeStringList("workOrdersRoutedTo", {
     description: "Emails that receive work dispatched to this supplier",
   }),
@@ -58,7 +68,7 @@ const relationshipDetails = (t: any) => ({
     },
     resolve: (r: any) => r.supplierFacility.contacts,
   }),
-  createdAt: t.expose("createdAt", { type: "DateTime" }),
+  createdAt: t.expose("createdAt", { type: "DateTime", description: "When the relationship was created" }),
 });
 
 /** GET /v1/buyer/supplier_facilities: a supplier facility of the network, with its relationship. */
@@ -72,10 +82,11 @@ export const NetworkSupplierFacilityRef = builder.prismaObject("BuyerSupplierRel
       description: "The supplier facility id (what work orders are dispatched with)",
     }),
     name: t.string({
+      description: "Display name of the supplier facility",
       select: { supplierFacility: { select: { name: true } } },
       resolve: (r) => r.supplierFacility.name,
     }),
-    relationshipId: t.exposeInt("id"),
+    relationshipId: t.exposeInt("id", { description: "Id of the buyer-supplier relationship" }),
     ...relationshipDetails(t),
   }),
 });
@@ -86,7 +97,7 @@ export const NetworkSupplierFacilityPage = pageType("NetworkSupplierFacility", N
 const RankedRelationshipRef = builder.prismaObject("BuyerSupplierRelationship", {
   description: "A buyer-supplier relationship with its rank for one location and problem type",
   fields: (t) => ({
-    id: t.exposeInt("id"),
+    id: t.exposeInt("id", { description: "The buyer-supplier relationship's id" }),
     rank: t.int({
       description: "Position in the ranking, from 1; continues across pages (offset + position)",
       resolve: (r) => (r as unknown as { rank: number }).rank,

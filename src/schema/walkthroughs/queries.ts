@@ -57,7 +57,7 @@ builder.queryField("walkthrough", (t) =>
     description:
       "One walkthrough with task answers, photos, issues, scores and linked work orders: 404 when it does not exist, 400 outside the key's scope.",
     type: WalkthroughRef,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The walkthrough's id" }) },
     resolve: (query, _root, { id }, ctx) => walkthroughById(ctx, id, query),
   }),
 );

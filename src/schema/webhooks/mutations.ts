@@ -17,7 +17,12 @@ builder.mutationField("redeliverWebhook", (t) =>
       "Sends one delivery again, with the same webhook-id and body; the attempt log is kept and continued. " +
       "Allowed while the change is less than three hours old (the three-hour rule).",
     type: WebhookDeliveryRef,
-    args: { webhookId: t.arg.string({ required: true }) },
+    args: {
+      webhookId: t.arg.string({
+        required: true,
+        description: "The delivery's webhook-id (the header its receiver got)",
+      }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const delivery = await redeliverWebhook(replayDeps(ctx), args.webhookId, { reader: audienceOf(ctx.viewer) });
       return ctx.db.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
@@ -33,7 +38,14 @@ builder.mutationField("redeliverFailures", (t) =>
       "Sends again every failed, expired or still-retrying delivery of one endpoint for changes at or after `since`. " +
       "Deliveries outside the three-hour window are skipped (listed with the reason).",
     type: RedeliveryResultRef,
-    args: { endpointId: t.arg.int({ required: true }), since: t.arg({ type: "DateTime", required: true }) },
+    args: {
+      endpointId: t.arg.int({ required: true, description: "Id of one of the key's webhook endpoints" }),
+      since: t.arg({
+        type: "DateTime",
+        required: true,
+        description: "Replay deliveries of changes at or after this time",
+      }),
+    },
     resolve: (_root, args, ctx) =>
       redeliverFailures(replayDeps(ctx), args.endpointId, args.since, { reader: audienceOf(ctx.viewer) }),
   }),

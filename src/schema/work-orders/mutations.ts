@@ -34,7 +34,13 @@ builder.mutationField("createWorkOrder", (t) =>
     description:
       "Creates a work order at a location of the key's company, optionally assigned to a supplier facility of its network; the first status change has no `from`.",
     type: WorkOrderRef,
-    args: { input: t.arg({ type: WorkOrderInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: WorkOrderInput,
+        required: true,
+        description: "The work order to create, or to update when it carries an id",
+      }),
+    },
     resolve: (query, _root, { input }, ctx) => createWorkOrder(ctx, input, query),
   }),
 );
@@ -53,7 +59,7 @@ builder.mutationField("createSupplierWorkOrder", (t) =>
     ),
     description: "Creates a work order for a buyer location the key's facility serves.",
     type: WorkOrderRef,
-    args: { input: t.arg({ type: SupplierWorkOrderInput, required: true }) },
+    args: { input: t.arg({ type: SupplierWorkOrderInput, required: true, description: "The work order to open" }) },
     resolve: (query, _root, { input }, ctx) => createSupplierWorkOrder(ctx, input, query),
   }),
 );
@@ -72,7 +78,10 @@ builder.mutationField("updateWorkOrder", (t) =>
     ),
     description: "Changes the writable fields of a work order of the key's company (other body fields are ignored).",
     type: WorkOrderRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: WorkOrderPatchInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The work order's id" }),
+      input: t.arg({ type: WorkOrderPatchInput, required: true, description: "The supplier assignment to change" }),
+    },
     resolve: (query, _root, { id, input }, ctx) => updateWorkOrder(ctx, id, input, query),
   }),
 );
@@ -104,7 +113,13 @@ function workOrderActionField(
       ),
       description: `${action}: from ${row.from.join(", ")} to ${row.to.join(" or ")}. Returns the updated work order.`,
       type: WorkOrderRef,
-      args: { input: t.arg({ type: input as typeof SupplierActionInput, required: true }) },
+      args: {
+        input: t.arg({
+          type: input as typeof SupplierActionInput,
+          required: true,
+          description: "The work order and the action's fields",
+        }),
+      },
       resolve: (query, _root, args, ctx) => runAction(ctx, action, args.input, query),
     }),
   );
@@ -140,7 +155,7 @@ builder.mutationField("appendWorkOrderNote", (t) =>
     ),
     description: "Appends a note to the root thread; returns the created note.",
     type: WorkOrderNoteRef,
-    args: { input: t.arg({ type: AppendNoteInput, required: true }) },
+    args: { input: t.arg({ type: AppendNoteInput, required: true, description: "The work order and the note" }) },
     resolve: (_root, { input }, ctx) => appendNote(ctx, input),
   }),
 );
@@ -161,7 +176,9 @@ builder.mutationField("appendWorkOrderPhotoNotes", (t) =>
     description:
       "Appends photo notes (same noteAddedAt, sent order) with one grouped notification; returns the created notes.",
     type: WorkOrderNotePage,
-    args: { input: t.arg({ type: AppendPhotoNotesInput, required: true }) },
+    args: {
+      input: t.arg({ type: AppendPhotoNotesInput, required: true, description: "The work order and its photo notes" }),
+    },
     resolve: (_root, { input }, ctx) => appendPhotoNotes(ctx, input),
   }),
 );

@@ -34,7 +34,7 @@ builder.queryField("workOrder", (t) =>
     description:
       "One work order: 404 when it does not exist, 400 when it is outside the key's scope. Masked for third-party suppliers.",
     type: WorkOrderRef,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The work order's id" }) },
     resolve: (query, _root, { id }, ctx) => findInScope(ctx.db.workOrder, id, workOrderScope(ctx.viewer), query),
   }),
 );
@@ -92,7 +92,7 @@ builder.queryField("workOrderNotes", (t) =>
     description:
       "The root thread, oldest first, paged like every list; marks it read for the key's contact. A work order the key may not read gives an empty list.",
     type: WorkOrderNotePage,
-    args: { woId: t.arg.int({ required: true }), ...listArgs },
+    args: { woId: t.arg.int({ required: true, description: "The work order's id" }), ...listArgs },
     resolve: (_root, args, ctx, info) => rootThread(ctx, args.woId, args, pageQuery(ctx, info)),
   }),
 );
