@@ -90,7 +90,7 @@ builder.queryField("workOrderNotes", (t) =>
       query: listQuery(NOTE_LIST),
     }),
     description:
-      "The root thread, oldest first, paged like every list; marks it read for the key's contact. A work order the key may not read gives an empty list.",
+      "The root thread, oldest first, paged like every list. Over REST reading it marks it read for the key's contact; over GraphQL reads never write and a mutation marks it read. A work order the key may not read gives an empty list.",
     type: WorkOrderNotePage,
     args: { woId: t.arg.int({ required: true, description: "The work order's id" }), ...listArgs },
     resolve: (_root, args, ctx, info) => rootThread(ctx, args.woId, args, pageQuery(ctx, info)),
