@@ -50,8 +50,15 @@ import { sseEventIds } from "./sse-event-ids.ts";
 const MAX_QUERY_DEPTH = 10;
 /** Aliases per operation: enough for a dashboard's side-by-side lists, not for a thousand copies of one. */
 export const MAX_ALIASES = 15;
-/** graphql-armor's cost (objects 2, scalars 1, ×1.5 per level): a dashboard query costs a few hundred. */
+/**
+ * graphql-armor's document cost, objects 2 and scalars 1 summed over the document: a bound on its size
+ * before it runs (a dashboard's board query costs about a hundred). Not weighted by depth, which
+ * MAX_QUERY_DEPTH bounds already: armor's default ×1.5 per level priced a 25-row board with its notes and
+ * labels as cursor connections (two levels each) at 28,000. What a query reads is priced by the page
+ * sizes in the points budget (graphql-budget.ts).
+ */
 const MAX_COST = 5000;
+const COST_DEPTH_FACTOR = 1;
 /** Characters of a GraphQL document (variables are bounded by the body size). */
 export const MAX_DOCUMENT_LENGTH = 20_000;
 
@@ -210,7 +217,7 @@ export function createGraphql(
       // Relations make the graph cyclic (region → locations → region …): bound how deep a query may go.
       maxDepthPlugin({ n: MAX_QUERY_DEPTH, exposeLimits: true }),
       maxAliasesPlugin({ n: MAX_ALIASES, exposeLimits: true }),
-      costLimitPlugin({ maxCost: MAX_COST, exposeLimits: true }),
+      costLimitPlugin({ maxCost: MAX_COST, depthCostFactor: COST_DEPTH_FACTOR, exposeLimits: true }),
       characterLimitPlugin({ maxLength: MAX_DOCUMENT_LENGTH, exposeLimits: true }),
       sanitation(schema),
       costBudget(pipeline, services),

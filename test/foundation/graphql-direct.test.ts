@@ -60,7 +60,8 @@ const nested = (levels: number) => {
   return `{ region(id: ${refs().west}) { ${selection} } }`;
 };
 /** Nested lists with many fields at the bottom: 15 of them cost about 21,000 (graphql-armor's count). */
-const COSTLY = `locations { data { region { locations { region { locations { ${"id name currency ".repeat(40)}} } } } } }`;
+// Over the document cost (5,000: objects 2, scalars 1) within the length limit, spread over the aliases.
+const COSTLY = `locations { data { region { locations { region { locations { ${"id ".repeat(360)}} } } } } }`;
 const LOCATIONS =
   "query Locations($limit: Int) { locations(limit: $limit) { count data { id name currency region { id name } } } }";
 
