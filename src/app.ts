@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { connectRedis } from "./redis.ts";
 import type { Config } from "./config.ts";
 import { createDb } from "./db.ts";
+import { ReadReplicas } from "./read-replicas.ts";
 import { createLogger } from "./logger.ts";
 import type { Services } from "./schema/core/context.ts";
 import { buildSchemas } from "./schema/index.ts";
@@ -96,6 +97,19 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     const listener = await serveMetrics(metrics, config.metricsPort, logger);
     metricsPort = listener.port;
     closers.unshift(() => listener.close());
+  }
+  if (config.roles.api && config.databaseReadUrls.length > 0) {
+    // Read-only requests read from the replicas (the workers write, and read what they write: primary only).
+    const replicas = new ReadReplicas(db, config.databaseReadUrls, {
+      maxLagMs: config.databaseReadMaxLagMs,
+      poolMax: config.dbPoolMax,
+      waitMs: config.dbPoolWaitMs,
+      logger,
+    });
+    await replicas.start();
+    services.readDb = () => replicas.pick();
+    metrics.watchReplicas(replicas);
+    closers.push(() => replicas.close());
   }
   if (config.roles.api) {
     // The first requests should find the rate limiter's Redis connected; a Redis that is down does not
