@@ -48,6 +48,23 @@ function redisReady(redis: Redis, ms: number): Promise<void> {
   });
 }
 
+/**
+ * Read-only requests read from the replicas (the workers write, and read what they write: primary
+ * only): sets services.readDb; the closer ends the replicas' pools.
+ */
+async function readFromReplicas(config: Config, services: Services, metrics: Metrics): Promise<() => Promise<void>> {
+  const replicas = new ReadReplicas(services.db, config.databaseReadUrls, {
+    maxLagMs: config.databaseReadMaxLagMs,
+    poolMax: config.dbPoolMax,
+    waitMs: config.dbPoolWaitMs,
+    logger: services.logger,
+  });
+  await replicas.start();
+  metrics.watchReplicas(replicas);
+  services.readDb = () => replicas.pick();
+  return () => replicas.close();
+}
+
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db =
@@ -98,20 +115,8 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     metricsPort = listener.port;
     closers.unshift(() => listener.close());
   }
-  if (config.roles.api && config.databaseReadUrls.length > 0) {
-    // Read-only requests read from the replicas (the workers write, and read what they write: primary only).
-    const replicas = new ReadReplicas(db, config.databaseReadUrls, {
-      maxLagMs: config.databaseReadMaxLagMs,
-      poolMax: config.dbPoolMax,
-      waitMs: config.dbPoolWaitMs,
-      logger,
-    });
-    await replicas.start();
-    services.readDb = () => replicas.pick();
-    metrics.watchReplicas(replicas);
-    closers.push(() => replicas.close());
-  }
   if (config.roles.api) {
+    if (config.databaseReadUrls.length > 0) closers.push(await readFromReplicas(config, services, metrics));
     // The first requests should find the rate limiter's Redis connected; a Redis that is down does not
     // hold the API back longer than this (the limiter then fails open).
     await redisReady(redis, REDIS_STARTUP_WAIT_MS);

@@ -167,7 +167,9 @@ describe("PostgreSQL primary, hot standby and failover", () => {
     written.push(first);
 
     // Every write answered before the switch is on the new primary (synchronous replication).
-    const ids = (await cluster.query<{ id: number }>(cluster.standbyPort, 'SELECT id FROM "WorkOrder"')).map((r) => r.id);
+    const ids = (await cluster.query<{ id: number }>(cluster.standbyPort, 'SELECT id FROM "WorkOrder"')).map(
+      (r) => r.id,
+    );
     for (const id of written) expect(ids).toContain(id);
     expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
     expect(answers.filter((a) => a.status === 503).every((a) => a.retryAfter !== null)).toBe(true);

@@ -55,10 +55,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   }
   /** A PostgreSQL program, as the postgres user when this process is root. */
   const run = (program: string, args: string[]) =>
-    execFileSync(root ? "runuser" : path.join(BIN, program), root ? ["-u", "postgres", "--", path.join(BIN, program), ...args] : args, {
-      cwd: dir,
-      stdio: "pipe",
-    });
+    execFileSync(
+      root ? "runuser" : path.join(BIN, program),
+      root ? ["-u", "postgres", "--", path.join(BIN, program), ...args] : args,
+      {
+        cwd: dir,
+        stdio: "pipe",
+      },
+    );
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   const dataDir = (port: number) => path.join(dir, port === primaryPort ? "primary" : "standby");
   const url = (port: number) => `postgresql://postgres@127.0.0.1:${port}/${DATABASE}`;
