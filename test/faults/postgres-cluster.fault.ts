@@ -150,6 +150,8 @@ describe("PostgreSQL primary, hot standby and failover", () => {
     const statuses: number[] = [];
     const stoppedAt = Date.now();
     cluster.stop(cluster.primaryPort);
+    // Lists go on from the caught-up replica while there is no primary.
+    expect(await listed()).toEqual(expect.arrayContaining(written));
     // Writes keep coming while the standby is promoted (a second later, as an operator or a tool would).
     const writing = (async () => {
       for (;;) {
