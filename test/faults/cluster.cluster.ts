@@ -14,7 +14,7 @@ import { BASE_FIXTURE } from "../support/app.ts";
 import { startPostgresCluster, type PostgresCluster } from "../support/postgres-cluster.ts";
 import { MASTER_NAME, startSentinelGroup, type SentinelGroup } from "../support/redis-sentinel.ts";
 import { sleep, waitFor } from "../support/wait.ts";
-import { type Receiver, Service, startReceiver } from "./harness.ts";
+import { freePort, type Receiver, Service, startReceiver } from "./harness.ts";
 
 /** Seconds of load; the faults come at fixed points of it. */
 const LOAD_SECONDS = Number(process.env.CLUSTER_LOAD_SECONDS ?? 180);
@@ -70,16 +70,6 @@ afterAll(async () => {
   await redis?.close();
   await pgCluster?.close();
 });
-
-async function freePort(): Promise<number> {
-  const net = await import("node:net");
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const headers = () => {
   const key = fixture.keys["cluster-key"];
