@@ -62,6 +62,21 @@ beforeAll(async () => {
   // One at a time: four processes loading the sources at once on a small machine miss ready()'s minute.
   for (const child of [...apis, ...workers]) await child.restart();
   for (const [i, api] of apis.entries()) subscriptions.push(await subscribe(i, api.port));
+  // A subscription is live once it has had an event: warm-up creates (not counted below) until both have.
+  await waitFor(
+    async () => {
+      await fetch(`http://127.0.0.1:${apis[0].port}/v1/buyer/work_order/work_orders`, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify({ ...workOrder(), title: "Cluster warm-up" }),
+      });
+      return waitFor(() => subscriptions.every((s) => s.ids.size > 0), 2_000, "both subscriptions live").catch(
+        () => false,
+      );
+    },
+    60_000,
+    "both subscriptions to receive events",
+  );
 }, 240_000);
 afterAll(async () => {
   for (const s of subscriptions) await s.client.dispose();
@@ -69,6 +84,14 @@ afterAll(async () => {
   await receiver?.close();
   await redis?.close();
   await pgCluster?.close();
+});
+
+const workOrder = () => ({
+  locationId: fixture.refs["store-1"],
+  problemTypeId: fixture.refs.hvac,
+  buyerFacilityId: fixture.refs["acme-hq"],
+  buyerCompanyId: fixture.refs.acme,
+  createdBy: "alice@acme.example",
 });
 
 const headers = () => {
@@ -152,14 +175,7 @@ describe("the cluster", () => {
     };
     const createOnce = async (n: number) => {
       const key = crypto.randomUUID();
-      const body = {
-        title: `Cluster load ${n}`,
-        locationId: fixture.refs["store-1"],
-        problemTypeId: fixture.refs.hvac,
-        buyerFacilityId: fixture.refs["acme-hq"],
-        buyerCompanyId: fixture.refs.acme,
-        createdBy: "alice@acme.example",
-      };
+      const body = { ...workOrder(), title: `Cluster load ${n}` };
       for (;;) {
         const reply = await request("POST", "/v1/buyer/work_order/work_orders", body, { "Idempotency-Key": key });
         if (reply.status === 200) return void accepted.set(key, reply.body.data.id);
