@@ -19,6 +19,7 @@ import { freePort, type Receiver, Service, startReceiver } from "./harness.ts";
 /** Seconds of load; the faults come at fixed points of it. */
 const LOAD_SECONDS = Number(process.env.CLUSTER_LOAD_SECONDS ?? 180);
 const CLIENTS = 4;
+const MAX_LAG_MS = 3_000;
 
 let pgCluster: PostgresCluster;
 let redis: SentinelGroup;
@@ -47,6 +48,7 @@ beforeAll(async () => {
     ...process.env,
     DATABASE_URL: pgCluster.databaseUrl,
     DATABASE_READ_URL: pgCluster.url(pgCluster.standbyPort),
+    DATABASE_READ_MAX_LAG_MS: String(MAX_LAG_MS),
     REDIS_URL: "redis://127.0.0.1:1", // never used: the Sentinels name the primary
     REDIS_SENTINELS: redis.sentinels.map((s) => `${s.host}:${s.port}`).join(","),
     REDIS_MASTER_NAME: MASTER_NAME,
@@ -178,9 +180,27 @@ describe("the cluster", () => {
       const body = { ...workOrder(), title: `Cluster load ${n}` };
       for (;;) {
         const reply = await request("POST", "/v1/buyer/work_order/work_orders", body, { "Idempotency-Key": key });
-        if (reply.status === 200) return void accepted.set(key, reply.body.data.id);
+        if (reply.status === 200) {
+          accepted.set(key, reply.body.data.id);
+          return void acknowledged.push({ id: reply.body.data.id, at: Date.now() });
+        }
         await sleep(250);
       }
+    };
+    /**
+     * How old a list is (replica reads): the age, when it was asked for, of the oldest acknowledged create
+     * newer than everything it shows. The newest 20 by creation are asked for; 0 when it lacks nothing.
+     */
+    const acknowledged: { id: number; at: number }[] = [];
+    let oldestList = 0;
+    const freshness = async () => {
+      const asked = Date.now();
+      const before = acknowledged.filter((a) => a.at <= asked);
+      const reply = await request("GET", "/v1/buyer/work_order/work_orders?limit=20");
+      if (reply.status !== 200) return;
+      const newest = Math.max(0, ...reply.body.data.map((w: { id: number }) => w.id));
+      const lacking = before.filter((a) => a.id > newest);
+      if (lacking.length) oldestList = Math.max(oldestList, asked - Math.min(...lacking.map((a) => a.at)));
     };
     const end = Date.now() + LOAD_SECONDS * 1000;
     let n = 0;
@@ -188,7 +208,7 @@ describe("the cluster", () => {
       while (Date.now() < end) {
         const i = n++;
         await createOnce(i);
-        if (i % 3 === 0) await request("GET", "/v1/buyer/work_order/work_orders?limit=20");
+        if (i % 3 === 0) await freshness();
         if (i % 5 === 0) await request("GET", "/v1/buyer/work_order/work_orders?search=load");
         if (i % 7 === 0) await request("GET", "/v1/buyer/work_order/work_orders/count_by?group_by=status");
       }
@@ -278,6 +298,7 @@ describe("the cluster", () => {
         ...subscriptions.map(
           (s) => `| subscription on API ${s.api + 1} | ${ids.filter((id) => s.ids.has(id)).length} of ${ids.length} |`,
         ),
+        `| the oldest list read (bound ${MAX_LAG_MS} ms, checked every 500 ms) | ${oldestList} ms |`,
         `| processes exited by themselves | ${exits.length} |`,
       ].join("\n"),
     );
@@ -286,6 +307,8 @@ describe("the cluster", () => {
     expect(new Set(rows.map((r) => r.id))).toEqual(new Set(ids));
     expect(missing).toEqual([]);
     for (const s of subscriptions) expect(ids.filter((id) => !s.ids.has(id))).toEqual([]);
+    // A replica past the bound is dropped at the next check: the bound, one check interval and the check's own time.
+    expect(oldestList).toBeLessThanOrEqual(MAX_LAG_MS + 1_500);
     expect(exits).toEqual([]);
     expect(unexpected).toEqual([]);
   }, 900_000);
