@@ -2,8 +2,9 @@
 // machine — a PostgreSQL primary and synchronous hot standby, a Redis primary, replica and three
 // Sentinels, a webhook receiver, two API and two worker processes — under a mixed load while an API is
 // killed, a worker is killed, Redis fails over and the PostgreSQL standby is promoted. Then: every
-// accepted write present exactly once, every webhook delivered (by id), both subscriptions complete,
-// no process exited by itself, no 500; a summary table.
+// accepted write (creates, cancels with a note) present exactly once, every webhook delivered (by id),
+// both subscriptions complete, no list read older than the lag bound, no process exited by itself, no
+// 500; a summary table.
 import crypto from "node:crypto";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
@@ -182,8 +183,23 @@ describe("the cluster", () => {
         const reply = await request("POST", "/v1/buyer/work_order/work_orders", body, { "Idempotency-Key": key });
         if (reply.status === 200) {
           accepted.set(key, reply.body.data.id);
-          return void acknowledged.push({ id: reply.body.data.id, at: Date.now() });
+          acknowledged.push({ id: reply.body.data.id, at: Date.now() });
+          return reply.body.data.id as number;
         }
+        await sleep(250);
+      }
+    };
+    /** A status action with a note (cancel with a reason), retried with its Idempotency-Key like a create. */
+    const cancelled = new Set<number>();
+    const cancelOnce = async (id: number) => {
+      const key = crypto.randomUUID();
+      const body = { id, note: { text: `cluster cancel ${id}`, noteAddedBy: "alice@acme.example" } };
+      for (;;) {
+        const reply = await request("PATCH", "/v1/buyer/work_order/work_orders/cancel", body, {
+          "Idempotency-Key": key,
+        });
+        if (reply.status === 200) return void cancelled.add(id);
+        if (reply.status !== 503 && reply.status !== 0) return; // refused: counted in the phase's 4xx
         await sleep(250);
       }
     };
@@ -207,7 +223,8 @@ describe("the cluster", () => {
     const load = Array.from({ length: CLIENTS }, async () => {
       while (Date.now() < end) {
         const i = n++;
-        await createOnce(i);
+        const id = await createOnce(i);
+        if (i % 4 === 1) await cancelOnce(id);
         if (i % 3 === 0) await freshness();
         if (i % 5 === 0) await request("GET", "/v1/buyer/work_order/work_orders?search=load");
         if (i % 7 === 0) await request("GET", "/v1/buyer/work_order/work_orders/count_by?group_by=status");
@@ -260,6 +277,12 @@ describe("the cluster", () => {
       `SELECT id, title FROM "WorkOrder" WHERE title LIKE 'Cluster load %'`,
     );
     const titles = new Set(rows.map((r) => r.title));
+    // Every accepted cancel: the status, and its note exactly once.
+    const cancels = await pgCluster.query<{ id: number; status: string; notes: number }>(
+      pgCluster.standbyPort,
+      `SELECT w.id, w.status::text AS status, count(n.id)::int AS notes FROM "WorkOrder" w
+       JOIN "WorkOrderNote" n ON n."workOrderId" = w.id AND n.text = 'cluster cancel ' || w.id GROUP BY w.id`,
+    );
     // Every webhook delivered, by id (at least once).
     const deliveries = async () =>
       pgCluster.query<{ webhookId: string; status: string }>(
@@ -293,6 +316,7 @@ describe("the cluster", () => {
         "",
         "| check | result |",
         "|---|---|",
+        `| cancels with a note accepted | ${cancelled.size}; ${cancels.filter((c) => c.status === "CancelledWithReason" && c.notes === 1).length} cancelled with one note |`,
         ...Object.entries(recovery).map(([name, ms]) => `| writes after ${name} | ${ms} ms |`),
         `| webhooks | ${all.length} deliveries, ${all.length - missing.length} received, ${duplicates} duplicates |`,
         ...subscriptions.map(
@@ -306,6 +330,10 @@ describe("the cluster", () => {
     expect(rows.length).toBe(accepted.size);
     expect(new Set(rows.map((r) => r.id))).toEqual(new Set(ids));
     expect(missing).toEqual([]);
+    expect(cancelled.size).toBeGreaterThan(0);
+    expect(cancels.map((c) => [c.id, c.status, c.notes]).sort()).toEqual(
+      [...cancelled].map((id) => [id, "CancelledWithReason", 1]).sort(),
+    );
     for (const s of subscriptions) expect(ids.filter((id) => !s.ids.has(id))).toEqual([]);
     // A replica past the bound is dropped at the next check: the bound, one check interval and the check's own time.
     expect(oldestList).toBeLessThanOrEqual(MAX_LAG_MS + 1_500);
