@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { connectRedis } from "./redis.ts";
 import type { Config } from "./config.ts";
 import { createDb } from "./db.ts";
+import { ReadReplicas } from "./read-replicas.ts";
 import { createLogger } from "./logger.ts";
 import type { Services } from "./schema/core/context.ts";
 import { buildSchemas } from "./schema/index.ts";
@@ -45,6 +46,23 @@ function redisReady(redis: Redis, ms: number): Promise<void> {
     const timer = setTimeout(done, ms);
     redis.once("ready", done);
   });
+}
+
+/**
+ * Read-only requests read from the replicas (the workers write, and read what they write: primary
+ * only): sets services.readDb; the closer ends the replicas' pools.
+ */
+async function readFromReplicas(config: Config, services: Services, metrics: Metrics): Promise<() => Promise<void>> {
+  const replicas = new ReadReplicas(services.db, config.databaseReadUrls, {
+    maxLagMs: config.databaseReadMaxLagMs,
+    poolMax: config.dbPoolMax,
+    waitMs: config.dbPoolWaitMs,
+    logger: services.logger,
+  });
+  await replicas.start();
+  metrics.watchReplicas(replicas);
+  services.readDb = () => replicas.pick();
+  return () => replicas.close();
 }
 
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
@@ -98,6 +116,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     closers.unshift(() => listener.close());
   }
   if (config.roles.api) {
+    if (config.databaseReadUrls.length > 0) closers.push(await readFromReplicas(config, services, metrics));
     // The first requests should find the rate limiter's Redis connected; a Redis that is down does not
     // hold the API back longer than this (the limiter then fails open).
     await redisReady(redis, REDIS_STARTUP_WAIT_MS);

@@ -1,5 +1,6 @@
 // Runtime configuration from the environment (a local `.env` is loaded when present).
 import fs from "node:fs";
+import { replicaUrls } from "./database-urls.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
@@ -10,7 +11,15 @@ function bool(value: string | undefined, fallback: boolean): boolean {
 
 export interface Config {
   port: number;
+  /**
+   * DATABASE_URL: the primary; several hosts (`postgresql://u@h1:5432,h2:5433/db`) for failover, each new
+   * connection going to the one that is read-write (src/db.ts; docs/deployment.md).
+   */
   databaseUrl: string;
+  /** DATABASE_READ_URL: hot standbys that read-only requests read from (src/read-replicas.ts); none: the primary. */
+  databaseReadUrls: string[];
+  /** DATABASE_READ_MAX_LAG_MS: a replica whose replay lag is above this is not read from (default 3000). */
+  databaseReadMaxLagMs: number;
   /** DB_POOL_MAX: database connections of this process's pool. */
   dbPoolMax: number;
   /** DB_POOL_WAIT_MS: how long a query waits for a free connection before its request answers 503 busy. */
@@ -104,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 4000),
     databaseUrl: env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service",
+    databaseReadUrls: replicaUrls(env.DATABASE_READ_URL),
+    databaseReadMaxLagMs: Number(env.DATABASE_READ_MAX_LAG_MS ?? 3_000),
     dbPoolMax: Number(env.DB_POOL_MAX ?? 10),
     dbPoolWaitMs: Number(env.DB_POOL_WAIT_MS ?? 5_000),
     redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",

@@ -5,11 +5,19 @@
 // Connection loss is survived, never crashed on: a pg client that loses its connection emits 'error',
 // and an 'error' event without a listener ends the process. The pool (idle clients) and every client
 // checked out here have one; the broken client is dropped and the next query opens a new connection.
+//
+// PostgreSQL failover: DATABASE_URL may name several hosts (`postgresql://u@h1:5432,h2:5433/db`, as
+// libpq writes it; node-postgres takes one host only). Every new connection then goes to the host that
+// last took one as read-write; a host that refuses, or answers as a standby (pg_is_in_recovery()), is
+// passed over and the next connection tries the next host in the list. So once a standby is promoted,
+// new connections reach it within a connection attempt or two, with no restart; a request that got no
+// connection meanwhile answers 503 with Retry-After (isConnectionError). docs/deployment.md.
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+import { hostUrls } from "./database-urls.ts";
 
 export type Db = PrismaClient;
 /** A transaction client (the plain client works too where a function takes one). */
@@ -110,9 +118,103 @@ class BoundedPool extends pg.Pool {
   }
 }
 
+/** A host that took a connection but is a standby: not the primary (yet), as if it had refused. */
+class StandbyHostError extends Error {
+  /** cannot_connect_now: isConnectionError's family, so the request answers 503 with Retry-After. */
+  readonly code = "57P03";
+  constructor(host: string) {
+    super(`${host} is a standby (in recovery), not the primary`);
+    this.name = "StandbyHostError";
+  }
+}
+
+/** Which host of a multi-host URL new connections go to; shared by every pool and client of that URL. */
+class PrimaryHosts {
+  private current = 0;
+  constructor(readonly urls: string[]) {}
+
+  pick(): number {
+    return this.current;
+  }
+
+  /** Host `index` refused or is a standby: the next connection tries the next one (once per failure seen). */
+  passOver(index: number): void {
+    if (this.current === index) this.current = (index + 1) % this.urls.length;
+  }
+
+  /** The host part of a URL, for messages (never the password). */
+  name(index: number): string {
+    return new URL(this.urls[index]).host;
+  }
+}
+
+const primaryHosts = new Map<string, PrimaryHosts>();
+
+/**
+ * A pg.Client class whose connections go to the read-write host of a multi-host URL (see the head of
+ * this file); used for the pool (its Client option) and for single connections (the key cache's LISTEN).
+ */
+function primaryClientClass(databaseUrl: string): typeof pg.Client {
+  let hosts = primaryHosts.get(databaseUrl);
+  if (!hosts) primaryHosts.set(databaseUrl, (hosts = new PrimaryHosts(hostUrls(databaseUrl))));
+  const list = hosts;
+  return class PrimaryClient extends pg.Client {
+    private readonly hostIndex: number;
+
+    constructor(config: pg.ClientConfig = {}) {
+      const index = list.pick();
+      super({ ...config, connectionString: list.urls[index] });
+      this.hostIndex = index;
+    }
+
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error) => void): void;
+    override connect(callback?: (err: any, client?: pg.Client) => void): Promise<pg.Client> | undefined {
+      const connected = this.connectReadWrite();
+      if (!callback) return connected;
+      connected.then((client) => callback(null, client), callback);
+    }
+
+    private async connectReadWrite(): Promise<pg.Client> {
+      try {
+        await super.connect();
+      } catch (error) {
+        list.passOver(this.hostIndex);
+        throw error;
+      }
+      let standby: boolean;
+      try {
+        standby = (await this.query("SELECT pg_is_in_recovery() AS standby")).rows[0].standby;
+      } catch (error) {
+        list.passOver(this.hostIndex);
+        await this.end().catch(() => undefined);
+        throw error;
+      }
+      if (standby) {
+        list.passOver(this.hostIndex);
+        await this.end().catch(() => undefined);
+        throw new StandbyHostError(list.name(this.hostIndex));
+      }
+      return this;
+    }
+  };
+}
+
+/**
+ * A single connection to the primary of DATABASE_URL (not connected yet), for what needs a session of
+ * its own (LISTEN): with a multi-host URL it goes to the read-write host.
+ */
+export function primaryClient(databaseUrl: string, config: Omit<pg.ClientConfig, "connectionString"> = {}): pg.Client {
+  const urls = hostUrls(databaseUrl);
+  if (urls.length === 1) return new pg.Client({ ...config, connectionString: urls[0] });
+  return new (primaryClientClass(databaseUrl))(config);
+}
+
 export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
+  const urls = hostUrls(databaseUrl);
   const pool = new BoundedPool({
-    connectionString: databaseUrl,
+    connectionString: urls[0],
+    ...(urls.length > 1 ? { Client: primaryClientClass(databaseUrl) } : {}),
     max: options.max ?? 10,
     connectionTimeoutMillis: options.waitMs ?? CONNECT_TIMEOUT_MS,
     keepAlive: true,

@@ -123,6 +123,19 @@ const sanitation = (schema: GraphQLSchema): Plugin => ({
 });
 
 /**
+ * A query reads from a read replica when there is a usable one (Services.readDb): the request's Context
+ * gets that client before execution, so every resolver and relation of the query reads from it. A
+ * mutation, its answer included, stays on the primary; so does a subscription (it reads the outbox
+ * and follows it live, which a lagging replica would only delay).
+ */
+const replicaReads = (services: Services): Plugin<Context> => ({
+  onExecute: ({ args, extendContext }) => {
+    if (services.readDb && getOperationAST(args.document, args.operationName)?.operation === "query")
+      extendContext({ db: services.readDb() });
+  },
+});
+
+/**
  * GraphQL's rate limit: every operation (HTTP, server-sent events, websockets) spends its cost from the
  * key's points budget just before it runs (after the input checks, so refused input costs nothing),
  * and a query or mutation reports it in `extensions.cost` (docs/api.md, "GraphQL cost and budget").
@@ -222,6 +235,7 @@ export function createGraphql(
       sanitation(schema),
       costBudget(pipeline, services),
       sharedAnswers,
+      replicaReads(services),
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();

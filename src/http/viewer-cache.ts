@@ -7,8 +7,8 @@
 // and it is emptied again once the connection is back. So a revoked key is refused on every instance
 // as soon as the notification arrives (milliseconds; docs/performance.md gives the measured bound).
 // The secret is compared (constant time) and the expiry checked on every request, cached or not.
-import pg from "pg";
-import type { Db } from "../db.ts";
+import type pg from "pg";
+import { type Db, primaryClient } from "../db.ts";
 import type { Logger } from "../logger.ts";
 import { loadKey, plausibleKeyPair, viewerOf, type KeyRecord, type Viewer } from "../schema/core/viewer.ts";
 
@@ -94,8 +94,8 @@ export class ViewerCache {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
+    // On the primary (a multi-host DATABASE_URL's read-write host): notifications are not sent on standbys.
+    const client = primaryClient(this.databaseUrl, {
       keepAlive: true,
       connectionTimeoutMillis: 5_000,
       application_name: APPLICATION_NAME,

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { Request } from "@whatwg-node/fetch";
 import { getNamedType, type GraphQLSchema } from "graphql";
-import { INTERFACES, type Interface } from "../schema/core/interfaces.ts";
+import { INTERFACES, type Interface, readsFromReplica } from "../schema/core/interfaces.ts";
 import { ApiError, badInput, errorBody, notFound, unauthorized } from "../schema/core/errors.ts";
 import { INTERFACE_OF_KIND } from "../schema/core/viewer.ts";
 import type { Context, Services } from "../schema/core/context.ts";
@@ -126,7 +126,8 @@ export class RestAdapter {
       upload: input.upload?.upload,
     };
     if (entry.route.download) context.download = (file) => (download = file);
-    const run = (db = this.services.db) =>
+    const readDb = readsFromReplica(entry.route) ? this.services.readDb?.() : undefined;
+    const run = (db = readDb ?? this.services.db) =>
       this.execute(server, entry, params, req, url, {
         context: { ...context, db },
         body: input.body,

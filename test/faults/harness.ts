@@ -20,7 +20,7 @@ import { waitFor } from "../support/wait.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
       const { port } = server.address() as net.AddressInfo;
@@ -124,7 +124,7 @@ class RedisServer extends Child {
 }
 
 /** `ROLES=api` or `ROLES=worker` of src/main.ts. */
-class Service extends Child {
+export class Service extends Child {
   constructor(
     readonly role: "api" | "worker",
     readonly port: number,
@@ -170,7 +170,7 @@ interface Arrival {
 }
 
 /** Answers 204, or 500 while `failing`; counts every webhook-id (failed answers are not arrivals). */
-async function startReceiver() {
+export async function startReceiver() {
   const arrivals = new Map<string, Arrival>();
   const state = { failing: false, failedAnswers: 0 };
   const server = http.createServer((req, res) => {

@@ -8,6 +8,7 @@
 // METRICS_PORT (serve.ts). docs/operations.md, "Metrics", lists every metric.
 import client from "prom-client";
 import { type Db, poolBusyTimeouts, sqlPool } from "../../db.ts";
+import type { ReadReplicas } from "../../read-replicas.ts";
 import type { DeliveryMetrics } from "../../schema/webhooks/public.ts";
 import type { MailMetrics } from "../../schema/mail/public.ts";
 
@@ -110,6 +111,42 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
         const now = poolBusyTimeouts(db);
         this.inc(now - counted);
         counted = now;
+      },
+    });
+  }
+
+  /** The read replicas (DATABASE_READ_URL): each one's replay lag and whether it is read from; where reads went. */
+  watchReplicas(replicas: ReadReplicas): void {
+    new client.Gauge({
+      name: "db_replica_lag_seconds",
+      help: "Replay lag of each read replica: how long ago the primary wrote what the replica has not replayed yet (WAL positions compared every 0.5 s); absent while the replica does not answer",
+      labelNames: ["replica"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of replicas.states()) if (r.lagMs !== undefined) this.set({ replica: r.name }, r.lagMs / 1000);
+      },
+    });
+    new client.Gauge({
+      name: "db_replica_usable",
+      help: "1 while a read replica is read from (it answers and its lag is within DATABASE_READ_MAX_LAG_MS), else 0",
+      labelNames: ["replica"],
+      registers: [this.registry],
+      collect() {
+        for (const r of replicas.states()) this.set({ replica: r.name }, r.usable ? 1 : 0);
+      },
+    });
+    const counted = { replica: 0, primary: 0 };
+    new client.Counter({
+      name: "db_read_requests_total",
+      help: "Read-only requests (REST lists, counts and searches, GraphQL queries) by where they read: replica, or primary when no replica was usable",
+      labelNames: ["target"],
+      registers: [this.registry],
+      collect() {
+        for (const target of ["replica", "primary"] as const) {
+          this.inc({ target }, replicas.reads[target] - counted[target]);
+          counted[target] = replicas.reads[target];
+        }
       },
     });
   }

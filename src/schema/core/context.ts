@@ -6,7 +6,14 @@ import type { Interface } from "./interfaces.ts";
 import type { Download, FileStorage, Upload } from "./files.ts";
 
 export interface Services {
+  /** The primary: writes, and every read of a request that is not read-only. */
   db: Db;
+  /**
+   * The client a read-only request reads from (REST lists, counts and searches, GraphQL queries): a
+   * read replica within the lag bound, else the primary (src/read-replicas.ts). Unset: the primary.
+   * Chosen once per request, where its Context is made (rest/adapter.ts, http/graphql.ts).
+   */
+  readDb?: () => Db;
   logger: Logger;
   now: () => Date;
   /** The portal's base URL, for links in mail (PORTAL_URL). */

@@ -51,6 +51,15 @@ export interface RestRoute {
 }
 
 /**
+ * REST routes whose answer may come from a read replica (Services.readDb): lists (searches are lists
+ * with a search parameter) and count_by, as the contract allows ("a freshly written work order may be
+ * briefly absent from list and count results"). A single read by id stays on the primary, so a client
+ * reading back what it just wrote finds it.
+ */
+export const readsFromReplica = (route: RestRoute) =>
+  route.method === "GET" && (route.list === true || route.path.endsWith("/count_by"));
+
+/**
  * A string field's closed set of values, for the OpenAPI documents (an enum there) where GraphQL keeps
  * the field a String.
  */
