@@ -10,11 +10,12 @@
 # ---- build: every dependency (TypeScript, the Prisma generator), then compile src/ to dist/
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-# prisma.config.ts reads src/config.ts (the database URL); `prisma generate` runs on install.
+# prisma.config.ts reads src/config.ts (the database URL; it parses URLs with src/database-urls.ts);
+# `prisma generate` runs on install.
 COPY package.json package-lock.json prisma.config.ts tsconfig.json tsconfig.build.json ./
 COPY prisma ./prisma
 COPY scripts ./scripts
-COPY src/config.ts ./src/config.ts
+COPY src/config.ts src/database-urls.ts ./src/
 RUN bash scripts/ensure-deps.sh
 COPY src ./src
 RUN npm run build
@@ -26,7 +27,7 @@ WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY scripts ./scripts
-COPY src/config.ts ./src/config.ts
+COPY src/config.ts src/database-urls.ts ./src/
 RUN bash scripts/ensure-deps.sh --omit=dev
 COPY docs ./docs
 COPY examples ./examples

@@ -2,7 +2,9 @@
 // machine — a PostgreSQL primary and synchronous hot standby, a Redis primary, replica and three
 // Sentinels, a webhook receiver, two API and two worker processes — under a mixed load while an API is
 // killed, a worker is killed, Redis fails over and the PostgreSQL standby is promoted. Then: every
-// accepted write (creates, cancels with a note) present exactly once, every webhook delivered (by id),
+// accepted write (creates, cancels with a note, appended notes) present exactly once, every planned
+// maintenance due time that fell in the load generated exactly once by the two workers' built-in
+// generators, every webhook delivered (by id),
 // both subscriptions complete, no list read older than the lag bound, no process exited by itself, no
 // 500; a summary table.
 import crypto from "node:crypto";
@@ -21,6 +23,8 @@ import { freePort, type Receiver, Service, startReceiver } from "./harness.ts";
 const LOAD_SECONDS = Number(process.env.CLUSTER_LOAD_SECONDS ?? 180);
 const CLIENTS = 4;
 const MAX_LAG_MS = 3_000;
+/** Built-in PM schedules whose due times are spread over the load (one due time each). */
+const PM_SCHEDULES = 30;
 
 let pgCluster: PostgresCluster;
 let redis: SentinelGroup;
@@ -42,6 +46,8 @@ beforeAll(async () => {
     rateLimit: { requests: 100_000_000, windowSeconds: 1 },
   });
   for (const hook of definition.webhookEndpoints) hook.url = `${receiver.base}/${hook.ref}`;
+  // The workers' generators make acme's planned maintenance work orders.
+  definition.buyerCompanies.find((c: { ref: string }) => c.ref === "acme").config.pmScheduling = "built_in";
   const db = createDb(pgCluster.url(pgCluster.primaryPort), { max: 2 });
   fixture = await applyFixture(db, definition, { allowInsecureWebhooks: true });
   await db.$disconnect();
@@ -57,6 +63,7 @@ beforeAll(async () => {
     NODE_ENV: "production",
     WEBHOOK_ALLOW_INSECURE_URLS: "true",
     RELAY_INTERVAL_MS: "50",
+    PM_GENERATOR_INTERVAL_MS: "1000",
     WORK_LEASE_MS: "15000",
     WEBHOOK_RETRY_SCALE: "0.01",
   };
@@ -203,6 +210,20 @@ describe("the cluster", () => {
         await sleep(250);
       }
     };
+    /** A note appended on its own, retried with its Idempotency-Key like a create. */
+    const noted = new Set<number>();
+    const noteOnce = async (id: number) => {
+      const key = crypto.randomUUID();
+      const body = { id, note: { text: `cluster note ${id}`, noteAddedBy: "alice@acme.example" } };
+      for (;;) {
+        const reply = await request("PATCH", "/v1/buyer/work_order/work_orders/append_notes", body, {
+          "Idempotency-Key": key,
+        });
+        if (reply.status === 200) return void noted.add(id);
+        if (reply.status !== 503 && reply.status !== 0) return; // refused: counted in the phase's 4xx
+        await sleep(250);
+      }
+    };
     /**
      * How old a list is (replica reads): the age, when it was asked for, of the oldest acknowledged create
      * newer than everything it shows. The newest 20 by creation are asked for; 0 when it lacks nothing.
@@ -219,12 +240,25 @@ describe("the cluster", () => {
       if (lacking.length) oldestList = Math.max(oldestList, asked - Math.min(...lacking.map((a) => a.at)));
     };
     const end = Date.now() + LOAD_SECONDS * 1000;
+    // Planned maintenance due one schedule after another until 85% of the load (cadence PT1H: one due
+    // time each within the run), so generation runs through every fault.
+    const { refs } = fixture;
+    await pgCluster.query(
+      pgCluster.primaryPort,
+      `INSERT INTO "PlannedMaintenanceSchedule" ("buyerCompanyId", "locationId", "problemTypeId", "supplierFacilityId",
+         "assetIds", title, cadence, "anchorAt", "nextRunAt", "updatedAt")
+       SELECT ${refs.acme}, ${refs["store-1"]}, ${refs.hvac}, ${refs["coolco-pdx"]}, ARRAY[${refs["rtu-1"]}],
+              'Cluster PM ' || i, 'PT1H', due, due, now()
+         FROM generate_series(1, ${PM_SCHEDULES}) i,
+              LATERAL (SELECT to_timestamp(${Date.now() / 1000} + i * ${(LOAD_SECONDS * 0.85) / PM_SCHEDULES})) d (due)`,
+    );
     let n = 0;
     const load = Array.from({ length: CLIENTS }, async () => {
       while (Date.now() < end) {
         const i = n++;
         const id = await createOnce(i);
         if (i % 4 === 1) await cancelOnce(id);
+        if (i % 4 === 2) await noteOnce(id);
         if (i % 3 === 0) await freshness();
         if (i % 5 === 0) await request("GET", "/v1/buyer/work_order/work_orders?search=load");
         if (i % 7 === 0) await request("GET", "/v1/buyer/work_order/work_orders/count_by?group_by=status");
@@ -283,6 +317,25 @@ describe("the cluster", () => {
       `SELECT w.id, w.status::text AS status, count(n.id)::int AS notes FROM "WorkOrder" w
        JOIN "WorkOrderNote" n ON n."workOrderId" = w.id AND n.text = 'cluster cancel ' || w.id GROUP BY w.id`,
     );
+    // Every appended note exactly once.
+    const notes = await pgCluster.query<{ id: number; notes: number }>(
+      pgCluster.standbyPort,
+      `SELECT w.id, count(n.id)::int AS notes FROM "WorkOrder" w
+       JOIN "WorkOrderNote" n ON n."workOrderId" = w.id AND n.text = 'cluster note ' || w.id GROUP BY w.id`,
+    );
+    // Every PM due time exactly once: one work order and one successful run log per schedule.
+    const pm = () =>
+      pgCluster.query<{ id: number; workOrders: number; runs: number }>(
+        pgCluster.standbyPort,
+        `SELECT s.id,
+                (SELECT count(*)::int FROM "WorkOrder" w WHERE w."plannedMaintenanceScheduleId" = s.id) AS "workOrders",
+                (SELECT count(*)::int FROM "SchedulerRunLog" r WHERE r."scheduleId" = s.id AND r.status = 'success') AS runs
+           FROM "PlannedMaintenanceSchedule" s WHERE s.title LIKE 'Cluster PM %' ORDER BY s.id`,
+      );
+    await waitFor(async () => (await pm()).every((s) => s.runs > 0), 60_000, "every PM due time generated").catch(
+      () => undefined,
+    );
+    const schedules = await pm();
     // Every webhook delivered, by id (at least once).
     const deliveries = async () =>
       pgCluster.query<{ webhookId: string; status: string }>(
@@ -317,6 +370,8 @@ describe("the cluster", () => {
         "| check | result |",
         "|---|---|",
         `| cancels with a note accepted | ${cancelled.size}; ${cancels.filter((c) => c.status === "CancelledWithReason" && c.notes === 1).length} cancelled with one note |`,
+        `| notes appended | ${noted.size}; ${notes.filter((c) => c.notes === 1).length} present once |`,
+        `| PM due times (two workers) | ${schedules.length} schedules; ${schedules.filter((s) => s.workOrders === 1 && s.runs === 1).length} with exactly one work order and one run |`,
         ...Object.entries(recovery).map(([name, ms]) => `| writes after ${name} | ${ms} ms |`),
         `| webhooks | ${all.length} deliveries, ${all.length - missing.length} received, ${duplicates} duplicates |`,
         ...subscriptions.map(
@@ -334,6 +389,10 @@ describe("the cluster", () => {
     expect(cancels.map((c) => [c.id, c.status, c.notes]).sort()).toEqual(
       [...cancelled].map((id) => [id, "CancelledWithReason", 1]).sort(),
     );
+    expect(noted.size).toBeGreaterThan(0);
+    expect(notes.map((c) => [c.id, c.notes]).sort()).toEqual([...noted].map((id) => [id, 1]).sort());
+    expect(schedules.length).toBe(PM_SCHEDULES);
+    expect(schedules.filter((s) => s.workOrders !== 1 || s.runs !== 1)).toEqual([]);
     for (const s of subscriptions) expect(ids.filter((id) => !s.ids.has(id))).toEqual([]);
     // A replica past the bound is dropped at the next check: the bound, one check interval and the check's own time.
     expect(oldestList).toBeLessThanOrEqual(MAX_LAG_MS + 1_500);

@@ -18,7 +18,9 @@ beforeAll(() => {
   for (const entry of ["prisma.config.ts", "prisma", "scripts"])
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   fs.mkdirSync(path.join(dir, "src"));
-  fs.copyFileSync(path.join(ROOT, "src/config.ts"), path.join(dir, "src/config.ts"));
+  // What the Dockerfile copies before `prisma generate`: config.ts and the URL parsing it imports.
+  for (const file of ["src/config.ts", "src/database-urls.ts"])
+    fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
