@@ -17,7 +17,8 @@
 //      against a plain SQL count; EXPLAIN (ANALYZE, BUFFERS) of its statement goes into the JSON.
 //
 // Settings: BENCH_ITERATIONS (200), BENCH_ROUNDS (3), BENCH_DURATION (8 s), BENCH_WARMUP (2 s),
-// BENCH_CONNECTIONS (10). Summary printed; JSON in <tmpdir>/wo-bench/dashboard.json. Exit code 1 when a
+// BENCH_CONNECTIONS (10), BENCH_PROFILE=1 (the first GraphQL board round under the CPU profiler: a breakdown
+// printed, the profile in <tmpdir>/wo-bench/dashboard-board.cpuprofile). Summary printed; JSON in <tmpdir>/wo-bench/dashboard.json. Exit code 1 when a
 // target was missed, 2 on failure. The machine may be shared: the load average is printed with the figures.
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -39,6 +40,7 @@ import { gitRevision, ROOT } from "./common.ts";
 import { createCountingDb, createCountingPool } from "./counting-pool.ts";
 import { issueBenchKey, migrate, urlOf } from "./database.ts";
 import { type LoadSample, type LoadSettings, medians, runLoad } from "./load.ts";
+import { breakdown, profiled } from "./profile.ts";
 
 const DATABASE = "wo_bench_wo";
 /** The work-orders bench's row count: the database is reused when the measured company has this many. */
@@ -46,6 +48,8 @@ const ROWS = 1_000_000;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const WARMUP = Math.max(10, Math.round(ITERATIONS / 10));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_PROFILE=1: the board's first GraphQL round under the CPU profiler (where the service's time goes). */
+const PROFILE = process.env.BENCH_PROFILE === "1";
 const LOAD: LoadSettings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   durationSeconds: Number(process.env.BENCH_DURATION ?? 8),
@@ -429,9 +433,17 @@ async function main() {
         ["sql twin", twin.url, twinCall, twin.counter],
       ] as const) {
         log(`load round ${round}/${ROUNDS}: ${name}`);
-        samples.push(
-          await runLoad({ name, baseUrl: url, headers, call, expectRows: BOARD_ROWS, counter }, LOAD, round),
-        );
+        const target = { name, baseUrl: url, headers, call, expectRows: BOARD_ROWS, counter };
+        if (PROFILE && round === 1 && name === "graphql board") {
+          const { result, profile } = await profiled(() => runLoad(target, LOAD, round));
+          const file = path.join(path.dirname(RESULT_FILE), "dashboard-board.cpuprofile");
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, JSON.stringify(profile));
+          for (const { category, percent } of breakdown(profile).slice(0, 10))
+            log(`  profile: ${percent.toFixed(1).padStart(5)}% ${category}`);
+          log(`  profile written to ${file}`);
+          samples.push(result);
+        } else samples.push(await runLoad(target, LOAD, round));
       }
     }
     const boardFigures = medians(samples.filter((s) => s.target === "graphql board"));
