@@ -4,7 +4,8 @@
 // proxy that the test cuts (websocket and all). UPDATE_SCREENSHOT=1 also writes docs/img/live-board.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { startTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
+import { startLiveApp } from "./client.ts";
 import { HAVE_CHROMIUM, NO_CHROMIUM_MESSAGE, offlineBrowser, type OfflineBrowser } from "../support/browser.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
@@ -15,12 +16,7 @@ let t: TestApp;
 let refs: Record<string, number>;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    configure: (c) => {
-      c.roles.worker = true;
-      c.relayIntervalMs = 20;
-    },
-  });
+  t = await startLiveApp();
   refs = t.fixture.refs;
 });
 afterAll(() => t?.close());

@@ -1,7 +1,20 @@
 // A live subscriber for the tests of test/live/: graphql-ws over a real websocket (its socket kept, to
-// pause it or see how it closed), or server-sent events read frame by frame (the `id:` lines kept).
+// pause it or see how it closed), or server-sent events read frame by frame (the `id:` lines kept); and
+// the app those tests run.
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
+import type { Config } from "../../src/config.ts";
+import { startTestApp } from "../support/app.ts";
+
+/** The app of the live tests: the worker role relays events every 20 ms; `configure` changes the rest. */
+export const startLiveApp = (configure: (c: Config) => void = () => undefined) =>
+  startTestApp({
+    configure: (c) => {
+      c.roles.worker = true;
+      c.relayIntervalMs = 20;
+      configure(c);
+    },
+  });
 
 interface LiveEvent {
   id: string;

@@ -3,8 +3,8 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import { increasing, subscribe, type Subscriber } from "./client.ts";
+import type { TestApp } from "../support/app.ts";
+import { increasing, startLiveApp, subscribe, type Subscriber } from "./client.ts";
 import { waitFor } from "../support/wait.ts";
 
 let t: TestApp;
@@ -12,12 +12,8 @@ let refs: Record<string, number>;
 let workOrderId: number;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    configure: (c) => {
-      c.roles.worker = true;
-      c.relayIntervalMs = 20;
-      c.live = { ...c.live, bufferLimit: 20, maxConnectionsPerKey: 3, maxSubscriptionsPerKey: 4 };
-    },
+  t = await startLiveApp((c) => {
+    c.live = { ...c.live, bufferLimit: 20, maxConnectionsPerKey: 3, maxSubscriptionsPerKey: 4 };
   });
   refs = t.fixture.refs;
   workOrderId = (

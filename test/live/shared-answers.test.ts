@@ -15,20 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { subscribeSharingAnswers } from "../../src/schema/live/public.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { waitFor } from "../support/wait.ts";
-import { subscribe, type Subscriber } from "./client.ts";
+import { startLiveApp, subscribe, type Subscriber } from "./client.ts";
 
 describe("over websockets, one document for every kind of key", () => {
   let t: TestApp;
   let refs: Record<string, number>;
   beforeAll(async () => {
-    t = await startTestApp({
-      configure: (c) => {
-        c.roles.worker = true;
-        c.relayIntervalMs = 20;
-      },
-    });
+    t = await startLiveApp();
     refs = t.fixture.refs;
   });
   afterAll(() => t?.close());

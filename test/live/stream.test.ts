@@ -2,20 +2,15 @@
 // under concurrent writes, filters, typed events with masking, two API instances, SSE ids.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvent, type EventType } from "../../src/schema/work-orders/events.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import { increasing, sseSubscribe, subscribe, type Subscriber } from "./client.ts";
+import type { TestApp } from "../support/app.ts";
+import { increasing, sseSubscribe, startLiveApp, subscribe, type Subscriber } from "./client.ts";
 import { waitFor } from "../support/wait.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    configure: (c) => {
-      c.roles.worker = true;
-      c.relayIntervalMs = 20;
-    },
-  });
+  t = await startLiveApp();
   refs = t.fixture.refs;
 });
 afterAll(() => t?.close());
