@@ -1,7 +1,7 @@
 // `npm run bench -- dashboard`: the dashboard graph at 1,000,000 work orders (docs/performance.md, "Dashboards").
 //
 //   Database: the work-orders bench's wo_bench_wo (bench/work-orders.ts builds it: 1,000,000 work orders of
-//   the measured company, 50,000 of each of four others). When it is absent this bench has that bench
+//   the measured company, 100,000 of each of ten others). When it is absent this bench has that bench
 //   build and keep it (BENCH_KEEP=1, its cases and writes left out), then reuses it; new migrations are
 //   applied. The 25 newest work orders of the company get five root notes and two labels each (once),
 //   so the board has something to show.

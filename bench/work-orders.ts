@@ -2,7 +2,7 @@
 //
 //   1. Database wo_bench_wo (dropped and recreated, `prisma migrate deploy`), the base fixture plus the
 //      bench key and bulk reference rows (bench/database.ts seed), then 1,000,000 work orders of the
-//      measured company and 50,000 each of four smaller ones written by INSERT … SELECT generate_series
+//      measured company and 100,000 each of ten mid-size ones written by INSERT … SELECT generate_series
 //      from word lists, with their search vectors computed in the
 //      same statement. The WorkOrder indexes are dropped for the load and rebuilt after it (far faster
 //      than maintaining a GIN index row by row); then VACUUM ANALYZE.
@@ -12,7 +12,7 @@
 //      the ratio to the baseline, a plain indexed lookup (GET one work order by id). Plus EXPLAIN
 //      ANALYZE of each case's statements, built by the service's own SQL builder.
 //
-// Settings: BENCH_ROWS (1000000), BENCH_OTHER_ROWS (BENCH_ROWS ÷ 20, per smaller tenant), BENCH_ITERATIONS
+// Settings: BENCH_ROWS (1000000), BENCH_OTHER_ROWS (BENCH_ROWS ÷ 10, per mid-size tenant), BENCH_ITERATIONS
 // (200), BENCH_KEEP=1 keeps the database (and reuses it on the next run when it has all the tenants' rows),
 // BENCH_CASES (a pattern: only the cases it matches, besides the baseline), BENCH_WRITES=0 (no write cost
 // or index lag). Summary printed; JSON in <tmpdir>/wo-bench/work-orders.json.
@@ -31,15 +31,16 @@ import type { Viewer } from "../src/schema/core/viewer.ts";
 import { workOrderStatements, type WorkOrderQueryArgs } from "../src/schema/work-orders/rules/list-statements.ts";
 import { refreshSearchVector } from "../src/schema/work-orders/search/vector.ts";
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
+import { GROUPABLE, SORTABLE } from "../src/schema/work-orders/rules/list-filters.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
 import { issueBenchKey, migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { gitRevision } from "./common.ts";
 
 const DATABASE = "wo_bench_wo";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-/** Four smaller tenants beside the measured one (their work orders share the tables and the GIN index). */
-const OTHER_TENANTS = 4;
-const OTHER_ROWS = Number(process.env.BENCH_OTHER_ROWS ?? Math.round(ROWS / 20));
+/** Ten mid-size tenants beside the measured one: they share the tables, indexes and cache with it. */
+const OTHER_TENANTS = 10;
+const OTHER_ROWS = Number(process.env.BENCH_OTHER_ROWS ?? Math.round(ROWS / 10));
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const WARMUP = Math.max(10, Math.round(ITERATIONS / 10));
 const KEEP = process.env.BENCH_KEEP === "1";
@@ -349,7 +350,7 @@ async function otherTenant(client: pg.Client, n: number): Promise<Refs> {
     `INSERT INTO "BuyerFacility" ("buyerCompanyId", name) VALUES (${buyerCompanyId}, 'Tenant ${n} HQ') RETURNING id`,
   );
   await client.query(
-    `INSERT INTO "Location" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Tenant ${n} store ' || g FROM generate_series(1, 50) g`,
+    `INSERT INTO "Location" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Tenant ${n} store ' || g FROM generate_series(1, 200) g`,
   );
   await client.query(
     `INSERT INTO "AssetType" ("buyerCompanyId", name) SELECT ${buyerCompanyId}, 'Type ' || g FROM generate_series(1, 5) g`,
@@ -443,10 +444,17 @@ interface Case {
   name: string;
   /** Request paths, used in turn (several queries of the same kind, so no single cached answer dominates). */
   paths: string[];
+  /** GraphQL bodies POSTed to /graphql instead of GETting paths (the dashboard graph's cases). */
+  graphql?: { query: string; variables: Record<string, unknown> }[];
   /** The list arguments of each path (for EXPLAIN); absent for the baseline. */
   args?: WorkOrderQueryArgs[];
   /** Held to the p95 target (the baseline and the deliberately broad word are shown for scale). */
   target: boolean;
+  /**
+   * A list shape without a search (#29): the GIN path is not a different path for it, so its answers are
+   * only checked against the plain SQL reference (each path once), not timed a second time.
+   */
+  shape?: boolean;
 }
 
 interface Result {
@@ -475,16 +483,161 @@ async function references(db: Db): Promise<string[]> {
   return rows.map((r) => r.ref);
 }
 
-function cases(refNumbers: string[]): Case[] {
-  const list = (name: string, argsList: Record<string, string>[], count = false, target = true): Case => ({
+/** What the list shapes filter on: the measured company's busiest locations, its suppliers, and now. */
+interface ShapeRefs {
+  locationIds: number[];
+  supplierFacilityIds: number[];
+  now: Date;
+}
+
+async function shapeRefs(db: Db, buyerCompanyId: number): Promise<ShapeRefs> {
+  const ids = async (text: string) =>
+    (await db.$queryRawUnsafe<{ id: number }[]>(text, buyerCompanyId)).map((r) => r.id);
+  return {
+    locationIds: await ids(`SELECT "locationId" AS id FROM "WorkOrder" WHERE "buyerCompanyId" = $1 AND id % 1009 = 0
+                             GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 3`),
+    supplierFacilityIds: await ids(`SELECT DISTINCT "supplierFacilityId" AS id FROM "WorkOrder"
+                                     WHERE "buyerCompanyId" = $1 AND id <= 1000 AND "supplierFacilityId" IS NOT NULL ORDER BY 1`),
+    now: new Date(),
+  };
+}
+
+/** Every sort_by the list allows, both orders, and none (createdAt, newest first). */
+const SORTS: Record<string, string>[] = [
+  {},
+  ...SORTABLE.flatMap((sort_by) => (["asc", "desc"] as const).map((order) => ({ sort_by, order }))),
+];
+const sortName = (s: Record<string, string>) => (s.sort_by ? `${s.sort_by} ${s.order}` : "default sort");
+
+/**
+ * The shapes integrators and dashboards send without a search (#29): filter-only lists with every sort,
+ * deep pages near the 10,000 window, the reconciliation poll (statusChangedAt), count_by on every
+ * groupable field with and without filters, and the graph's workOrderStats.
+ */
+function shapeCases(refs: ShapeRefs): Case[] {
+  const day = 86_400_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const now = refs.now.getTime();
+  const months = [2, 5, 9, 14].map((m) => ({
+    createdAtStart: iso(now - m * 30 * day),
+    createdAtEnd: iso(now - (m - 1) * 30 * day),
+  }));
+  const filters: [string, Record<string, string>[]][] = [
+    [
+      "status",
+      [{ status: "Unassigned" }, { status: "TechAssigned,TechScheduled" }, { status: "WorkReviewedAndCompleted" }],
+    ],
+    [
+      "location",
+      refs.locationIds.map((id) => ({ locationId: String(id) })).concat({ locationId: refs.locationIds.join(",") }),
+    ],
+    ["supplier facility", refs.supplierFacilityIds.map((id) => ({ supplierFacilityId: String(id) }))],
+    ["created in a month", months],
+    [
+      "status + supplier facility",
+      refs.supplierFacilityIds.map((id) => ({ supplierFacilityId: String(id), status: "Unassigned" })),
+    ],
+  ];
+  const shape = (name: string, argsList: Record<string, string>[], count = false): Case => ({
+    ...listCase(name, argsList, count, true),
+    shape: true,
+  });
+  const deep = { offset: "9975", limit: "25" };
+  return [
+    ...filters.flatMap(([name, argsList]) =>
+      SORTS.map((sort) =>
+        shape(
+          `list by ${name}, ${sortName(sort)}`,
+          argsList.map((a) => ({ ...a, ...sort })),
+        ),
+      ),
+    ),
+    ...[["no filter", [{}]] as [string, Record<string, string>[]], ...filters].flatMap(([name, argsList]) =>
+      [SORTS[0], { sort_by: "woPriority", order: "asc" }, { sort_by: "locationName", order: "desc" }].map((sort) =>
+        shape(
+          `deep page (offset 9,975), ${name}, ${sortName(sort)}`,
+          argsList.map((a) => ({ ...a, ...sort, ...deep })),
+        ),
+      ),
+    ),
+    shape(
+      "reconciliation poll: statusChangedAt in the last hour, day",
+      [3_600_000, day].flatMap((span) =>
+        [1, 40, 400].map((daysAgo) => ({
+          statusChangedAtStart: iso(now - daysAgo * day - span),
+          statusChangedAtEnd: iso(now - daysAgo * day),
+          sort_by: "createdAt",
+          order: "asc",
+        })),
+      ),
+    ),
+    ...GROUPABLE.flatMap((group_by) =>
+      [
+        ["", {}],
+        [", status filter", { status: "Unassigned,TechAssigned" }],
+        [", location filter", { locationId: refs.locationIds.join(",") }],
+        [", created in a month", months[0]],
+      ].map(([label, filter]) =>
+        shape(`count_by ${group_by}${label}`, [{ group_by, ...(filter as Record<string, string>) }], true),
+      ),
+    ),
+    shape("count (no group) by status", [{ status: "Unassigned" }, { status: "TechAssigned,TechScheduled" }], true),
+  ];
+}
+
+/** The dashboard graph's charts (#26, #29): workOrderStats by status × location and by supplier × week. */
+function statsCases(refs: ShapeRefs): Case[] {
+  const day = 86_400_000;
+  const now = refs.now.getTime();
+  const range = (weeks: number, from: number) => ({
+    filter: {
+      createdAt: {
+        from: new Date(now - from * 7 * day).toISOString(),
+        to: new Date(now - (from - weeks) * 7 * day).toISOString(),
+      },
+    },
+  });
+  const graph = (name: string, query: string, variables: Record<string, unknown>[]): Case => ({
+    name,
+    paths: [],
+    graphql: variables.map((v) => ({ query, variables: v })),
+    target: true,
+  });
+  return [
+    graph(
+      "workOrderStats status × location, one week",
+      `query($filter: WorkOrderFilter) { workOrderStats(filter: $filter, groupBy: [STATUS, LOCATION]) { rows { status location { id name } count overdue } } }`,
+      [2, 5, 9, 14].map((w) => range(1, w)),
+    ),
+    graph(
+      "workOrderStats supplier facility × week, one quarter",
+      `query($filter: WorkOrderFilter) { workOrderStats(filter: $filter, groupBy: [SUPPLIER_FACILITY, CREATED], bucket: WEEK) { rows { supplierFacility { id name } created count overdue } } }`,
+      [13, 26, 39].map((w) => range(13, w)),
+    ),
+  ];
+}
+
+function listCase(name: string, argsList: Record<string, string>[], count = false, target = true): Case {
+  return {
     name,
     paths: argsList.map((a) => `${LIST}${count ? "/count_by" : ""}?${q(a)}`),
     args: argsList.map((a) => {
-      const { search, sort_by, order, ...filter } = a;
-      return { search, sort_by, order, filter };
+      const { search, sort_by, order, offset, limit, group_by, ...filter } = a;
+      return {
+        search,
+        sort_by,
+        order,
+        offset: offset ? Number(offset) : undefined,
+        limit: limit ? Number(limit) : undefined,
+        filter,
+      };
     }),
     target,
-  });
+  };
+}
+
+function cases(refNumbers: string[]): Case[] {
+  const list = listCase;
   return [
     {
       name: "baseline: GET one work order by id",
@@ -527,6 +680,37 @@ function cases(refNumbers: string[]): Case[] {
   ];
 }
 
+/** The case's i-th request (its paths or GraphQL bodies in turn): status, parsed body and what was asked. */
+async function ask(base: string, headers: Record<string, string>, c: Case, i: number) {
+  const body = c.graphql?.[i % c.graphql.length];
+  const what = body ? `POST /graphql ${JSON.stringify(body.variables)}` : c.paths[i % c.paths.length];
+  const response = body
+    ? await fetch(`${base}/graphql`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    : await fetch(`${base}${what}`, { headers });
+  type Answer = { count?: number; data?: { count?: number } | unknown[]; errors?: unknown };
+  const parsed = (await response.json()) as Answer;
+  return { status: parsed.errors ? 500 : response.status, body: parsed, what };
+}
+
+/**
+ * A list shape's answers must be exact: each path's whole answer (page ids, count, count_by groups)
+ * equal to the same request on the reference app (SEARCH_BITMAPS=0: the plain SQL of
+ * list-statements.ts).
+ */
+async function checkExact(base: string, reference: string, headers: Record<string, string>, c: Case) {
+  for (const [i, p] of c.paths.entries()) {
+    const [mine, theirs] = await Promise.all([ask(base, headers, c, i), ask(reference, headers, c, i)]);
+    if (JSON.stringify(mine.body) !== JSON.stringify(theirs.body))
+      throw new Error(
+        `${c.name}: ${p} answers differ from the reference:\n${JSON.stringify(mine.body).slice(0, 400)}\n${JSON.stringify(theirs.body).slice(0, 400)}`,
+      );
+  }
+}
+
 async function measure(
   base: string,
   headers: Record<string, string>,
@@ -537,15 +721,13 @@ async function measure(
   let matches = 0;
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     if (i === WARMUP) await afterWarmUp?.();
-    const p = c.paths[i % c.paths.length];
     const t0 = performance.now();
-    const response = await fetch(`${base}${p}`, { headers });
-    const body = (await response.json()) as { count?: number; data?: { count?: number } };
+    const { status, body, what } = await ask(base, headers, c, i);
     const ms = performance.now() - t0;
-    if (response.status !== 200) throw new Error(`${p}: HTTP ${response.status} ${JSON.stringify(body)}`);
+    if (status !== 200) throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
     if (i < WARMUP) continue;
     times.push(ms);
-    matches += body.count ?? body.data?.count ?? 1;
+    matches += body.count ?? (Array.isArray(body.data) ? body.data.length : body.data?.count) ?? 1;
   }
   times.sort((a, b) => a - b);
   const at = (p: number) =>
@@ -638,7 +820,12 @@ async function main() {
       const loadBefore = os.loadavg().map((l) => Number(l.toFixed(2)));
       const results: (Result & { target: boolean })[] = [];
       const refNumbers = await references(db);
-      const measured = cases(refNumbers).filter((c) => CASES.test(c.name));
+      const refs = await shapeRefs(db, seeded.buyerCompanyId);
+      const measured = [...cases(refNumbers), ...shapeCases(refs), ...statsCases(refs)].filter((c) =>
+        CASES.test(c.name),
+      );
+      for (const c of measured.filter((c) => c.shape)) await checkExact(base, ginBase, seeded.headers, c);
+      if (measured.some((c) => c.shape)) log("every list shape's answers equal the reference's (SEARCH_BITMAPS=0)");
       for (const c of measured) {
         log(`measuring ${c.name} (${WARMUP} warm-up + ${ITERATIONS} requests)`);
         // What the worker does between the warm-up and the measured requests: a phrase whose pairs needed
@@ -654,7 +841,7 @@ async function main() {
       // The GIN path after every bitmap case, so that its heavy reads do not push the others' pages out
       // of the caches in between. (The GIN path of the scale case takes seconds a request; left out.)
       for (const [i, c] of measured.entries()) {
-        if (!c.args || !c.target) continue;
+        if (!c.args || !c.target || c.shape) continue;
         log(`measuring ${c.name} on the GIN path (SEARCH_BITMAPS=0)`);
         const r = results[i];
         const g = await measure(ginBase, seeded.headers, c);
@@ -671,7 +858,7 @@ async function main() {
         if (r.target) r.meetsTarget = r.p95 <= TARGET_P95_MS;
       }
       const plans: Record<string, unknown> = {};
-      for (const c of cases(refNumbers).filter((c) => CASES.test(c.name))) plans[c.name] = await explain(db, viewer, c);
+      for (const c of measured) plans[c.name] = await explain(db, viewer, c);
       // The search table first: the write measurements below load the machine differently.
       fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
       fs.writeFileSync(RESULT_FILE, `${JSON.stringify({ results, plans }, null, 2)}\n`);
@@ -798,13 +985,15 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
   try {
     log("write cost: search triggers on, indexer running");
     const after = await sequential();
-    log(`index lag: ${WRITE_RATE} creates/s for ${WRITE_SECONDS} s`);
-    const created = new Map<number, number>();
+    log(`index lag: ${WRITE_RATE} creates/s and as many notes on older work orders for ${WRITE_SECONDS} s`);
+    // Work order id → when its write was answered; gone from here once its pending row is gone.
+    const written = new Map<number, number>();
     const lags: number[] = [];
     let writing = true;
+    const stalls = watchStalls(workerDb);
     const watcher = (async () => {
-      while (writing || created.size) {
-        const ids = [...created.keys()];
+      while (writing || written.size) {
+        const ids = [...written.keys()];
         if (ids.length) {
           const pending = new Set(
             (
@@ -814,22 +1003,33 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
             ).map((r) => r.id),
           );
           const now = performance.now();
-          for (const id of ids) if (!pending.has(id)) lags.push(now - created.get(id)!), created.delete(id);
+          for (const id of ids) if (!pending.has(id)) lags.push(now - written.get(id)!), written.delete(id);
         }
         await sleep(10);
       }
     })();
     const writes: Promise<void>[] = [];
     let refused = 0;
+    // A write refused under overload (503: no pool connection within its timeout) is counted, not fatal.
+    const timed = (write: Promise<{ id: number }>, id?: number) =>
+      writes.push(
+        write.then(
+          (answer) => void written.set(id ?? answer.id, performance.now()),
+          () => void refused++,
+        ),
+      );
     const t0 = performance.now();
     for (let i = 0; i < WRITE_RATE * WRITE_SECONDS; i++) {
       await sleep(Math.max(0, t0 + (i * 1000) / WRITE_RATE - performance.now()));
-      // A create refused under overload (503: no pool connection within its timeout) is counted, not fatal.
-      writes.push(
-        create(100_000 + i).then(
-          ({ id }) => void created.set(id, performance.now()),
-          () => void refused++,
-        ),
+      timed(create(100_000 + i));
+      // A note on an older work order (spread over the company's million), between two creates.
+      const old = 1 + ((i * 7_919 + 13) % ROWS);
+      timed(
+        post("PATCH", `${LIST}/append_notes`, {
+          id: old,
+          note: { text: `follow-up ${i}: gasket resealed`, noteAddedBy: "alice@acme.example" },
+        }),
+        old,
       );
     }
     await Promise.all(writes);
@@ -840,18 +1040,53 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
       before,
       after,
       indexLag: {
-        creates: lags.length,
+        writes: lags.length,
         refused,
         ratePerSecond: WRITE_RATE,
         p50: percentile(lags, 50),
         p99: percentile(lags, 99),
         max: percentile(lags, 100),
+        stalls: await stalls.stop(),
       },
     };
   } finally {
     await indexer.close();
     await workerDb.$disconnect();
   }
+}
+
+/**
+ * What a stall waits on: every 50 ms, the statements of this database running longer than 300 ms, with
+ * their wait event; printed with the lag so that a slow round says why (lock, I/O, CPU).
+ */
+function watchStalls(db: Db) {
+  const seen = new Map<string, { since: string; ms: number; waits: Set<string>; query: string }>();
+  let on = true;
+  const sampling = (async () => {
+    while (on) {
+      const rows = await db.$queryRaw<{ pid: number; since: string; ms: number; wait: string | null; query: string }[]>`
+        SELECT pid, query_start::text AS since, (extract(epoch FROM clock_timestamp() - query_start) * 1000)::int AS ms,
+               wait_event_type || ':' || wait_event AS wait, left(query, 90) AS query
+          FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
+           AND clock_timestamp() - query_start > interval '300 milliseconds'`;
+      for (const r of rows) {
+        const key = `${r.pid}@${r.since}`;
+        const entry = seen.get(key) ?? { since: r.since, ms: 0, waits: new Set<string>(), query: r.query };
+        entry.ms = Math.max(entry.ms, r.ms);
+        entry.waits.add(r.wait ?? "CPU");
+        seen.set(key, entry);
+      }
+      await sleep(50);
+    }
+  })();
+  return {
+    async stop() {
+      on = false;
+      await sampling;
+      return [...seen.values()].map((e) => `${e.ms} ms from ${e.since} (${[...e.waits].join(", ")}): ${e.query}`);
+    },
+  };
 }
 
 function printSummary(s: {
@@ -912,8 +1147,9 @@ function printSummary(s: {
         `append note ${w.before.noteP50}/${w.before.noteP95} → ${w.after.noteP50}/${w.after.noteP95} (search triggers off → on, indexer running)`,
     );
     console.log(
-      `index lag at ${w.indexLag.ratePerSecond} creates/s (${w.indexLag.creates} creates, ${w.indexLag.refused} refused): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`,
+      `index lag at ${w.indexLag.ratePerSecond} creates/s plus as many notes (${w.indexLag.writes} writes, ${w.indexLag.refused} refused): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`,
     );
+    for (const stall of w.indexLag.stalls) console.log(`  statement over 300 ms: ${stall}`);
   }
   console.log(
     `bitmaps built in ${s.indexBuildSeconds ?? "(reused)"} s; storage MB: ${Object.entries(s.storage)

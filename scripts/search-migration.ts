@@ -22,6 +22,9 @@ const PLACEHOLDERS: Record<string, string> = {
   TERM_GAP_PAIR: TERM.gapPair,
   TERM_STATUS: TERM.status,
   TERM_TRIPLE: TERM.triple,
+  TERM_LOCATION: TERM.location,
+  TERM_SUPPLIER_FACILITY: TERM.supplierFacility,
+  TERM_PROBLEM_TYPE: TERM.problemType,
   // The first character after the triples' prefix: the upper end of their range in the dictionary.
   TERM_TRIPLE_END: String.fromCharCode(TERM.triple.charCodeAt(0) + 1),
   CHUNK_BITS: String(CHUNK_BITS),

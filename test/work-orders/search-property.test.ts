@@ -131,6 +131,7 @@ interface Row {
   description: string | null;
   locationId: number;
   problemTypeId: number;
+  supplierFacilityId: number | null;
   status: string;
   woPriority: number | null;
   isPM: boolean;
@@ -155,6 +156,8 @@ const locationNames = new Map<number, string>();
 const problemNames = new Map<number, string>();
 const locations: Record<"acme" | "globex", number[]> = { acme: [], globex: [] };
 const problems: Record<"acme" | "globex", number[]> = { acme: [], globex: [] };
+/** Supplier facilities a work order may be assigned to (none among them): facet terms (#29). */
+const suppliers: Record<"acme" | "globex", (number | null)[]> = { acme: [], globex: [null] };
 
 // ---------------------------------------------------------------- the reference's dictionary (PostgreSQL)
 
@@ -251,6 +254,7 @@ interface Query {
   status?: string[];
   locationId?: number;
   problemTypeId?: number;
+  supplierFacilityId?: number;
   isPM?: boolean;
   sortBy?: "createdAt" | "locationName" | "woPriority" | "lastServiceCallServiceScheduledAt" | "bogus";
   order?: "asc" | "desc";
@@ -277,6 +281,7 @@ async function reference(q: Query): Promise<Row[]> {
       (!q.status || q.status.includes(row.status)) &&
       (q.locationId === undefined || row.locationId === q.locationId) &&
       (q.problemTypeId === undefined || row.problemTypeId === q.problemTypeId) &&
+      (q.supplierFacilityId === undefined || row.supplierFacilityId === q.supplierFacilityId) &&
       (q.isPM === undefined || row.isPM === q.isPM) &&
       live.every((m) => m(indexed.get(row.id)!, row)),
   );
@@ -303,6 +308,7 @@ function queryString(q: Query): string {
   if (q.status) params.set("status", q.status.join(","));
   if (q.locationId !== undefined) params.set("locationId", String(q.locationId));
   if (q.problemTypeId !== undefined) params.set("problemTypeId", String(q.problemTypeId));
+  if (q.supplierFacilityId !== undefined) params.set("supplierFacilityId", String(q.supplierFacilityId));
   if (q.isPM !== undefined) params.set("isPM", String(q.isPM));
   if (q.sortBy) params.set("sort_by", q.sortBy);
   if (q.order) params.set("order", q.order);
@@ -311,7 +317,8 @@ function queryString(q: Query): string {
   return params.toString();
 }
 
-const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0 };
+/** statusOnly, facets: lists without a search, and queries with a facet filter, that the bitmaps answered (#29). */
+const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0, statusOnly: 0, facets: 0 };
 
 /** Terms in this many work orders of a company get bitmaps (the service's default is 1,000). */
 const MIN_DOCS = 3;
@@ -323,18 +330,21 @@ async function indexAll(): Promise<void> {
 /** The bitmap path asked directly, when it takes the query at all: the same page and count. */
 async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
   const viewer = { kind: "buyer", buyerCompanyId: t.fixture.refs[q.company] } as Viewer;
+  const filter = {
+    ...(q.status && { status: q.status.join(",") }),
+    ...(q.locationId !== undefined && { locationId: String(q.locationId) }),
+    ...(q.problemTypeId !== undefined && { problemTypeId: String(q.problemTypeId) }),
+    ...(q.supplierFacilityId !== undefined && { supplierFacilityId: String(q.supplierFacilityId) }),
+  };
   const args = {
     search: searchText(q.parts),
-    filter: q.status ? { status: q.status.join(",") } : undefined,
+    filter: Object.keys(filter).length ? filter : undefined,
     sort_by: q.sortBy,
     order: q.order,
     offset: q.offset,
     limit: q.limit,
   };
-  const fast =
-    q.locationId === undefined && q.problemTypeId === undefined && q.isPM === undefined
-      ? bitmapQueryOf(viewer, args)
-      : undefined;
+  const fast = q.isPM === undefined ? bitmapQueryOf(viewer, args) : undefined;
   if (!fast) return;
   seen.eligible++;
   const take = Math.min(q.limit, 25);
@@ -348,6 +358,8 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     const found = await bitmapSearch({ db: t.db, viewer } as Context, fast, { decodeLimit });
     if (!found) return;
     if (decodeLimit === undefined) seen.bitmaps++;
+    if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
+    if (decodeLimit === undefined && fast.facets.length) seen.facets++;
     expect({ qs: queryString(q), ...found }).toEqual(answer);
   }
 }
@@ -400,6 +412,7 @@ async function createRow(random: () => number, company: "acme" | "globex", n: nu
     description: random() < 0.8 ? words(0, 8) : null,
     locationId: pick(locations[company]),
     problemTypeId: pick(problems[company]),
+    supplierFacilityId: pick(suppliers[company]),
     status: pick(STATUS_POOL),
     woPriority: pick(PRIORITIES),
     isPM: random() < 0.2,
@@ -502,11 +515,21 @@ function queryArb(): fc.Arbitrary<Query> {
   return fc.record(
     {
       company: fc.constantFrom<"acme" | "globex">("acme", "acme", "acme", "globex"),
-      parts: fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: phrase }), { maxLength: 3 }),
+      // No search in about one query of four: filter-only lists (#29), a status filter alone from the bitmaps.
+      parts: fc.oneof(
+        { weight: 1, arbitrary: fc.constant<Part[]>([]) },
+        {
+          weight: 3,
+          arbitrary: fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: phrase }), {
+            maxLength: 3,
+          }),
+        },
+      ),
       // Each filter in about one query of four.
       status: sometimes(fc.subarray([...STATUS_POOL], { minLength: 1, maxLength: 3 })),
       locationId: sometimes(fc.constantFrom(...locations.acme, ...locations.globex)),
       problemTypeId: sometimes(fc.constantFrom(...problems.acme, ...problems.globex)),
+      supplierFacilityId: sometimes(fc.constantFrom(...suppliers.acme.filter((id) => id !== null))),
       isPM: sometimes(fc.boolean()),
       sortBy: fc.option(
         fc.constantFrom(
@@ -558,6 +581,7 @@ beforeAll(async () => {
       problemNames.set(problem.id, name);
     }
   }
+  suppliers.acme = [null, refs["coolco-pdx"], refs["coolco-sea"], refs["inhouse-west"]];
   const random = prng(SEED ?? 20261203);
   for (let n = 0; n < 140; n++) await createRow(random, n % 4 === 3 ? "globex" : "acme", n);
 }, 120_000);
@@ -578,6 +602,8 @@ describe("work order list and count_by against a reference", () => {
     // of 2026-11-26, the rest being reference numbers and phrases of stop words only, which go to GIN).
     expect(seen.found / seen.queries).toBeGreaterThan(0.4);
     expect(seen.bitmaps / seen.eligible).toBeGreaterThan(0.45);
+    expect(seen.statusOnly).toBeGreaterThan(5);
+    expect(seen.facets).toBeGreaterThan(5);
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):
     // every triple of the corpus asked for and built, then the same property.
@@ -593,7 +619,7 @@ describe("work order list and count_by against a reference", () => {
   }, 240_000);
 
   // The triples built above are kept by the indexer from here on, like any bitmapped term.
-  it("agree after deletes, status changes, new notes, moved creation times and new priorities", async () => {
+  it("agree after deletes, status changes, new notes, moved creation times, new priorities and facets", async () => {
     const random = prng((SEED ?? 20261203) + 1);
     const ids = [...rows.keys()];
     for (const id of ids) {
@@ -627,6 +653,19 @@ describe("work order list and count_by against a reference", () => {
         // So does a new priority (null among them).
         row.woPriority = PRIORITIES[Math.floor(random() * PRIORITIES.length)];
         await t.db.workOrder.update({ where: { id }, data: { woPriority: row.woPriority } });
+      } else if (r < 0.8) {
+        // New facets (location, problem type, supplier facility): their terms move, and the vector with
+        // the location's and problem type's names.
+        const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+        row.locationId = pick(locations[row.company]);
+        row.problemTypeId = pick(problems[row.company]);
+        row.supplierFacilityId = pick(suppliers[row.company]);
+        const { locationId, problemTypeId, supplierFacilityId } = row;
+        await t.db.$transaction(async (tx) => {
+          await tx.workOrder.update({ where: { id }, data: { locationId, problemTypeId, supplierFacilityId } });
+          await refreshSearchVector(tx, id);
+        });
+        await index(row);
       }
     }
     const [{ pending }] = await t.db.$queryRaw<

@@ -12,6 +12,7 @@ import { type RowReader, rowReader } from "../../core/json-rows.ts";
 import { filterWhere } from "../../core/list.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { type BitmapQuery, bitmapSearch } from "../search/bitmaps.ts";
+import { FACETS } from "../search/terms.ts";
 import { parseSearch } from "../search/text-query.ts";
 import { anyOf, col, GROUPABLE, SORTABLE } from "./list-filters.ts";
 import {
@@ -26,27 +27,30 @@ import { workOrderScope } from "./scope.ts";
 
 const sql = Prisma.sql;
 
+/** Filters the bitmap postings answer: the status terms and the facets (search/terms.ts). */
+const BITMAP_FILTERS = ["status", ...Object.keys(FACETS)];
+
 /**
- * A buyer's search with no filter but status can be answered from the bitmap postings
+ * A buyer's search, or list without a search but with a filter, whose filters are all status and facets
+ * (location, supplier facility, problem type) can be answered from the bitmap postings
  * (search/bitmaps.ts); anything else, or a search that path declines, takes the GIN path.
  */
 export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled = true): BitmapQuery | undefined {
+  const filter = (args.filter ?? {}) as Record<string, unknown>;
   if (
     !enabled ||
     viewer.kind !== "buyer" ||
     viewer.buyerCompanyId === null ||
     viewer.buyerCompanyId === undefined ||
-    !args.search?.trim()
+    !(args.search?.trim() || Object.keys(filter).length) ||
+    Object.keys(filter).some((name) => !BITMAP_FILTERS.includes(name))
   )
     return undefined;
-  const filter = (args.filter ?? {}) as Record<string, unknown>;
-  if (Object.keys(filter).some((name) => name !== "status")) return undefined;
   const { where } = workOrderWhere(viewer, args); // validates every argument first, as the GIN path does
   const { skip, take } = windowPage(args);
-  const status =
-    filter.status === undefined
-      ? undefined
-      : filterWhere({ status: filter.status }, { filters: { status: "string" } }).status;
+  const values = filterWhere(filter, {
+    filters: { status: "string", ...Object.fromEntries(Object.keys(FACETS).map((column) => [column, "int" as const])) },
+  });
   const order = (args.order ?? "asc").toLowerCase() as "asc" | "desc";
   const walk =
     args.sort_by === "createdAt" || args.sort_by === "woPriority"
@@ -56,9 +60,12 @@ export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled 
         : { by: "createdAt" as const, order: "desc" as const };
   return {
     companyId: viewer.buyerCompanyId,
-    ...parseSearch(args.search),
-    search: args.search,
-    statuses: status === undefined ? undefined : (anyOf(status) as string[]),
+    ...parseSearch(args.search ?? ""),
+    search: args.search ?? "",
+    statuses: values.status === undefined ? undefined : (anyOf(values.status) as string[]),
+    facets: (Object.keys(FACETS) as (keyof typeof FACETS)[])
+      .filter((column) => values[column] !== undefined)
+      .map((column) => ({ column, values: anyOf(values[column]) as number[] })),
     where,
     order: orderSql(args),
     walk,

@@ -13,7 +13,7 @@
 // answers on the GIN path, with the same results.
 import { Prisma } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
-import { CHUNK_BITS, TERM } from "./terms.ts";
+import { CHUNK_BITS, FACETS, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
@@ -66,6 +66,8 @@ export interface BitmapQuery {
   words: string[];
   phrases: string[];
   statuses: string[] | undefined;
+  /** Facet filters (terms.ts FACETS): each column's values, any of them. */
+  facets: { column: keyof typeof FACETS; values: number[] }[];
   /** The full WHERE of the GIN path (scope, filters, search) over `"WorkOrder" w`: pending rows are read with it. */
   where: Sql;
   order: Sql;
@@ -117,7 +119,7 @@ function phraseAlternative(chain: { lexemes: string[]; gaps: number[] }): Planne
 }
 
 /** The search's groups (null: not expressible here). */
-function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAlternative[][] | null {
+function groupsOf(analysis: Analysis, query: BitmapQuery): PlannedAlternative[][] | null {
   const groups: PlannedAlternative[][] = [];
   const exact = (patterns: Pattern[]) => ({ patterns, confirm: false });
   for (const word of analysis.words) {
@@ -151,8 +153,11 @@ function groupsOf(analysis: Analysis, statuses: string[] | undefined): PlannedAl
     if (group.length) groups.push(group);
   }
   // Only stop words: the GIN path decides what an empty query matches.
-  if (groups.length === 0) return null;
-  if (statuses) groups.push(statuses.map((status) => exact([{ term: `${TERM.status}${status}`, prefix: false }])));
+  if (groups.length === 0 && (analysis.words.length || analysis.phrases.length)) return null;
+  if (query.statuses)
+    groups.push(query.statuses.map((status) => exact([{ term: `${TERM.status}${status}`, prefix: false }])));
+  for (const { column, values } of query.facets)
+    groups.push(values.map((value) => exact([{ term: `${FACETS[column]}${value}`, prefix: false }])));
   return groups;
 }
 
@@ -184,7 +189,17 @@ function resolve(
   return { groups, confirm, missing: [...missing] };
 }
 
-/** A rare term as the tsquery that finds its work orders through the GIN index. */
+/**
+ * Rare terms (of one pattern, so of one kind) as the condition that finds their work orders: a facet's
+ * column through its btree index, words and pairs as a tsquery through the GIN index.
+ */
+function rareCondition(terms: string[]): Sql {
+  const facet = Object.entries(FACETS).find(([, kind]) => kind === terms[0][0]);
+  if (facet) return sql`${Prisma.raw(`w."${facet[0]}"`)} = ANY(${terms.map((t) => Number(t.slice(1)))}::int[])`;
+  return sql`w."searchVector" @@ ${terms.map(rareQuery).join(" | ")}::tsquery`;
+}
+
+/** A rare word or pair as the tsquery that finds its work orders through the GIN index. */
 function rareQuery(term: string): string {
   const quote = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
   const rest = term.slice(1);
@@ -209,10 +224,9 @@ function bitmapCtes(companyId: number, groups: Group[], expansion: Expansion): S
         for (const t of terms.filter((t) => t.bitmapped)) labels.push({ g, a, s, term: t.term });
         const rareTerms = terms.filter((t) => !t.bitmapped);
         if (rareTerms.length) {
-          const tsquery = rareTerms.map((t) => rareQuery(t.term)).join(" | ");
           rare.push(sql`SELECT ${g}::int, ${a}::int, ${s}::int, r.chunk, r.bits FROM work_order_search_bits(ARRAY(
               SELECT d.ordinal FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = ANY(ARRAY(
-                SELECT w.id FROM "WorkOrder" w WHERE w."buyerCompanyId" = ${companyId} AND w."searchVector" @@ ${tsquery}::tsquery)))) r`);
+                SELECT w.id FROM "WorkOrder" w WHERE w."buyerCompanyId" = ${companyId} AND ${rareCondition(rareTerms.map((t) => t.term))})))) r`);
         }
       });
     });
@@ -335,9 +349,13 @@ export async function bitmapSearch(
   options: { countOnly?: boolean; decodeLimit?: number } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
-  const analysis = await analyze(ctx, query.words, query.phrases);
-  const groups = groupsOf(analysis, query.statuses);
-  if (!groups) return null;
+  // A status filter alone has no text to analyse.
+  const analysis =
+    query.words.length || query.phrases.length
+      ? await analyze(ctx, query.words, query.phrases)
+      : { words: [], phrases: [] };
+  const groups = groupsOf(analysis, query);
+  if (!groups?.length) return null;
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
   const planned = resolve(groups, expansion);

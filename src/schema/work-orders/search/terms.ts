@@ -15,6 +15,22 @@ export const TERM = {
   status: "s",
   /** `t` + the two gaps (1 or 2) + three lexemes, space-separated; kept only once a search asked for it. */
   triple: "t",
+  /** `l` + the work order's locationId (a facet: filter-only lists and counts, #29). */
+  location: "l",
+  /** `f` + its supplierFacilityId, when it has one. */
+  supplierFacility: "f",
+  /** `y` + its problemTypeId. */
+  problemType: "y",
+} as const;
+
+/**
+ * The list filters answered from facet terms (work_order_search_facets in sql/terms.sql), by the term kind
+ * and the column each holds. A rare facet term (no bitmap) is read through the column's own btree index.
+ */
+export const FACETS = {
+  locationId: TERM.location,
+  supplierFacilityId: TERM.supplierFacility,
+  problemTypeId: TERM.problemType,
 } as const;
 
 /**

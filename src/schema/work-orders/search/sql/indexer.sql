@@ -1,8 +1,8 @@
 -- The indexer of the bitmap postings (docs/work-order-search.md "Bitmap postings"), run by the worker
 -- role (work-orders/jobs.ts): the outbox a trigger fills, one round over it, and the phrase triples
 -- searches asked for. One indexer at a time (an advisory lock), so ordinals and bitmaps have one writer.
--- The triggers that call work_order_search_changed are in migration 20261207090000 (insert, delete, and
--- an update of searchVector, status, createdAt or woPriority).
+-- The triggers that call work_order_search_changed are in migrations 20261207090000 and 20261212090001
+-- (insert, delete, and an update of searchVector, status, createdAt, woPriority or a facet's column).
 
 -- The index's outbox, WorkOrderSearchPending: every work order whose searchable state changed since it was
 -- indexed, with the state it was indexed with (to clear its old bits), written in the writer's own
@@ -14,8 +14,9 @@ BEGIN
     INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId") VALUES (NEW.id, NEW."buyerCompanyId")
     ON CONFLICT DO NOTHING;
   ELSE
-    INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus")
-    VALUES (OLD.id, OLD."buyerCompanyId", OLD."searchVector", OLD.status)
+    INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus",
+                                          "oldLocationId", "oldSupplierFacilityId", "oldProblemTypeId")
+    VALUES (OLD.id, OLD."buyerCompanyId", OLD."searchVector", OLD.status, OLD."locationId", OLD."supplierFacilityId", OLD."problemTypeId")
     ON CONFLICT DO NOTHING;
   END IF;
   RETURN NULL;
@@ -53,7 +54,9 @@ BEGIN
   -- The old terms of work orders indexed before, then ordinals for new work orders (the next ones of
   -- their company), then the live rows' terms; what is in both cancels out.
   INSERT INTO work_order_search_delta
-  SELECT p."buyerCompanyId", unnest(work_order_search_terms(p."oldVector", p."oldStatus")), d.ordinal, -1
+  SELECT p."buyerCompanyId",
+         unnest(work_order_search_terms(p."oldVector", p."oldStatus")
+                || work_order_search_facets(p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId")), d.ordinal, -1
     FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
    WHERE p."workOrderId" = ANY(ids)
   UNION ALL
@@ -71,7 +74,9 @@ BEGIN
     FROM "WorkOrder" w
    WHERE w.id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
   INSERT INTO work_order_search_delta
-  SELECT w."buyerCompanyId", unnest(work_order_search_terms(w."searchVector", w.status)), d.ordinal, 1
+  SELECT w."buyerCompanyId",
+         unnest(work_order_search_terms(w."searchVector", w.status)
+                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId")), d.ordinal, 1
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
    WHERE w.id = ANY(ids)
   UNION ALL

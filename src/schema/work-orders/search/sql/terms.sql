@@ -19,6 +19,13 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   )
 $$;
 
+-- The facets of one work order (#29: filter-only lists and counts): {{TERM_LOCATION}} + locationId,
+-- {{TERM_SUPPLIER_FACILITY}} + supplierFacilityId (none when unassigned), {{TERM_PROBLEM_TYPE}} + problemTypeId.
+CREATE OR REPLACE FUNCTION work_order_search_facets(location int, supplier int, problem int) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT array_remove(ARRAY['{{TERM_LOCATION}}' || location, '{{TERM_SUPPLIER_FACILITY}}' || supplier, '{{TERM_PROBLEM_TYPE}}' || problem], NULL)
+$$;
+
 -- Every triple of a vector: three lexemes, each one or two positions after the one before.
 CREATE OR REPLACE FUNCTION work_order_search_triples(v tsvector) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -37,8 +44,8 @@ LANGUAGE sql IMMUTABLE STRICT AS $$
        || quote_literal(split_part(substr(t, 4), ' ', 3)))::tsquery
 $$;
 
--- Ordinals of the live rows that hold one word, pair or status (a term becoming common; the rebuild).
--- Pending work orders may be included or not: queries read those from their live rows.
+-- Ordinals of the live rows that hold one word, pair, status or facet (a term becoming common; the
+-- rebuild). Pending work orders may be included or not: queries read those from their live rows.
 CREATE OR REPLACE FUNCTION work_order_search_term_ordinals(company int, t text) RETURNS int[]
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
@@ -47,6 +54,18 @@ BEGIN
   IF left(t, 1) = '{{TERM_STATUS}}' THEN
     RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
                   WHERE w."buyerCompanyId" = company AND w.status::text = rest);
+  END IF;
+  IF left(t, 1) = '{{TERM_LOCATION}}' THEN
+    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                  WHERE w."buyerCompanyId" = company AND w."locationId" = rest::int);
+  END IF;
+  IF left(t, 1) = '{{TERM_SUPPLIER_FACILITY}}' THEN
+    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                  WHERE w."buyerCompanyId" = company AND w."supplierFacilityId" = rest::int);
+  END IF;
+  IF left(t, 1) = '{{TERM_PROBLEM_TYPE}}' THEN
+    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                  WHERE w."buyerCompanyId" = company AND w."problemTypeId" = rest::int);
   END IF;
   RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
                 WHERE w."buyerCompanyId" = company AND w."searchVector" @@ (CASE left(t, 1)
