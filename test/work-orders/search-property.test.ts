@@ -25,7 +25,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
-import { bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
+import { bitmapCountBy, bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
 import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
@@ -317,8 +317,10 @@ function queryString(q: Query): string {
   return params.toString();
 }
 
-/** statusOnly, facets: lists without a search, and queries with a facet filter, that the bitmaps answered (#29). */
-const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0, statusOnly: 0, facets: 0 };
+/** statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the bitmaps answered (#29). */
+const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0, statusOnly: 0, facets: 0, groups: 0 };
+/** The count_by groups the bitmaps answer (search/bitmaps.ts bitmapCountBy). */
+const GROUP_BY = ["status", "locationId", "supplierFacilityId", "problemTypeId"] as const;
 
 /** Terms in this many work orders of a company get bitmaps (the service's default is 1,000). */
 const MIN_DOCS = 3;
@@ -362,6 +364,20 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     if (decodeLimit === undefined && fast.facets.length) seen.facets++;
     expect({ qs: queryString(q), ...found }).toEqual(answer);
   }
+  // count_by on a status or facet from the bits, where they answer: every group's count.
+  const groupBy = GROUP_BY[q.offset % GROUP_BY.length];
+  const grouped = await bitmapCountBy({ db: t.db, viewer } as Context, fast, groupBy);
+  if (grouped) {
+    seen.groups++;
+    const counts = (pairs: [unknown, number][]) => Object.fromEntries(pairs.map(([v, n]) => [String(v), n]));
+    expect({ qs: queryString(q), groupBy, groups: counts(grouped.map((g) => [g.value, g.count])) }).toEqual({
+      qs: queryString(q),
+      groupBy,
+      groups: counts(
+        [...new Set(expected.map((r) => r[groupBy]))].map((v) => [v, expected.filter((r) => r[groupBy] === v).length]),
+      ),
+    });
+  }
 }
 
 async function check(q: Query): Promise<void> {
@@ -381,13 +397,20 @@ async function check(q: Query): Promise<void> {
   });
   const counted = await t.call(key, "GET", `${COUNT}?${qs}`);
   expect({ qs, count: counted.body.data?.count }).toEqual({ qs, count: expected.length });
-  if (q.offset % 3 === 0) {
-    const grouped = await t.call(key, "GET", `${COUNT}?${qs}&group_by=status`);
-    const groups = STATUSES.map((s) => ({ value: s, count: expected.filter((r) => r.status === s).length })).filter(
-      (g) => g.count > 0,
-    );
-    expect({ qs, groups: grouped.body.data }).toEqual({ qs, groups });
-  }
+  // count_by on a status or facet (from the bitmaps where they answer): every group, in count_by's order.
+  const groupBy = GROUP_BY[q.offset % GROUP_BY.length];
+  const grouped = await t.call(key, "GET", `${COUNT}?${qs}&group_by=${groupBy}`);
+  const values = [...new Set(expected.map((r) => r[groupBy]))].sort((a, b) =>
+    a === null
+      ? 1
+      : b === null
+        ? -1
+        : groupBy === "status"
+          ? STATUSES.indexOf(a as never) - STATUSES.indexOf(b as never)
+          : Number(a) - Number(b),
+  );
+  const groups = values.map((value) => ({ value, count: expected.filter((r) => r[groupBy] === value).length }));
+  expect({ qs, groupBy, groups: grouped.body.data }).toEqual({ qs, groupBy, groups });
 }
 
 // ---------------------------------------------------------------- the corpus
@@ -604,6 +627,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.bitmaps / seen.eligible).toBeGreaterThan(0.45);
     expect(seen.statusOnly).toBeGreaterThan(5);
     expect(seen.facets).toBeGreaterThan(5);
+    expect(seen.groups).toBeGreaterThan(5);
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):
     // every triple of the corpus asked for and built, then the same property.

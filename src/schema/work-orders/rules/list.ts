@@ -11,7 +11,7 @@ import { badInput } from "../../core/errors.ts";
 import { type RowReader, rowReader } from "../../core/json-rows.ts";
 import { filterWhere } from "../../core/list.ts";
 import type { Viewer } from "../../core/viewer.ts";
-import { type BitmapQuery, bitmapSearch } from "../search/bitmaps.ts";
+import { BITMAP_GROUPS, type BitmapQuery, bitmapCountBy, bitmapSearch } from "../search/bitmaps.ts";
 import { FACETS } from "../search/terms.ts";
 import { parseSearch } from "../search/text-query.ts";
 import { anyOf, col, GROUPABLE, SORTABLE } from "./list-filters.ts";
@@ -24,6 +24,7 @@ import {
   workOrderWhere,
 } from "./list-statements.ts";
 import { workOrderScope } from "./scope.ts";
+import { STATUSES } from "./state-machine.ts";
 
 const sql = Prisma.sql;
 
@@ -35,14 +36,19 @@ const BITMAP_FILTERS = ["status", ...Object.keys(FACETS)];
  * (location, supplier facility, problem type) can be answered from the bitmap postings
  * (search/bitmaps.ts); anything else, or a search that path declines, takes the GIN path.
  */
-export function bitmapQueryOf(viewer: Viewer, args: WorkOrderQueryArgs, enabled = true): BitmapQuery | undefined {
+export function bitmapQueryOf(
+  viewer: Viewer,
+  args: WorkOrderQueryArgs,
+  enabled = true,
+  options: { unfiltered?: boolean } = {},
+): BitmapQuery | undefined {
   const filter = (args.filter ?? {}) as Record<string, unknown>;
   if (
     !enabled ||
     viewer.kind !== "buyer" ||
     viewer.buyerCompanyId === null ||
     viewer.buyerCompanyId === undefined ||
-    !(args.search?.trim() || Object.keys(filter).length) ||
+    !(options.unfiltered || args.search?.trim() || Object.keys(filter).length) ||
     Object.keys(filter).some((name) => !BITMAP_FILTERS.includes(name))
   )
     return undefined;
@@ -121,6 +127,18 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
   if (!args.group_by) return { count: (await ctx.db.$queryRaw<{ count: number }[]>(count))[0].count };
   if (!GROUPABLE.includes(args.group_by))
     throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
+  // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below.
+  const fast = BITMAP_GROUPS.includes(args.group_by)
+    ? bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.searchBitmaps, { unfiltered: true })
+    : undefined;
+  const grouped = fast && (await bitmapCountBy(ctx, fast, args.group_by));
+  if (grouped) {
+    const status = args.group_by === "status";
+    const rank = (value: string | null) =>
+      value === null ? Number.POSITIVE_INFINITY : status ? STATUSES.indexOf(value as never) : Number(value);
+    grouped.sort((a, b) => rank(a.value) - rank(b.value));
+    return grouped.map(({ value, count }) => ({ value: value === null || status ? value : Number(value), count }));
+  }
   const group = col(args.group_by);
   // Statuses come out as text, ordered as the lifecycle declares them (like count_by on other enums).
   const value = args.group_by === "status" ? sql`${group}::text` : group;

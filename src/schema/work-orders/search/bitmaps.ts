@@ -337,6 +337,97 @@ function docPageSql(query: BitmapQuery, { by, order }: Walk, walk: boolean): Sql
 type Walk = { by: "createdAt" | "woPriority"; order: "asc" | "desc" };
 
 /**
+ * The groups of `parts` (value, n) with count > 0, and the null group as what the total leaves; the
+ * caller types and sorts the values as count_by answers them.
+ */
+const GROUPED = sql`SELECT value, sum(n)::int AS count FROM parts GROUP BY value HAVING sum(n) > 0
+   UNION ALL
+   SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0`;
+
+/** count_by groups the bitmap postings answer: the status and facet terms, with the pending table's column of the indexed value. */
+const GROUPS = {
+  status: { kind: TERM.status, old: "oldStatus" },
+  locationId: { kind: TERM.location, old: "oldLocationId" },
+  supplierFacilityId: { kind: TERM.supplierFacility, old: "oldSupplierFacilityId" },
+  problemTypeId: { kind: TERM.problemType, old: "oldProblemTypeId" },
+} as const;
+
+export const BITMAP_GROUPS = Object.keys(GROUPS);
+
+/**
+ * count_by of a buyer's list (with or without search and filters) grouped on a status or facet, as
+ * {value (text: the caller types it), count} with count > 0, the null group (no supplier facility)
+ * among them; null for the GIN path. Each group is its term's bits ANDed with the query's (without a
+ * search or filter, the dictionary's count), corrected by the pending rows as the count is: their
+ * indexed value out, their live row in.
+ */
+export async function bitmapCountBy(
+  ctx: Context,
+  query: BitmapQuery,
+  groupBy: string,
+): Promise<{ value: string | null; count: number }[] | null> {
+  if (!Object.hasOwn(GROUPS, groupBy)) return null;
+  const { kind, old } = GROUPS[groupBy as keyof typeof GROUPS];
+  const column = Prisma.raw(`w."${groupBy}"`);
+  const analysis =
+    query.words.length || query.phrases.length
+      ? await analyze(ctx, query.words, query.phrases)
+      : { words: [], phrases: [] };
+  const groups = groupsOf(analysis, query);
+  if (!groups) return null;
+  const terms = sql`SELECT term, docs, bitmapped FROM "WorkOrderSearchTerm"
+     WHERE "buyerCompanyId" = ${query.companyId} AND term >= ${kind} COLLATE "C" AND term < ${String.fromCharCode(kind.charCodeAt(0) + 1)} COLLATE "C"`;
+  const oldValue = Prisma.raw(`x."${old}"`);
+  // Pending work orders: their indexed value (those with a doc) out, their live row's value in.
+  const live = sql`SELECT ${column}::text AS value, count(*) AS n FROM pending p JOIN "WorkOrder" w ON w.id = p.id
+                     WHERE ${query.where} AND ${column} IS NOT NULL GROUP BY 1`;
+  if (!groups.length) {
+    // Every work order of the company: the dictionary's counts; each has one status term, so their sum is the total.
+    const [{ pending }] = await ctx.db.$queryRaw<{ pending: number }[]>`
+      SELECT count(*)::int AS pending FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${query.companyId} LIMIT ${PENDING_LIMIT + 1}) x`;
+    if (pending > PENDING_LIMIT) return null;
+    return ctx.db.$queryRaw`
+      WITH pending AS MATERIALIZED (SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${query.companyId}),
+      old AS (SELECT x.* FROM "WorkOrderSearchPending" x JOIN "WorkOrderSearchDoc" d USING ("workOrderId") WHERE x."buyerCompanyId" = ${query.companyId}),
+      parts (value, n) AS (
+        SELECT substr(term, 2), docs FROM (${terms}) t
+        UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
+        UNION ALL ${live}
+      ), total AS (
+        SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId} AND term >= ${TERM.status} COLLATE "C" AND term < ${String.fromCharCode(TERM.status.charCodeAt(0) + 1)} COLLATE "C")
+             - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
+      )
+      ${GROUPED}`;
+  }
+  const expansion = await expand(ctx, query.companyId, groups);
+  if (!expansion) return null;
+  const planned = resolve(groups, expansion);
+  if (planned.confirm) return null;
+  // A value in a rare term has no bits to AND: the GIN path groups those.
+  const [{ rare }] = await ctx.db.$queryRaw<{ rare: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM (${terms}) t WHERE docs > 0 AND NOT bitmapped) AS rare`;
+  if (rare) return null;
+  const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
+  return ctx.db.$queryRaw`
+    WITH ${ctes}, terms AS (${terms}),
+    old AS (SELECT x.*, d.ordinal FROM pending p JOIN "WorkOrderSearchPending" x ON x."workOrderId" = p.id
+              JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id JOIN q ON q.chunk = d.ordinal / ${CHUNK}
+             WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1),
+    parts (value, n) AS (
+      SELECT substr(b.term, 2), sum(bit_count(b.bits & q.bits))
+        FROM terms t JOIN "WorkOrderSearchBitmap" b ON b."buyerCompanyId" = ${query.companyId} AND b.term = t.term COLLATE "C"
+        JOIN q ON q.chunk = b.chunk
+       GROUP BY b.term
+      UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
+      UNION ALL ${live}
+    ), total AS (
+      SELECT (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (SELECT count(*) FROM old)
+           + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
+    )
+    ${GROUPED}`;
+}
+
+/**
  * The page and exact total of a buyer's search, or null for the GIN path. Four statements at most:
  * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page.
  * In createdAt (the default) or woPriority order the page comes from the docs alone (docPageSql), in
