@@ -1010,12 +1010,18 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
     })();
     const writes: Promise<void>[] = [];
     let refused = 0;
+    /** Refusals by answer (`PATCH …: HTTP 503`), so that a run says why. */
+    const refusals = new Map<string, number>();
     // A write refused under overload (503: no pool connection within its timeout) is counted, not fatal.
     const timed = (write: Promise<{ id: number }>, id?: number) =>
       writes.push(
         write.then(
           (answer) => void written.set(id ?? answer.id, performance.now()),
-          () => void refused++,
+          (error: Error) => {
+            refused++;
+            const why = error.message.replace(/\/\d+/g, "/:id").slice(0, 60);
+            refusals.set(why, (refusals.get(why) ?? 0) + 1);
+          },
         ),
       );
     const t0 = performance.now();
@@ -1042,6 +1048,7 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
       indexLag: {
         writes: lags.length,
         refused,
+        refusals: Object.fromEntries(refusals),
         ratePerSecond: WRITE_RATE,
         p50: percentile(lags, 50),
         p99: percentile(lags, 99),
@@ -1149,6 +1156,7 @@ function printSummary(s: {
     console.log(
       `index lag at ${w.indexLag.ratePerSecond} creates/s plus as many notes (${w.indexLag.writes} writes, ${w.indexLag.refused} refused): p50 ${w.indexLag.p50} ms, p99 ${w.indexLag.p99} ms, max ${w.indexLag.max} ms`,
     );
+    for (const [why, n] of Object.entries(w.indexLag.refusals)) console.log(`  refused ${n}×: ${why}`);
     for (const stall of w.indexLag.stalls) console.log(`  statement over 300 ms: ${stall}`);
   }
   console.log(

@@ -40,7 +40,6 @@ CREATE OR REPLACE FUNCTION work_order_search_index(batch_size int, common int) R
 LANGUAGE plpgsql AS $$
 DECLARE
   ids int[];
-  promoted record;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
   ids := array(SELECT "workOrderId" FROM "WorkOrderSearchPending" ORDER BY since, "workOrderId" LIMIT batch_size);
@@ -117,17 +116,15 @@ BEGIN
   SELECT company, term, chunk, set_bits FROM work_order_search_change WHERE set_bits IS NOT NULL
   ON CONFLICT DO NOTHING;
 
-  -- Terms that became common get their bitmaps from the live rows.
-  FOR promoted IN
-    SELECT t."buyerCompanyId" AS company, t.term FROM "WorkOrderSearchTerm" t
-      JOIN (SELECT DISTINCT company, term FROM work_order_search_delta) x ON x.company = t."buyerCompanyId" AND x.term = t.term
-     WHERE NOT t.bitmapped AND t.docs >= common
-  LOOP
-    INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
-    SELECT promoted.company, promoted.term, b.chunk, b.bits
-      FROM work_order_search_bits(work_order_search_term_ordinals(promoted.company, promoted.term)) b;
-    UPDATE "WorkOrderSearchTerm" SET bitmapped = true WHERE "buyerCompanyId" = promoted.company AND term = promoted.term;
-  END LOOP;
+  -- Terms that became common are queued for their bitmaps, which work_order_search_materialize builds
+  -- from the live rows in a round of its own: at 1M work orders one build reads its rows through the GIN
+  -- index for 0.4-1.1 s, and several terms crossing together held the pending work orders up for
+  -- seconds (the index lag's stall, #29). Until built, a search reads the term as a rare one.
+  INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
+  SELECT t."buyerCompanyId", t.term FROM "WorkOrderSearchTerm" t
+    JOIN (SELECT DISTINCT company, term FROM work_order_search_delta) x ON x.company = t."buyerCompanyId" AND x.term = t.term
+   WHERE NOT t.bitmapped AND t.docs >= common
+  ON CONFLICT DO NOTHING;
 
   DELETE FROM "WorkOrderSearchTerm" t USING (SELECT DISTINCT company, term FROM work_order_search_delta) x
    WHERE t."buyerCompanyId" = x.company AND t.term = x.term AND t.docs = 0 AND NOT t.bitmapped;
@@ -136,10 +133,12 @@ BEGIN
   RETURN cardinality(ids);
 END $$;
 
--- Up to max_terms requested triples (WorkOrderSearchPhrase, written by the search path), in the caller's
--- transaction, under the indexer's lock. A triple's bits are those of the indexed state, as the indexer
--- will diff it: the live rows of work orders that are not pending, and the indexed vector (oldVector) of
--- pending ones that have an ordinal.
+-- Up to max_terms requested bitmaps (WorkOrderSearchPhrase), in the caller's transaction, under the
+-- indexer's lock: phrase triples a search asked for, and terms that became common (queued by
+-- work_order_search_index). A triple's bits are those of the indexed state, as the indexer will diff
+-- it: the live rows of work orders that are not pending, and the indexed vector (oldVector) of pending
+-- ones that have an ordinal. A common term's come from the live rows (pending work orders may be
+-- included or not: queries read those from their live rows).
 CREATE OR REPLACE FUNCTION work_order_search_materialize(max_terms int) RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -164,6 +163,11 @@ BEGIN
       DELETE FROM "WorkOrderSearchBitmap" WHERE "buyerCompanyId" = r.company AND term = r.term;
       INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
       SELECT r.company, r.term, b.chunk, b.bits FROM work_order_search_bits(ordinals) b;
+    ELSIF EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = r.company AND term = r.term AND NOT bitmapped) THEN
+      INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
+      SELECT r.company, r.term, b.chunk, b.bits
+        FROM work_order_search_bits(work_order_search_term_ordinals(r.company, r.term)) b;
+      UPDATE "WorkOrderSearchTerm" SET bitmapped = true WHERE "buyerCompanyId" = r.company AND term = r.term;
     END IF;
     DELETE FROM "WorkOrderSearchPhrase" WHERE "buyerCompanyId" = r.company AND term = r.term;
     n := n + 1;
