@@ -111,12 +111,14 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
     kind: "buyer",
     contact: "alice",
     rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+    graphqlBudget: { points: 1_000_000_000, windowSeconds: 1 },
   });
   fixture.apiKeys.push({
     ref: "bench-partner-key",
     kind: "partner",
     contact: "ivy",
     rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+    graphqlBudget: { points: 1_000_000_000, windowSeconds: 1 },
   });
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
   const key = applied.keys["bench-key"];
