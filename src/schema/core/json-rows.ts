@@ -211,7 +211,7 @@ function relationWhere(model: string, alias: string, field: ModelField, conditio
 }
 
 /** A Prisma `where` over the row at `alias` as SQL, or undefined when it uses what this does not translate. */
-export function whereSql(model: string, alias: string, where: unknown, depth = 1): Sql | undefined {
+function whereSql(model: string, alias: string, where: unknown, depth = 1): Sql | undefined {
   if (!isObject(where)) return undefined;
   const parts: Sql[] = [];
   for (const [key, condition] of Object.entries(where)) {
