@@ -50,7 +50,17 @@ export function dropBenchDatabase(): Promise<void> {
 }
 
 /** Bulk rows added for the bench key's company (Acme), on top of the fixture's own. */
-export const SEED = { locations: 2_000, regions: 30, assetTypes: 30, assets: 30, workOrders: 2_000 };
+export const SEED = {
+  locations: 2_000,
+  regions: 30,
+  assetTypes: 30,
+  assets: 30,
+  workOrders: 2_000,
+  proposals: 60,
+  invoices: 60,
+  purchaseOrders: 60,
+  notes: 60,
+};
 
 /** Statuses the seeded work orders cycle through, and the locations they are spread over. */
 const WORK_ORDER_STATUSES = [
@@ -70,6 +80,18 @@ export interface Seeded {
   totals: { locations: number; regions: number; assetTypes: number; assets: number; workOrders?: number };
 }
 
+/** What the other lists of the locations bench read: the partner key (purchase orders) and the noted work order. */
+export interface OtherLists {
+  /** X-API-KEY and SVC-KEY of a partner key of Acme's internal team. */
+  partnerHeaders: Record<string, string>;
+  /** The internal team (supplier company) whose purchase orders it reads. */
+  teamId: number;
+  /** The work order whose root thread carries SEED.notes notes. */
+  notedWorkOrderId: number;
+  /** The contact of the bench's buyer key (its read mark of that thread). */
+  contactId: number;
+}
+
 /** The work order list the locations bench loads (two statuses, two locations) and its bare-SQL twin's parameters. */
 export interface WorkOrderList {
   path: string;
@@ -82,13 +104,21 @@ export interface WorkOrderList {
  * Applies test/fixtures/base.json (through the operator's code path) with one extra buyer key whose
  * rate limit is never reached, then adds the bulk rows for that key's company.
  */
-export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderList }> {
+export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderList; other: OtherLists }> {
   const fixture = JSON.parse(fs.readFileSync(new URL("../test/fixtures/base.json", import.meta.url), "utf8"));
   fixture.apiKeys.push({
     ref: "bench-key",
     kind: "buyer",
     contact: "alice",
     rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+    graphqlBudget: { points: 1_000_000_000, windowSeconds: 1 },
+  });
+  fixture.apiKeys.push({
+    ref: "bench-partner-key",
+    kind: "partner",
+    contact: "ivy",
+    rateLimit: { requests: 100_000_000, windowSeconds: 1 },
+    graphqlBudget: { points: 1_000_000_000, windowSeconds: 1 },
   });
   const applied = await applyFixture(db, fixture, { allowInsecureWebhooks: false });
   const key = applied.keys["bench-key"];
@@ -187,6 +217,9 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
     where: { buyerCompanyId, status: { in: [...statuses] }, locationId: { in: listLocations } },
   });
 
+  const other = await seedOtherLists(db, applied.refs, workOrders);
+  const partner = applied.keys["bench-partner-key"];
+
   const [locations, regions, assetTypes, assetCount] = await Promise.all([
     db.location.count({ where: { buyerCompanyId } }),
     db.region.count({ where: { buyerCompanyId } }),
@@ -209,7 +242,112 @@ export async function seed(db: Db): Promise<Seeded & { workOrderList: WorkOrderL
       locationIds: listLocations,
       matches,
     },
+    other: { ...other, partnerHeaders: { "X-API-KEY": partner.apiKey, "SVC-KEY": partner.svcKey! } },
   };
+}
+
+/**
+ * Full pages of the other lists that page real rows: proposals and published invoices of Acme's work
+ * orders (CoolCo's), purchase orders of Acme's internal team (two lines each), and root-thread notes on
+ * one work order. Every column a list answers is set, as on the locations.
+ */
+async function seedOtherLists(
+  db: Db,
+  refs: Record<string, number>,
+  workOrders: { id: number; createdAt: Date }[],
+): Promise<Omit<OtherLists, "partnerHeaders">> {
+  const buyerCompanyId = refs.acme;
+  const supplierFacilityId = refs["coolco-pdx"];
+  const orders = await db.workOrder.findMany({
+    where: { id: { in: workOrders.slice(0, SEED.proposals).map((w) => w.id) } },
+    select: { id: true, locationId: true, buyerFacilityId: true, problemTypeId: true },
+    orderBy: { id: "asc" },
+  });
+  const lines = [{ description: "Compressor contactor", amount: "184.50" }];
+  const costs = {
+    laborLineItems: [{ description: "Two technicians, 3 h", amount: "540.00" }],
+    laborTaxRate: "0",
+    laborTotalBeforeTax: "540.00",
+    materialLineItems: lines,
+    materialTaxRate: "8.25",
+    materialTotalBeforeTax: "184.50",
+  };
+  await db.proposal.createMany({
+    data: orders.map((w, i) => ({
+      ...costs,
+      workOrderId: w.id,
+      supplierFacilityId,
+      buyerCompanyId,
+      buyerFacilityId: w.buyerFacilityId,
+      locationId: w.locationId,
+      status: (["pending", "awarded", "declined"] as const)[i % 3],
+      scope: `Replace the contactor on unit ${i + 1}`,
+      totalBeforeTax: "724.50",
+      taxRate: "2.1",
+      tax: "15.22",
+      totalAfterTax: "739.72",
+      proposalPdfLink: `https://files.coolco.example/proposals/${i + 1}.pdf`,
+      createdById: refs.bob,
+    })),
+  });
+  const now = new Date();
+  await db.invoice.createMany({
+    data: orders.map((w, i) => ({
+      ...costs,
+      workOrderId: w.id,
+      supplierFacilityId,
+      buyerCompanyId,
+      buyerFacilityId: w.buyerFacilityId,
+      locationId: w.locationId,
+      problemTypeId: w.problemTypeId,
+      currency: "USD",
+      status: (["pending", "approved", "paid"] as const)[i % 3],
+      invoiceNumber: `INV-B-${i + 1}`,
+      dateOfInvoice: now,
+      poNumber: `PO-${i + 1}`,
+      serviceCallIds: [],
+      invoiceTotalBeforeTax: "724.50",
+      invoiceTaxRate: "2.1",
+      invoiceTax: "15.22",
+      invoiceTotalAfterTax: "739.72",
+      publishedAt: now,
+      statusChangedAt: now,
+      createdById: refs.bob,
+    })),
+  });
+
+  const teamId = refs["acme-inhouse"];
+  const vendor = await db.vendor.create({ data: { supplierCompanyId: teamId, name: "Bench vendor" } });
+  const purchaseOrders = await db.purchaseOrder.createManyAndReturn({
+    select: { id: true },
+    data: Array.from({ length: SEED.purchaseOrders }, (_, i) => ({
+      supplierCompanyId: teamId,
+      vendorId: vendor.id,
+      status: (["draft", "ordered"] as const)[i % 2],
+      notes: `Bench order ${i + 1}`,
+      expectedAt: new Date(Date.UTC(2026, 11, 1 + (i % 28))),
+      createdBy: "ivy@acme.example",
+      orderedAt: i % 2 ? now : null,
+      statusChangedAt: now,
+    })),
+  });
+  await db.purchaseOrderLineItem.createMany({
+    data: purchaseOrders.flatMap((o) =>
+      [1, 2].map((n) => ({ purchaseOrderId: o.id, description: `Filter ${n}`, quantity: "4", unitCost: "12.35" })),
+    ),
+  });
+
+  const noted = workOrders[0];
+  await db.workOrderNote.createMany({
+    data: Array.from({ length: SEED.notes }, (_, i) => ({
+      workOrderId: noted.id,
+      text: `Bench note ${i + 1}: checked the unit, no change`,
+      noteAddedBy: "alice@acme.example",
+      noteAddedAt: new Date(noted.createdAt.getTime() + (i + 1) * 1_000),
+      elements: [{ type: "text", text: `Bench note ${i + 1}` }],
+    })),
+  });
+  return { teamId, notedWorkOrderId: noted.id, contactId: refs.alice };
 }
 
 /** On a reused database: the bench key's headers are not stored in clear, so issue a fresh one. */

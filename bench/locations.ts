@@ -1,10 +1,13 @@
 // `npm run bench -- locations`: the list endpoints' cost next to a bare node:http + pg handler running the same SQL.
 //
-//   1. Load (autocannon, loopback, bounded): GET /v1/buyer/location/locations, the same list through
-//      GraphQL, and their baseline; a work order list with filters over REST and GraphQL and its own
-//      baseline; interleaved for BENCH_ROUNDS rounds; req/s, p50 and p99 of each (median over the
-//      rounds) and the service's ratios to its baseline. BENCH_PROFILE=1 also takes a CPU profile of the
-//      service during each service target's first run and prints where its time went (bench/profile.ts).
+//   1. Load (autocannon, loopback, bounded): every list that pages real rows, each over REST and GraphQL
+//      (the same rows and fields) next to its baseline: GET /v1/buyer/location/locations, a work order
+//      list with filters, assets, proposals, invoices, purchase orders (a partner key) and a work
+//      order's notes, first page of 10; interleaved for BENCH_ROUNDS rounds; req/s, p50 and p99 of each
+//      (median over the rounds) and the service's ratios to its baseline. BENCH_LISTS=<regular
+//      expression> loads only the lists whose names match ("locations|work orders"). BENCH_PROFILE=1
+//      also takes a CPU profile of the service during each service target's first run and prints where
+//      its time went (bench/profile.ts).
 //   2. SQL statements per list request at a small and a large page size (must not grow with it).
 //
 // Own database (wo_bench, recreated and dropped), own Redis prefix, API role only, and a logger that
@@ -25,7 +28,7 @@ import { startApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { BASELINE_SQL, startBaseline } from "./baseline.ts";
 import { breakdown, profiled } from "./profile.ts";
-import { graphqlList, restList } from "./calls.ts";
+import { graphqlList, type ListCall, restList } from "./calls.ts";
 import { createCountingDb } from "./counting-pool.ts";
 import { createBenchDatabase, dropBenchDatabase, SEED, seed } from "./database.ts";
 import { medians, runLoad, type LoadMedians, type LoadSample, type LoadSettings, type LoadTarget } from "./load.ts";
@@ -38,17 +41,23 @@ const settings: LoadSettings & { rounds: number } = {
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
 };
-/** Hard stop in case something hangs, well above the expected ~1.5 minutes. */
+/** Hard stop in case something hangs: this long for the set-up, and twice the load runs' own time. */
 const WATCHDOG_SECONDS = 300;
+/** The lists to load (BENCH_LISTS, a regular expression over their names: "locations|assets"); all by default. */
+const LISTS = new RegExp(process.env.BENCH_LISTS ?? ".");
+
+interface BenchList {
+  name: string;
+  /** The baseline's path for the same rows. */
+  baseline: string;
+  /** The key's headers when not the bench's buyer key (purchase orders: a partner key). */
+  headers?: Record<string, string>;
+  rest: ListCall;
+  graphql: ListCall;
+  rows: number;
+}
 const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "latest.json");
 const PROFILE = process.env.BENCH_PROFILE === "1";
-/** Each service target and the baseline it is measured against. */
-const BASELINE_OF: Record<string, string> = {
-  rest: "baseline",
-  graphql: "baseline",
-  "rest work orders": "baseline work orders",
-  "graphql work orders": "baseline work orders",
-};
 
 const LOCATION_FIELDS =
   "id name regionId locationTypeId buyerCompanyId currency internalCode storeContacts locationTypeDetails createdAt";
@@ -57,6 +66,28 @@ const WORK_ORDER_FIELDS =
   "id title description status locationId problemTypeId buyerFacilityId buyerCompanyId createdBy supplierFacilityId assetId subAssetIds " +
   "needsApproval isPM statusChangedAt assignedAt createdAt updatedAt subscribers statusChanges { from to action actor actorKind at } " +
   "serviceCalls { id technicianEmail scheduledAt checkInAt checkOutAt outcome }";
+/** What the other REST lists return, asked for in GraphQL too. */
+const ASSET_FIELDS =
+  "id name assetTypeId locationId buyerCompanyId isActive isLeased serialNumber manufacturer assetModelId installDate parentId " +
+  "refrigerantTypeCode fullChargeLb applianceCategory refrigerantRequiresProcessShutdown isRefrigerantTracked " +
+  "effectiveRefrigerant { refrigerantTypeCode fullChargeLb applianceCategory refrigerantRequiresProcessShutdown } warranties createdAt";
+const COST_FIELDS = ["labor", "material", "travel", "freight", "misc", "incurredCost"]
+  .map((s) => `${s}LineItems { description amount } ${s}TaxRate ${s}TotalBeforeTax`)
+  .join(" ");
+const PROPOSAL_FIELDS =
+  `id workOrderId supplierFacilityId status scope ${COST_FIELDS} totalBeforeTax taxRate tax totalAfterTax requestForProposalId ` +
+  "proposalPdfLink attachments { id name contentType size url supplierFacilityId createdAt } declineNotes decidedAt decidedBy " +
+  "locationId buyerFacilityId buyerCompanyId createdAt updatedAt";
+const INVOICE_FIELDS =
+  `id workOrderId supplierFacilityId status invoiceNumber dateOfInvoice poNumber serviceCallIds currency ${COST_FIELDS} ` +
+  "invoiceTotalBeforeTax invoiceTaxRate invoiceTax invoiceTotalAfterTax taxLineItems { type rate amount } invoicePDFLink " +
+  "invoicePdf { url fileId name } autoPublishOnApproval publishedAt approvedAt processedAt markedPaidAt disputedAt disputeNotes " +
+  "approvalNotes processingNotes glCode statusChangedAt locationId buyerFacilityId buyerCompanyId spendCategoryId problemTypeId createdAt updatedAt";
+const PURCHASE_ORDER_FIELDS =
+  "id status vendorId notes expectedAt createdBy orderedAt receivedAt cancelledAt cancellationReason statusChangedAt " +
+  "supplierCompanyId createdAt updatedAt total lineItems { id purchaseOrderId partId description quantity unitCost lineTotal " +
+  "quantityReceived purchaseRequestLineItemIds }";
+const NOTE_FIELDS = "id workOrderId text noteAddedBy noteAddedAt photo video audio otherFile elements";
 /** Location pages are clamped to 10 rows, other lists to 25. */
 const LOCATION_PAGE = 10;
 const LIST_PAGE = 25;
@@ -88,7 +119,9 @@ const log = (message: string) =>
   console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 
 async function main() {
-  setTimeout(() => abort(`still running after ${WATCHDOG_SECONDS} s`), WATCHDOG_SECONDS * 1000).unref();
+  const watchdog = (seconds: number) =>
+    setTimeout(() => abort(`still running after ${seconds} s`), seconds * 1000).unref();
+  let stop = watchdog(WATCHDOG_SECONDS);
   process.once("SIGINT", () => abort("interrupted"));
 
   log("creating and migrating wo_bench");
@@ -114,7 +147,7 @@ async function main() {
   // The rate limiter fails open without Redis, which would flatter the service: wait until it is there.
   await redisReady(app.redis);
   onCleanUp(() => deleteKeys(app.redis, `${redisPrefix}:*`));
-  const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId, seeded.workOrderList);
+  const baseline = await startBaseline(databaseUrl, seeded.buyerCompanyId, seeded.workOrderList, seeded.other);
   onCleanUp(() => baseline.close());
   const serviceUrl = `http://127.0.0.1:${app.port}`;
 
@@ -164,7 +197,7 @@ async function main() {
       call: (limit) =>
         graphqlList(
           "assets",
-          `{ assets(limit: ${limit}) { count data { id name assetType { id name } location { id name } meters { id name } labels { id name } } } }`,
+          `{ assets(limit: ${limit}) { count data { id name assetType { id name } location { id name } meters { edges { node { id name } } } labels { id name } } } }`,
         ),
       limits: [1, 25],
       expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.assets),
@@ -176,6 +209,19 @@ async function main() {
       expectRows: (limit) => Math.min(limit, LIST_PAGE, seeded.totals.assetTypes),
     },
   ];
+  // The other lists over REST (their GraphQL twins answer the same selections).
+  const other = [
+    ["proposals", "/v1/buyer/quote/proposals"],
+    ["invoices", "/v1/buyer/invoice/invoices"],
+    ["notes", `/v1/buyer/work_order/work_order_notes/${seeded.other.notedWorkOrderId}`],
+  ];
+  for (const [name, path] of other)
+    probes.push({
+      route: `REST GET ${path}`,
+      call: (limit) => restList(`${path}?limit=${limit}`),
+      limits: [1, 25],
+      expectRows: (limit) => Math.min(limit, SEED[name as "proposals"]),
+    });
   const statements = await countStatements(serviceUrl, seeded.headers, database.counter, probes);
   const restLocationsSql = await statementTexts(
     serviceUrl,
@@ -190,56 +236,87 @@ async function main() {
   const workOrderQuery =
     `{ workOrders(limit: 10, sort_by: "createdAt", order: "desc", filter: {status: "${statuses.join(",")}", locationId: "${locationIds.join(",")}"}) ` +
     `{ count data { ${WORK_ORDER_FIELDS} } } }`;
-  const targets: LoadTarget[] = [
+  const { partnerHeaders, notedWorkOrderId } = seeded.other;
+  const graphqlPage = (field: string, fields: string, args = "limit: 10") =>
+    graphqlList(field, `{ ${field}(${args}) { count data { ${fields} } } }`);
+  // Each list: its baseline path, the REST call and the GraphQL call for the same rows and fields.
+  const lists: BenchList[] = [
     {
-      name: "baseline",
+      name: "locations",
+      baseline: "/locations",
+      rest: restList("/v1/buyer/location/locations"),
+      graphql: graphqlPage("locations", LOCATION_FIELDS),
+      rows: LOCATION_PAGE,
+    },
+    {
+      name: "work orders",
+      baseline: "/work-orders",
+      rest: restList(seeded.workOrderList.path),
+      graphql: graphqlList("workOrders", workOrderQuery),
+      rows: workOrderPage,
+    },
+    {
+      name: "assets",
+      baseline: "/assets",
+      rest: restList("/v1/buyer/asset/assets"),
+      graphql: graphqlPage("assets", ASSET_FIELDS),
+      rows: LOCATION_PAGE,
+    },
+    {
+      name: "proposals",
+      baseline: "/proposals",
+      rest: restList("/v1/buyer/quote/proposals"),
+      graphql: graphqlPage("proposals", PROPOSAL_FIELDS),
+      rows: LOCATION_PAGE,
+    },
+    {
+      name: "invoices",
+      baseline: "/invoices",
+      rest: restList("/v1/buyer/invoice/invoices"),
+      graphql: graphqlPage("invoices", INVOICE_FIELDS),
+      rows: LOCATION_PAGE,
+    },
+    {
+      name: "purchase orders",
+      baseline: "/purchase-orders",
+      headers: partnerHeaders,
+      rest: restList("/v1/partners/purchasing/purchase_orders"),
+      graphql: graphqlPage("purchaseOrders", PURCHASE_ORDER_FIELDS),
+      rows: LOCATION_PAGE,
+    },
+    {
+      name: "notes",
+      baseline: "/notes",
+      rest: restList(`/v1/buyer/work_order/work_order_notes/${notedWorkOrderId}`),
+      graphql: graphqlPage("workOrderNotes", NOTE_FIELDS, `woId: ${notedWorkOrderId}, limit: 10`),
+      rows: LOCATION_PAGE,
+    },
+  ].filter((list) => LISTS.test(list.name));
+  if (!lists.length) throw new Error(`BENCH_LISTS=${process.env.BENCH_LISTS} matches no list`);
+  const targets: LoadTarget[] = lists.flatMap((list) => [
+    {
+      name: `baseline ${list.name}`,
       baseUrl: baseline.url,
       headers: {},
-      call: restList("/locations"),
-      expectRows: LOCATION_PAGE,
+      call: restList(list.baseline),
+      expectRows: list.rows,
       counter: baseline.counter,
     },
-    {
-      name: "rest",
+    ...(["rest", "graphql"] as const).map((channel) => ({
+      name: `${channel} ${list.name}`,
       baseUrl: serviceUrl,
-      headers: seeded.headers,
-      call: restList("/v1/buyer/location/locations"),
-      expectRows: LOCATION_PAGE,
+      headers: list.headers ?? seeded.headers,
+      call: list[channel],
+      expectRows: list.rows,
       counter: database.counter,
-    },
-    {
-      name: "graphql",
-      baseUrl: serviceUrl,
-      headers: seeded.headers,
-      call: graphqlList("locations", `{ locations(limit: 10) { count data { ${LOCATION_FIELDS} } } }`),
-      expectRows: LOCATION_PAGE,
-      counter: database.counter,
-    },
-    {
-      name: "baseline work orders",
-      baseUrl: baseline.url,
-      headers: {},
-      call: restList("/work-orders"),
-      expectRows: workOrderPage,
-      counter: baseline.counter,
-    },
-    {
-      name: "rest work orders",
-      baseUrl: serviceUrl,
-      headers: seeded.headers,
-      call: restList(seeded.workOrderList.path),
-      expectRows: workOrderPage,
-      counter: database.counter,
-    },
-    {
-      name: "graphql work orders",
-      baseUrl: serviceUrl,
-      headers: seeded.headers,
-      call: graphqlList("workOrders", workOrderQuery),
-      expectRows: workOrderPage,
-      counter: database.counter,
-    },
-  ];
+    })),
+  ]);
+  const baselineOf = (name: string) => `baseline ${name.replace(/^(rest|graphql) /, "")}`;
+  const services = targets.map((t) => t.name).filter((name) => !name.startsWith("baseline "));
+  clearTimeout(stop);
+  stop = watchdog(
+    WATCHDOG_SECONDS + 2 * settings.rounds * targets.length * (settings.warmupSeconds + settings.durationSeconds),
+  );
   const profiles: Record<string, { category: string; percent: number }[]> = {};
   const loadBefore = loadAverage();
   log(
@@ -249,7 +326,7 @@ async function main() {
   const samples: LoadSample[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets) {
-      const profile = PROFILE && round === 1 && BASELINE_OF[target.name];
+      const profile = PROFILE && round === 1 && services.includes(target.name);
       const sample = profile
         ? await profiled(() => runLoad(target, settings, round)).then(({ result, profile: cpu }) => {
             fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
@@ -274,8 +351,8 @@ async function main() {
 
   const median = Object.fromEntries(targets.map((t) => [t.name, medians(samples.filter((s) => s.target === t.name))]));
   const ratio = (name: string) => ({
-    requestsPerSecond: median[name].requestsPerSecond / median[BASELINE_OF[name]].requestsPerSecond,
-    p99: median[name].p99Ms / median[BASELINE_OF[name]].p99Ms,
+    requestsPerSecond: median[name].requestsPerSecond / median[baselineOf(name)].requestsPerSecond,
+    p99: median[name].p99Ms / median[baselineOf(name)].p99Ms,
   });
   const summary: Summary = {
     when: new Date().toISOString(),
@@ -288,7 +365,7 @@ async function main() {
     load: {
       samples,
       median,
-      ratioToBaseline: Object.fromEntries(Object.keys(BASELINE_OF).map((name) => [name, ratio(name)])),
+      ratioToBaseline: Object.fromEntries(services.map((name) => [name, ratio(name)])),
       ...(PROFILE ? { profiles } : {}),
     },
     statements: { ...statements, restLocationsSql, baselineSql: BASELINE_SQL },
@@ -319,7 +396,7 @@ function printSummary(s: Summary) {
   );
   console.log(`rows the bench key sees: ${JSON.stringify(s.seed)}\n`);
   console.log(
-    "Location list, first page of 10; work order list with filters (two statuses, two locations), first page of 10",
+    "First page of 10 of each list; the work order list with filters (two statuses, two locations), newest first",
   );
   console.log(
     "(median over rounds; latency in whole ms, as autocannon records it; ratios to each list's own baseline)",

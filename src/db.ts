@@ -256,6 +256,9 @@ export function sqlPool(db: Db): pg.Pool {
   return pool;
 }
 
+/** Whether `db` is a client createDb made (it has a pool for sqlRows); a transaction's client is not. */
+export const hasSqlPool = (db: unknown): db is Db => pools.has(db as Db);
+
 /**
  * A Prisma.Sql run on the pool as plain SQL (a named prepared statement, as Prisma's are): the rows as pg
  * parses them. For hot reads where Prisma's raw-query path was the cost (docs/performance.md).

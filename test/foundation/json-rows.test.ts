@@ -3,7 +3,7 @@
 // order), and the reader must decline what it cannot answer exactly, so that Prisma loads it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, sqlRows } from "../../src/db.ts";
-import { rowReader, type RowReader } from "../../src/schema/core/json-rows.ts";
+import { pageStatement, rowReader, type RowReader } from "../../src/schema/core/json-rows.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
@@ -187,17 +187,246 @@ describe("rows read as JSON", () => {
 
   it("declines what only Prisma can load", () => {
     const declined = [
-      { select: { id: true } },
-      { include: { location: true } }, // a to-one relation
-      { include: { statusChanges: { where: { action: "create" } } } },
-      { include: { statusChanges: { take: 1 } } },
-      { include: { statusChanges: { include: { workOrder: true } } } },
+      { select: {} },
+      { include: { _count: true } },
+      { include: { statusChanges: { where: { action: { contains: "c" } } } } }, // an operator it does not translate
+      { include: { serviceCalls: { where: { outcome: { not: "done" } } } } }, // `not` on a nullable column
+      { include: { statusChanges: { take: 1 } } }, // a window without an order
+      { include: { statusChanges: { take: -1, orderBy: { id: "asc" } } } }, // backwards
+      { include: { statusChanges: { cursor: { id: 1 }, orderBy: { id: "asc" } } } },
+      { include: { location: { orderBy: { id: "asc" } } } }, // a to-one relation has no order
       { include: { statusChanges: { orderBy: { workOrder: { id: "asc" } } } } }, // ordered by a relation's field
       { include: { statusChanges: { orderBy: { at: "sideways" } } } },
       { include: { noSuchRelation: true } },
       { include: { statusChanges: true }, where: { id: 1 } },
     ];
     for (const query of declined) expect(rowReader("WorkOrder", query), JSON.stringify(query)).toBeUndefined();
+    const window = { skip: 0, take: 10, orderBy: [{ id: "asc" as const }] };
+    const where = [
+      { title: { contains: "x" } },
+      { nte: "1.00" }, // a Decimal column
+      { locationId: "1" }, // text for an integer column: Prisma's to refuse
+      { status: "NoSuchStatus" },
+      { OR: [] },
+      { NOT: { id: 1 } },
+      { statusChanges: { every: { action: "create" } } },
+    ];
+    for (const w of where) expect(pageStatement("WorkOrder", w, window, {}), JSON.stringify(w)).toBeUndefined();
+    expect(pageStatement("WorkOrder", {}, { ...window, orderBy: [{ location: "asc" } as never] }, {})).toBeUndefined();
+  });
+});
+
+/**
+ * The offset lists' one statement (list.ts findPage → pageStatement) against Prisma's findMany and count
+ * for the same where, order, window and query: the scopes and filters the domains declare, and the
+ * selections their REST and GraphQL answers make.
+ */
+describe("a page read in one statement", () => {
+  async function expectPage(
+    model: string,
+    where: object,
+    orderBy: Record<string, "asc" | "desc">[],
+    query: object,
+    window = { skip: 0, take: 25 },
+  ) {
+    const statement = pageStatement(model, where, { ...window, orderBy }, query);
+    expect(statement, `${model} ${JSON.stringify({ where, query })}`).toBeDefined();
+    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(t.db, statement!.sql);
+    const delegate = (t.db as unknown as Record<string, any>)[model[0].toLowerCase() + model.slice(1)];
+    const expected = await delegate.findMany({ ...query, where, orderBy, ...window });
+    expectSame(statement!.reader.read(rows), expected);
+    expect(count).toBe(await delegate.count({ where }));
+    return expected as Record<string, unknown>[];
+  }
+
+  let workOrderId: number;
+  beforeAll(async () => {
+    const wo = await t.db.workOrder.findFirstOrThrow({ where: { buyerCompanyId: refs.acme }, select: { id: true } });
+    workOrderId = wo.id;
+    const billing = {
+      workOrderId,
+      supplierFacilityId: refs["coolco-pdx"],
+      buyerCompanyId: refs.acme,
+      buyerFacilityId: refs["acme-hq"],
+      locationId: refs["store-1"],
+      createdById: refs.bob,
+    };
+    const files = await Promise.all(
+      [1, 2].map((n) =>
+        t.db.storedFile.create({
+          data: {
+            supplierFacilityId: refs["coolco-pdx"],
+            uploadedById: refs.bob,
+            name: `quote-${n}.pdf`,
+            contentType: "application/pdf",
+            size: 1000 + n,
+            storageKey: `json-rows-${n}-${Date.now()}`,
+          },
+        }),
+      ),
+    );
+    for (const [i, status] of (["pending", "awarded", "declined"] as const).entries())
+      await t.db.proposal.create({
+        data: {
+          ...billing,
+          status,
+          totalAfterTax: `${1200 + i}.05`,
+          laborLineItems: [{ description: "Labor", amount: "100.10" }],
+          laborTaxRate: "8.2500",
+          decidedAt: status === "pending" ? null : new Date("2026-03-04T05:06:07.089Z"),
+          // out of position order, so the attachments' order is the declared one
+          attachments:
+            i === 0
+              ? {
+                  create: [
+                    { fileId: files[0].id, position: 2 },
+                    { fileId: files[1].id, position: 1 },
+                  ],
+                }
+              : undefined,
+        },
+      });
+    for (const [i, status] of (["pending", "draft", "paid"] as const).entries())
+      await t.db.invoice.create({
+        data: {
+          ...billing,
+          status,
+          invoiceNumber: `JR-${i}`,
+          problemTypeId: refs.hvac,
+          currency: "CAD",
+          serviceCallIds: i === 0 ? [3, 1] : [],
+          taxLineItems: [{ type: "GST", amount: "5.00" }],
+          dateOfInvoice: new Date("2026-02-01T00:00:00.123Z"),
+          statusChangedAt: new Date(),
+          pdfFileId: i === 0 ? files[0].id : null,
+        },
+      });
+    const team = refs["acme-inhouse"];
+    const vendor = await t.db.vendor.create({ data: { supplierCompanyId: team, name: "Parts Depot" } });
+    const order = await t.db.purchaseOrder.create({
+      data: {
+        supplierCompanyId: team,
+        vendorId: vendor.id,
+        createdBy: "ivy@acme.example",
+        expectedAt: new Date("2026-12-24T00:00:00Z"),
+        statusChangedAt: new Date(),
+        lineItems: {
+          create: [
+            { description: "Brazing rods", quantity: "4.5", unitCost: "12.35" },
+            { description: "Filter", quantity: "1", unitCost: "0.10" },
+          ],
+        },
+      },
+      include: { lineItems: true },
+    });
+    await t.db.purchaseRequest.create({
+      data: {
+        supplierCompanyId: team,
+        requestedBy: "ivy@acme.example",
+        statusChangedAt: new Date(),
+        lineItems: {
+          create: [
+            { quantity: "4.5", purchaseOrderLineItemId: order.lineItems[0].id },
+            { quantity: "1", purchaseOrderLineItemId: order.lineItems[0].id },
+          ],
+        },
+      },
+    });
+    for (const n of [2, 1, 3])
+      await t.db.workOrderNote.create({
+        data: {
+          workOrderId,
+          text: `note ${n}`,
+          noteAddedBy: "alice@acme.example",
+          noteAddedAt: new Date(Date.UTC(2026, 0, n)),
+          photo: n === 1 ? "https://files.example/p.jpg" : null,
+          elements: [{ type: "text", text: `n${n}` }],
+        },
+      });
+    await t.db.workOrderNote.create({
+      data: { workOrderId, thread: "internal", text: "other thread", noteAddedBy: "x", noteAddedAt: new Date() },
+    });
+  });
+
+  it("equals Prisma's for the asset list: scopes of both key kinds, filters, REST's and GraphQL's selections", async () => {
+    const buyer = { buyerCompanyId: refs.acme };
+    // buyerOwnedScope of a supplier key: the related companies, through a list relation's `some`
+    const supplier = {
+      buyerCompany: {
+        OR: [{ supplierLinks: { some: { supplierFacilityId: refs["coolco-pdx"], deletedAt: null } } }, { id: -1 }],
+      },
+    };
+    const rest = { include: { assetType: true } };
+    const graphql = {
+      include: {
+        assetType: true,
+        location: true,
+        children: true,
+        meters: { where: buyer, orderBy: { id: "asc" }, take: 11, skip: 0 },
+        labels: { where: { label: buyer }, include: { label: true } },
+      },
+    };
+    const ids = [{ id: "asc" as const }];
+    for (const scope of [buyer, supplier]) {
+      expect((await expectPage("Asset", { AND: [scope, {}] }, ids, rest)).length).toBeGreaterThan(0);
+      await expectPage("Asset", { AND: [scope, {}] }, ids, graphql);
+    }
+    await expectPage(
+      "Asset",
+      { AND: [buyer, { isActive: true, parentId: null }] },
+      [{ name: "desc" }, { id: "desc" }],
+      {},
+    );
+    await expectPage("Asset", { AND: [buyer, { id: { in: [refs["rtu-1"], refs["g-asset"]] } }] }, ids, rest);
+    await expectPage("Asset", { AND: [buyer, { id: { in: [] } }] }, ids, rest);
+    await expectPage("Asset", { AND: [buyer, { createdAt: { in: [new Date(0)] } }] }, ids, rest);
+    await expectPage(
+      "Location",
+      { AND: [buyer, {}] },
+      ids,
+      { include: { region: { where: buyer } } },
+      { skip: 1, take: 2 },
+    );
+  });
+
+  it("equals Prisma's for proposals, invoices (a scope with `not`), purchase orders (nested selects) and notes", async () => {
+    const newest = [{ id: "desc" as const }];
+    const proposals = await expectPage(
+      "Proposal",
+      { AND: [{ buyerCompanyId: refs.acme }, { status: { in: ["pending", "awarded"] } }] },
+      newest,
+      { include: { attachments: { orderBy: { position: "asc" }, include: { file: true } } } },
+    );
+    expect(proposals.some((p) => (p.attachments as unknown[]).length === 2)).toBe(true);
+    const invoices = await expectPage(
+      "Invoice",
+      { AND: [{ buyerCompanyId: refs.acme, status: { not: "draft" } }, {}] },
+      [{ dateOfInvoice: "asc" }, { id: "asc" }],
+      { include: { pdfFile: true } },
+    );
+    expect(invoices.map((i) => i.status)).not.toContain("draft");
+    expect(invoices.some((i) => i.pdfFile !== null)).toBe(true);
+    await expectPage("Invoice", { AND: [{ supplierFacilityId: refs["coolco-pdx"] }, { currency: "CAD" }] }, newest, {});
+    const team = { supplierCompanyId: refs["acme-inhouse"] };
+    await expectPage("PurchaseOrder", { AND: [team, {}] }, newest, {
+      include: { lineItems: { select: { quantity: true, unitCost: true } } },
+    });
+    await expectPage("PurchaseOrder", { AND: [team, {}] }, newest, {
+      include: {
+        lineItems: {
+          orderBy: { id: "asc" },
+          include: { purchaseRequestLineItems: { select: { id: true }, orderBy: { id: "asc" } } },
+        },
+        vendor: true,
+      },
+    });
+    const notes = await expectPage(
+      "WorkOrderNote",
+      { AND: [{ workOrderId, thread: "root" }, {}] },
+      [{ noteAddedAt: "asc" }, { id: "asc" }],
+      {},
+    );
+    expect(notes.map((n) => n.text)).toEqual(["note 1", "note 2", "note 3"]);
   });
 });
 

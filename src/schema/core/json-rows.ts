@@ -1,14 +1,22 @@
-// Rows of a model, with the list relations a GraphQL selection includes, read as JSON by the statement
-// that picks them, in the shape Prisma's findMany gives (Date, Decimal, BigInt), so Pothos resolves them
-// as if Prisma had loaded them. For the hot lists where Prisma's reading of wide rows, and its raw-query
-// path, were the cost (docs/performance.md "Rows read as JSON"). It answers only what it can answer
-// exactly: `{}` or `{ include }` of list relations loaded whole, each at most ordered by its own scalar
-// fields (what `t.relation(…, { query: { orderBy } })` asks for). For anything else `rowReader` is
-// undefined and the caller asks Prisma.
+// Rows of a model, with the relations a Prisma query includes, read as JSON by the statement that picks
+// them, in the shape Prisma's findMany gives (Date, Decimal, BigInt), so Pothos resolves them as if Prisma
+// had loaded them: the read path of every offset list (list.ts findPage, the work order list;
+// docs/performance.md "Rows read as JSON"). Prisma's reading of rows, value by value, and its second
+// statement for the total were most of a list request's cost.
+//
+// It answers only what it can answer exactly, and says so by returning undefined (the caller asks
+// Prisma): `include` or `select` of columns and of relations (to-one by their foreign key, lists by the
+// key that points back), nested, each relation at most filtered (`where`, below), ordered by its own
+// columns and windowed (`take`/`skip` with an order); and `where` made of column equality, `in`, `not`
+// on required columns, AND/OR, a to-one relation's condition and a list's `some`. Values are typed
+// against the column (a value Prisma would refuse is left to Prisma, which refuses it).
 import { Prisma } from "../../db.ts";
+import * as Enums from "../../generated/prisma/enums.ts";
 import { getDatamodel } from "../../generated/pothos-types.ts";
 
 type Sql = Prisma.Sql;
+const sql = Prisma.sql;
+const raw = Prisma.raw;
 
 interface ModelField {
   name: string;
@@ -16,11 +24,24 @@ interface ModelField {
   kind: string;
   isList: boolean;
   isId: boolean;
+  isRequired: boolean;
   relationName?: string;
   relationFromFields?: string[];
 }
 
 const MODELS = getDatamodel().datamodel.models as unknown as Record<string, { fields: ModelField[] }>;
+const ENUMS = Enums as unknown as Record<string, Record<string, string> | undefined>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+const fieldOf = (model: string, name: string) => MODELS[model]?.fields.find((f) => f.name === name);
+
+/** The model's one id column (every relation of the schema references it). */
+function idOf(model: string): string | undefined {
+  const ids = MODELS[model]?.fields.filter((f) => f.isId) ?? [];
+  return ids.length === 1 ? ids[0].name : undefined;
+}
 
 /** Values whose JSON form is not Prisma's: timestamps (text), Decimal and BigInt (sent as text: a JSON number would lose digits). */
 const CONVERT: Record<string, (v: string) => unknown> = {
@@ -30,69 +51,284 @@ const CONVERT: Record<string, (v: string) => unknown> = {
   BigInt: (v) => BigInt(v),
 };
 
-interface FieldConverter {
-  name: string;
-  list: boolean;
-  convert?: (v: string) => unknown;
-}
-
 /** A model's scalar and enum fields: the columns Prisma selects for an include. */
 const scalarFields = (model: string) => MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum");
 
-/** Those columns of the row at `alias`; Decimal and BigInt as text. */
-const columnsOf = (model: string, alias: string) =>
-  scalarFields(model).map((f) => {
-    const column = `${alias}."${f.name}"`;
-    return f.type === "Decimal" || f.type === "BigInt"
-      ? `${column}::text${f.isList ? "[]" : ""} AS "${f.name}"`
-      : column;
-  });
-
-/** The fields whose JSON value is not Prisma's: those CONVERT handles, and lists (NULL is [] for Prisma). */
-const convertedFields = (model: string): FieldConverter[] =>
-  scalarFields(model)
-    .filter((f) => CONVERT[f.type] || f.isList)
-    .map((f) => ({ name: f.name, list: f.isList, convert: CONVERT[f.type] }));
+/** The column `field` of the row at `alias`; Decimal and BigInt as text. */
+function columnOf(field: ModelField, alias: string): string {
+  const column = `${alias}."${field.name}"`;
+  return field.type === "Decimal" || field.type === "BigInt"
+    ? `${column}::text${field.isList ? "[]" : ""} AS "${field.name}"`
+    : column;
+}
 
 type Converter = (row: Record<string, unknown>) => void;
 
-function converterOf(fields: FieldConverter[], relations: { name: string; convert: Converter }[]): Converter {
+interface RelationNode {
+  name: string;
+  list: boolean;
+  /** The relation's value for the row at `alias`, as a select-list item named after it. */
+  sql(alias: string): Sql;
+  convert?: Converter;
+}
+
+/** Turns a row's JSON values into Prisma's (CONVERT, NULL lists as []), its relations' too; undefined when nothing needs it. */
+function converterOf(fields: ModelField[], relations: RelationNode[]): Converter | undefined {
+  const own = fields
+    .filter((f) => CONVERT[f.type] || f.isList)
+    .map((f) => ({ name: f.name, list: f.isList, convert: CONVERT[f.type] }));
+  const nested = relations.filter((r) => r.convert);
+  if (!own.length && !nested.length) return undefined;
   return (row) => {
-    for (const { name, list, convert } of fields) {
+    for (const { name, list, convert } of own) {
       const value = row[name];
       // A NULL scalar list is [] for Prisma.
       if (list) row[name] = value === null ? [] : convert ? (value as string[]).map(convert) : value;
       else if (value !== null) row[name] = convert!(value as string);
     }
-    for (const { name, convert } of relations)
-      for (const child of row[name] as Record<string, unknown>[]) convert(child);
+    for (const { name, list, convert } of nested) {
+      const value = row[name];
+      if (list) for (const child of value as Record<string, unknown>[]) convert!(child);
+      else if (value !== null) convert!(value as Record<string, unknown>);
+    }
   };
 }
 
-/** `{field: "asc"}` or a list of those, on the related model's own scalar fields; otherwise undefined. */
+/** `{field: "asc"}` or a list of those, on the model's own columns; otherwise undefined. */
 function orderSql(model: string, alias: string, orderBy: unknown): string | undefined {
   const terms = Array.isArray(orderBy) ? orderBy : [orderBy];
-  const scalars = new Set(MODELS[model].fields.filter((f) => f.kind !== "object" && !f.isList).map((f) => f.name));
   const parts: string[] = [];
   for (const term of terms) {
-    const entries = term && typeof term === "object" ? Object.entries(term) : [];
+    const entries = isObject(term) ? Object.entries(term) : [];
     if (entries.length !== 1) return undefined;
-    const [[field, direction]] = entries;
-    if (!scalars.has(field) || (direction !== "asc" && direction !== "desc")) return undefined;
-    parts.push(`${alias}."${field}" ${direction.toUpperCase()}`);
+    const [[name, direction]] = entries;
+    const field = fieldOf(model, name);
+    if (!field || field.kind === "object" || field.isList || (direction !== "asc" && direction !== "desc"))
+      return undefined;
+    parts.push(`${alias}."${name}" ${direction.toUpperCase()}`);
   }
-  return parts.join(", ");
+  return parts.length ? parts.join(", ") : undefined;
 }
 
-/** The list relation `name` of `model`: its model and the foreign key that points at the parent's id. */
-function listRelation(model: string, name: string) {
-  const field = MODELS[model].fields.find((f) => f.name === name && f.kind === "object" && f.isList);
-  const parentIds = MODELS[model].fields.filter((f) => f.isId);
-  if (!field || parentIds.length !== 1) return undefined;
-  const back = MODELS[field.type]?.fields.find(
-    (f) => f.kind === "object" && f.relationName === field.relationName && f.relationFromFields?.length === 1,
+/** How a relation joins: the related model, whether it is a list, and the condition on a related row at `child`. */
+function relationJoin(model: string, field: ModelField) {
+  if (field.kind !== "object") return undefined;
+  const target = field.type;
+  if (!field.isList && field.relationFromFields?.length === 1) {
+    const id = idOf(target);
+    const key = field.relationFromFields[0];
+    return (
+      id && {
+        model: target,
+        list: false,
+        on: (parent: string, child: string) => `${child}."${id}" = ${parent}."${key}"`,
+      }
+    );
+  }
+  const back = MODELS[target]?.fields.find(
+    (f) =>
+      f !== field && f.kind === "object" && f.relationName === field.relationName && f.relationFromFields?.length === 1,
   );
-  return back && { model: field.type, foreignKey: back.relationFromFields![0], parentId: parentIds[0].name };
+  const id = idOf(model);
+  if (!field.isList || !back || !id) return undefined;
+  const key = back.relationFromFields![0];
+  return { model: target, list: true, on: (parent: string, child: string) => `${child}."${key}" = ${parent}."${id}"` };
+}
+
+// ---- where
+
+/** A filter value as the column's parameter; undefined when its type is not the column's (Prisma's to refuse). */
+function paramOf(field: ModelField, value: unknown): unknown {
+  switch (field.kind === "enum" ? "enum" : field.type) {
+    case "Int":
+      return Number.isInteger(value) && Math.abs(value as number) <= 2_147_483_647 ? value : undefined;
+    case "String":
+      return typeof value === "string" ? value : undefined;
+    case "Boolean":
+      return typeof value === "boolean" ? value : undefined;
+    case "enum":
+      return typeof value === "string" && ENUMS[field.type]?.[value] === value ? value : undefined;
+    case "DateTime":
+      // As text with its zone: a timestamp without one reads it as UTC, as Prisma writes it.
+      return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function scalarWhere(alias: string, field: ModelField, condition: unknown): Sql | undefined {
+  if (field.isList) return undefined;
+  const column = raw(`${alias}."${field.name}"`);
+  const equal = (value: unknown) => {
+    if (value === null) return sql`${column} IS NULL`;
+    const param = paramOf(field, value);
+    return param === undefined ? undefined : sql`${column} = ${param}`;
+  };
+  if (!isObject(condition)) return equal(condition);
+  const parts: (Sql | undefined)[] = [];
+  for (const [operator, operand] of Object.entries(condition)) {
+    if (operand === undefined) continue;
+    if (operator === "equals") parts.push(equal(operand));
+    else if (operator === "in") {
+      if (!Array.isArray(operand)) return undefined;
+      const values = operand.map((v) => paramOf(field, v));
+      if (values.some((v) => v === undefined)) return undefined;
+      parts.push(values.length ? sql`${column} = ANY(${values})` : sql`FALSE`);
+    } else if (operator === "not") {
+      // On a nullable column Prisma's `not` has its own NULL rules: left to Prisma.
+      if (operand === null) parts.push(sql`${column} IS NOT NULL`);
+      else if (!field.isRequired || isObject(operand)) return undefined;
+      else {
+        const param = paramOf(field, operand);
+        if (param === undefined) return undefined;
+        parts.push(sql`${column} <> ${param}`);
+      }
+    } else return undefined;
+  }
+  return parts.some((p) => p === undefined) ? undefined : all(parts as Sql[]);
+}
+
+const all = (parts: Sql[]) => (parts.length ? sql`(${Prisma.join(parts, " AND ")})` : sql`TRUE`);
+
+function relationWhere(model: string, alias: string, field: ModelField, condition: unknown, depth: number) {
+  const relation = relationJoin(model, field);
+  if (!relation || !isObject(condition)) return undefined;
+  const keys = Object.keys(condition);
+  let inner: unknown = condition;
+  if (relation.list) {
+    if (keys.length !== 1 || keys[0] !== "some") return undefined;
+    inner = condition.some;
+  } else if (keys.includes("is") || keys.includes("isNot")) {
+    if (keys.length !== 1 || keys[0] !== "is") return undefined;
+    inner = condition.is;
+  }
+  const related = `r${depth}`;
+  const where = whereSql(relation.model, related, inner, depth + 1);
+  return (
+    where &&
+    sql`EXISTS (SELECT 1 FROM ${raw(`"${relation.model}" ${related}`)} WHERE ${raw(relation.on(alias, related))} AND ${where})`
+  );
+}
+
+/** A Prisma `where` over the row at `alias` as SQL, or undefined when it uses what this does not translate. */
+function whereSql(model: string, alias: string, where: unknown, depth = 1): Sql | undefined {
+  if (!isObject(where)) return undefined;
+  const parts: Sql[] = [];
+  for (const [key, condition] of Object.entries(where)) {
+    if (condition === undefined) continue;
+    let part: Sql | undefined;
+    if (key === "AND" || key === "OR") {
+      const items = Array.isArray(condition) ? condition : key === "AND" ? [condition] : [];
+      const each = items.map((item) => whereSql(model, alias, item, depth));
+      // OR [] matches nothing for Prisma; not worth a translation of its own.
+      if (!each.length && key === "OR") return undefined;
+      if (each.some((p) => p === undefined)) return undefined;
+      part = key === "AND" ? all(each as Sql[]) : sql`(${Prisma.join(each as Sql[], " OR ")})`;
+    } else {
+      const field = fieldOf(model, key);
+      if (!field) return undefined;
+      part =
+        field.kind === "object"
+          ? relationWhere(model, alias, field, condition, depth)
+          : scalarWhere(alias, field, condition);
+    }
+    if (!part) return undefined;
+    parts.push(part);
+  }
+  return all(parts);
+}
+
+// ---- rows
+
+interface RowNode {
+  /** The JSON object of the row at `alias`. */
+  json(alias: string): Sql;
+  convert?: Converter;
+}
+
+const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
+
+/** A relation of the row: a to-one's row or null, a list's rows as an array, each shaped by its own selection. */
+function relationNode(model: string, field: ModelField, value: unknown, depth: number): RelationNode | undefined {
+  const relation = relationJoin(model, field);
+  const options = value === true ? {} : value;
+  if (!relation || !isObject(options)) return undefined;
+  const { where, orderBy, take, skip, ...selection } = options;
+  const child = `c${depth}`;
+  const node = rowNode(relation.model, selection, depth);
+  const condition = where === undefined ? sql`TRUE` : whereSql(relation.model, child, where, depth + 1);
+  if (!node || !condition) return undefined;
+  const from = (alias: string) =>
+    sql`FROM ${raw(`"${relation.model}" ${child}`)} WHERE ${raw(relation.on(alias, child))} AND ${condition}`;
+  const name = raw(`"${field.name}"`);
+  if (!relation.list) {
+    if (orderBy !== undefined || take !== undefined || skip !== undefined) return undefined;
+    return {
+      name: field.name,
+      list: false,
+      sql: (alias) => sql`(SELECT ${node.json(child)} ${from(alias)}) AS ${name}`,
+      convert: node.convert,
+    };
+  }
+  const order = orderBy === undefined ? undefined : orderSql(relation.model, child, orderBy);
+  if (orderBy !== undefined && !order) return undefined;
+  if (take === undefined && skip === undefined) {
+    const ordered = raw(order ? ` ORDER BY ${order}` : "");
+    return {
+      name: field.name,
+      list: true,
+      sql: (alias) => sql`(SELECT coalesce(json_agg(${node.json(child)}${ordered}), '[]') ${from(alias)}) AS ${name}`,
+      convert: node.convert,
+    };
+  }
+  // A window of the list (a connection's page): only in a declared order, forwards.
+  if (!order || !isCount(take ?? 0) || !isCount(skip ?? 0)) return undefined;
+  const window = `w${depth}`;
+  const limit = take === undefined ? sql`` : sql` LIMIT ${take}`;
+  return {
+    name: field.name,
+    list: true,
+    sql: (alias) =>
+      sql`(SELECT coalesce(json_agg(${raw(`${window}.j ORDER BY ${window}.n`)}), '[]') FROM (SELECT ${node.json(child)} AS j,
+            row_number() OVER (ORDER BY ${raw(order)}) AS n ${from(alias)} ORDER BY ${raw(order)}${limit} OFFSET ${skip ?? 0}) ${raw(window)}) AS ${name}`,
+    convert: node.convert,
+  };
+}
+
+/** The row of `model` with what `selection` ({include} or {select}, or neither: every column) asks for. */
+function rowNode(model: string, selection: Record<string, unknown>, depth: number): RowNode | undefined {
+  const { include, select, ...rest } = selection;
+  if (Object.keys(rest).length || (include !== undefined && select !== undefined)) return undefined;
+  const entries = select ?? include ?? {};
+  if (!isObject(entries)) return undefined;
+  const columns = select === undefined ? scalarFields(model) : [];
+  const relations: RelationNode[] = [];
+  for (const [name, value] of Object.entries(entries)) {
+    if (value === false || value === undefined) continue;
+    const field = fieldOf(model, name);
+    if (!field) return undefined;
+    if (field.kind === "object") {
+      const relation = relationNode(model, field, value, depth + 1);
+      if (!relation) return undefined;
+      relations.push(relation);
+    } else if (select !== undefined && value === true) columns.push(field);
+    else return undefined;
+  }
+  if (!columns.length && !relations.length) return undefined;
+  const object = `o${depth}`;
+  const built = new Map<string, Sql>();
+  return {
+    json(alias) {
+      let text = built.get(alias);
+      if (!text) {
+        const items = [...columns.map((f) => raw(columnOf(f, alias))), ...relations.map((r) => r.sql(alias))];
+        text = sql`(SELECT to_json(${raw(object)}) FROM (SELECT ${Prisma.join(items, ", ")}) ${raw(object)})`;
+        built.set(alias, text);
+      }
+      return text;
+    },
+    convert: converterOf(columns, relations),
+  };
 }
 
 export interface RowReader {
@@ -103,46 +339,14 @@ export interface RowReader {
 }
 
 function buildReader(model: string, query: object): RowReader | undefined {
-  const keys = Object.keys(query);
-  if (keys.some((k) => k !== "include")) return undefined;
-  const include = ((query as { include?: unknown }).include ?? {}) as Record<string, unknown>;
-  if (typeof include !== "object" || include === null) return undefined;
-  const relations: { name: string; model: string; foreignKey: string; parentId: string; order?: string }[] = [];
-  for (const [name, value] of Object.entries(include)) {
-    const relation = listRelation(model, name);
-    if (!relation) return undefined;
-    if (value === true) {
-      relations.push({ name, ...relation });
-      continue;
-    }
-    const options = value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-    if (!options || Object.keys(options).some((k) => k !== "orderBy")) return undefined;
-    const order = options.orderBy === undefined ? undefined : orderSql(relation.model, "c", options.orderBy);
-    if (order === undefined && options.orderBy !== undefined) return undefined;
-    relations.push({ name, ...relation, order });
-  }
-  const childReaders = relations.map((r) => ({ name: r.name, convert: converterOf(convertedFields(r.model), []) }));
-  const convert = converterOf(convertedFields(model), childReaders);
-  const built = new Map<string, Sql>();
-  const jsonOf = (alias: string) => {
-    const own = columnsOf(model, alias);
-    const nested = relations.map((r) => {
-      const element = `(SELECT to_json(e) FROM (SELECT ${columnsOf(r.model, "c").join(", ")}) e)`;
-      return (
-        `(SELECT coalesce(json_agg(${element}${r.order ? ` ORDER BY ${r.order}` : ""}), '[]') FROM "${r.model}" c ` +
-        `WHERE c."${r.foreignKey}" = ${alias}."${r.parentId}") AS "${r.name}"`
-      );
-    });
-    return Prisma.raw(`(SELECT to_json(o) FROM (SELECT ${[...own, ...nested].join(", ")}) o)`);
-  };
+  if (!MODELS[model] || !isObject(query)) return undefined;
+  const node = rowNode(model, query, 0);
+  if (!node) return undefined;
+  const { convert } = node;
   return {
-    json(alias) {
-      let text = built.get(alias);
-      if (!text) built.set(alias, (text = jsonOf(alias)));
-      return text;
-    },
+    json: (alias) => node.json(alias),
     read<T>(rows: unknown[]) {
-      for (const row of rows) convert(row as Record<string, unknown>);
+      if (convert) for (const row of rows) convert(row as Record<string, unknown>);
       return rows as T[];
     },
   };
@@ -161,4 +365,29 @@ export function rowReader(model: string, query: object): RowReader | undefined {
     readers.set(key, reader);
   }
   return reader ?? undefined;
+}
+
+/** A page of an offset list: rows, order and window as findMany takes them. */
+export interface PageWindow {
+  skip: number;
+  take: number;
+  orderBy: Record<string, "asc" | "desc">[];
+}
+
+/**
+ * One statement for a page and its total: `{count, rows}`, the rows as `reader` reads them, in the page's
+ * order; undefined when the query, the `where` or the order is beyond what SQL here answers exactly.
+ */
+export function pageStatement(model: string, where: object, page: PageWindow, query: object) {
+  const reader = rowReader(model, query);
+  const condition = reader && whereSql(model, "t", where);
+  const order = condition && orderSql(model, "t", page.orderBy);
+  if (!reader || !condition || !order) return undefined;
+  const table = raw(`"${model}" t`);
+  return {
+    reader,
+    sql: sql`SELECT (SELECT count(*)::int FROM ${table} WHERE ${condition}) AS count,
+      (SELECT coalesce(json_agg(${reader.json("t")} ORDER BY ${raw(order)}), '[]')
+         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${raw(order)} LIMIT ${page.take} OFFSET ${page.skip}) t) AS rows`,
+  };
 }

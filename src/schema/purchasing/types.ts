@@ -145,7 +145,8 @@ export const RequestRef = builder.prismaNode("PurchaseRequest", {
     estimatedTotal: t.string({
       nullable: true,
       description: "Sum of quantity × estimated unit cost (cents, half up); null while a line has no estimate",
-      select: { lineItems: { select: { quantity: true, estimatedUnitCost: true } } },
+      // The lines as the lineItems field loads them, so that Pothos loads them once for both.
+      select: { lineItems: { orderBy: { id: "asc" } } },
       resolve: (r) =>
         r.lineItems.some((l) => l.estimatedUnitCost === null)
           ? null
@@ -262,7 +263,8 @@ export const OrderRef = builder.prismaNode("PurchaseOrder", {
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the order was last written" }),
     total: t.string({
       description: "Sum of the line totals",
-      select: { lineItems: { select: { quantity: true, unitCost: true } } },
+      // The lines as the lineItems field loads them, so that Pothos loads them once for both.
+      select: { lineItems: { orderBy: { id: "asc" } } },
       resolve: (o) => moneyText(sum(o.lineItems.map((l) => lineTotal(l.quantity, l.unitCost)))),
     }),
     lineItems: t.relation("lineItems", { query: { orderBy: { id: "asc" } }, description: "The order's lines, by id" }),
