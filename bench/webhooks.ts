@@ -351,14 +351,15 @@ async function main() {
       complete: () => undefined,
     },
   );
-  // Warm-up until both paths carry an event (the subscription is live once one arrives).
+  // Warm-up until both paths carry an event (the subscription is live once one arrives). The worker
+  // processes have no readiness probe, and on a busy machine they take more than 10 s to start.
   const warmUp = await (async () => {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 600; i++) {
       const [id] = await commitBatch(db, refs, 1);
       await sleep(100);
       if (subscription.has(id) && [...receiver.arrivals.values()].some((a) => a.workOrderId === id)) return id;
     }
-    throw new Error("warm-up: no event came through in 10 s");
+    throw new Error("warm-up: no event came through in 60 s");
   })();
   await commitBatch(db, refs, 100); // and let the JIT see some volume
   await waitUntil(() => receiver.arrivals.size >= (nextWorkOrderId - 1) * endpoints, 30_000, "the warm-up deliveries");
