@@ -147,8 +147,11 @@ export function createDeliverer(options: DelivererOptions) {
       return claimDeliveries(options.db, now, limit, new Date(now.getTime() + leaseMs));
     },
 
-    /** One attempt of a claimed delivery, recorded with the time of the next one (or none). */
-    async attempt(delivery: ClaimedDelivery): Promise<Outcome> {
+    /**
+     * One attempt of a claimed delivery, recorded with the time of the next one (or none). `sent` is
+     * called once the POST has its answer (or none), before the record lands.
+     */
+    async attempt(delivery: ClaimedDelivery, sent?: () => void): Promise<Outcome> {
       const started = options.now();
       if (started.getTime() - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS) {
         // Counted only when still pending: the expiry sweep may have expired (and counted) it meanwhile.
@@ -165,6 +168,7 @@ export function createDeliverer(options: DelivererOptions) {
       const clock = performance.now();
       const { statusCode, error } = await sender.post(delivery, delivery.body, delivery.webhookId, started);
       const seconds = (performance.now() - clock) / 1000;
+      sent?.();
       const latencyMs = Math.round(seconds * 1000);
       const ok = error === null;
       // Would the next attempt, on the real schedule, still fall inside the three-hour window?
