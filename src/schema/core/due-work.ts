@@ -24,6 +24,16 @@ export interface DueWorkOptions<T> {
   run(item: T, sent: () => void): Promise<unknown>;
   /** Rows in flight at most (and as many more whose record has not landed yet). */
   concurrency: number;
+  /**
+   * Claimed rows that may wait for a slot (default 0): the next claim is taken while the slots are still
+   * busy, so they do not sit empty for its round trip. Those rows hold their lease while they wait.
+   */
+  ahead?: number;
+  /**
+   * Whether a claimed row waited for a slot so long that its lease could run out during the attempt
+   * (another worker could then take it too). Such a row is not run: it is due again when the lease ends.
+   */
+  stale?(item: T): boolean;
   /** How often to look for due rows while none are (and the latency floor of a retry). */
   intervalMs: number;
 }
@@ -31,18 +41,22 @@ export interface DueWorkOptions<T> {
 export interface DueWork {
   /** Due rows may have appeared (written by this process): look now instead of at the next interval. */
   poke(): void;
-  /** Stops claiming, then waits for the attempts in flight. */
+  /** Stops claiming, then runs the rows it holds and waits for every attempt. */
   close(): Promise<void>;
 }
 
 export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
-  // While every slot is taken, claim again only once a quarter of them is free: claims stay batched.
+  const ahead = o.ahead ?? 0;
+  // Claims stay batched: once the dispatcher holds as much as it may, it claims again only when a
+  // quarter of the slots' worth is free.
   const refill = Math.max(1, Math.floor(o.concurrency / 4));
-  // Every run until it settles (close waits for them); `busy` counts those that still hold a slot (not
-  // sent yet). Records waiting to land are bounded too, so a slow database slows the claims down.
+  // Claimed rows waiting for a slot; every run until it settles (close waits for them); `busy` counts the
+  // runs that still hold a slot (not sent yet). Records waiting to land are bounded too, so a slow
+  // database slows the claims down.
+  const ready: T[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let busy = 0;
-  const free = () => Math.min(o.concurrency - busy, 2 * o.concurrency - inFlight.size);
+  const room = () => Math.min(o.concurrency + ahead - busy, 2 * o.concurrency + ahead - inFlight.size) - ready.length;
   let stopped = false;
   let saturated = false;
   let wake: (() => void) | undefined;
@@ -51,39 +65,56 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
     wake = undefined;
     resolve?.();
   };
+  const slotFreed = () => {
+    launch();
+    if (saturated && room() >= refill) wakeUp();
+  };
+
+  function launch() {
+    while (busy < o.concurrency && ready.length > 0) {
+      const item = ready.shift() as T;
+      if (o.stale?.(item)) {
+        o.logger.warn(
+          { loop: o.name },
+          "a claimed row waited past its lease's margin; it is due again when the lease ends",
+        );
+        continue;
+      }
+      let holding = true;
+      const release = () => {
+        if (!holding) return;
+        holding = false;
+        busy--;
+        slotFreed();
+      };
+      busy++;
+      const attempt = o
+        .run(item, release)
+        .catch((err: Error) =>
+          o.logger.warn(
+            { err: err.message, loop: o.name },
+            "attempt failed; its row is due again when the lease runs out",
+          ),
+        )
+        .finally(() => {
+          inFlight.delete(attempt);
+          if (holding) release();
+          else slotFreed();
+        });
+      inFlight.add(attempt);
+    }
+  }
 
   const loop = (async () => {
     while (!stopped) {
-      const limit = free();
+      const limit = room();
       saturated = false;
       if (limit > 0) {
         try {
           const items = await o.claim(limit);
           saturated = items.length === limit;
-          for (const item of items) {
-            let holding = true;
-            const release = () => {
-              if (!holding) return;
-              holding = false;
-              busy--;
-              if (saturated && free() >= refill) wakeUp();
-            };
-            busy++;
-            const attempt = o
-              .run(item, release)
-              .catch((err: Error) =>
-                o.logger.warn(
-                  { err: err.message, loop: o.name },
-                  "attempt failed; its row is due again when the lease runs out",
-                ),
-              )
-              .finally(() => {
-                inFlight.delete(attempt);
-                release();
-                if (saturated && free() >= refill) wakeUp();
-              });
-            inFlight.add(attempt);
-          }
+          ready.push(...items);
+          launch();
         } catch (err) {
           o.logger.warn({ err: (err as Error).message, loop: o.name }, "claiming due work failed; will retry");
         }
@@ -107,7 +138,9 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
       stopped = true;
       wakeUp();
       await loop;
-      await Promise.all([...inFlight]);
+      launch();
+      // The rows still waiting for a slot are held: attempt them rather than leave them to their lease.
+      while (inFlight.size > 0) await Promise.race(inFlight);
     },
   };
 }
