@@ -24,16 +24,6 @@ export interface DueWorkOptions<T> {
   run(item: T, sent: () => void): Promise<unknown>;
   /** Rows in flight at most (and as many more whose record has not landed yet). */
   concurrency: number;
-  /**
-   * Claimed rows that may wait for a slot (default 0): the next claim is taken while the slots are still
-   * busy, so they do not sit empty for its round trip. Those rows hold their lease while they wait.
-   */
-  ahead?: number;
-  /**
-   * Whether a claimed row waited for a slot so long that its lease could run out during the attempt
-   * (another worker could then take it too). Such a row is not run: it is due again when the lease ends.
-   */
-  stale?(item: T): boolean;
   /** How often to look for due rows while none are (and the latency floor of a retry). */
   intervalMs: number;
 }
@@ -41,22 +31,18 @@ export interface DueWorkOptions<T> {
 export interface DueWork {
   /** Due rows may have appeared (written by this process): look now instead of at the next interval. */
   poke(): void;
-  /** Stops claiming, then runs the rows it holds and waits for every attempt. */
+  /** Stops claiming, then waits for the attempts in flight. */
   close(): Promise<void>;
 }
 
 export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
-  const ahead = o.ahead ?? 0;
-  // Claims stay batched: once the dispatcher holds as much as it may, it claims again only when a
-  // quarter of the slots' worth is free.
+  // While every slot is taken, claim again only once a quarter of them is free: claims stay batched.
   const refill = Math.max(1, Math.floor(o.concurrency / 4));
-  // Claimed rows waiting for a slot; every run until it settles (close waits for them); `busy` counts the
-  // runs that still hold a slot (not sent yet). Records waiting to land are bounded too, so a slow
-  // database slows the claims down.
-  const ready: T[] = [];
+  // Every run until it settles (close waits for them); `busy` counts those that still hold a slot (not
+  // sent yet). Records waiting to land are bounded too, so a slow database slows the claims down.
   const inFlight = new Set<Promise<unknown>>();
   let busy = 0;
-  const room = () => Math.min(o.concurrency + ahead - busy, 2 * o.concurrency + ahead - inFlight.size) - ready.length;
+  const free = () => Math.min(o.concurrency - busy, 2 * o.concurrency - inFlight.size);
   let stopped = false;
   let saturated = false;
   let wake: (() => void) | undefined;
@@ -66,55 +52,43 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
     resolve?.();
   };
   const slotFreed = () => {
-    launch();
-    if (saturated && room() >= refill) wakeUp();
+    if (saturated && free() >= refill) wakeUp();
   };
 
-  function launch() {
-    while (busy < o.concurrency && ready.length > 0) {
-      const item = ready.shift() as T;
-      if (o.stale?.(item)) {
+  function start(item: T) {
+    let holding = true;
+    const release = () => {
+      if (!holding) return;
+      holding = false;
+      busy--;
+      slotFreed();
+    };
+    busy++;
+    const attempt = o
+      .run(item, release)
+      .catch((err: Error) =>
         o.logger.warn(
-          { loop: o.name },
-          "a claimed row waited past its lease's margin; it is due again when the lease ends",
-        );
-        continue;
-      }
-      let holding = true;
-      const release = () => {
-        if (!holding) return;
-        holding = false;
-        busy--;
-        slotFreed();
-      };
-      busy++;
-      const attempt = o
-        .run(item, release)
-        .catch((err: Error) =>
-          o.logger.warn(
-            { err: err.message, loop: o.name },
-            "attempt failed; its row is due again when the lease runs out",
-          ),
-        )
-        .finally(() => {
-          inFlight.delete(attempt);
-          if (holding) release();
-          else slotFreed();
-        });
-      inFlight.add(attempt);
-    }
+          { err: err.message, loop: o.name },
+          "attempt failed; its row is due again when the lease runs out",
+        ),
+      )
+      .finally(() => {
+        inFlight.delete(attempt);
+        if (holding) release();
+        else slotFreed();
+      });
+    inFlight.add(attempt);
   }
 
   const loop = (async () => {
     while (!stopped) {
-      const limit = room();
+      const limit = free();
       saturated = false;
       if (limit > 0) {
         try {
           const items = await o.claim(limit);
           saturated = items.length === limit;
-          ready.push(...items);
-          launch();
+          for (const item of items) start(item);
         } catch (err) {
           o.logger.warn({ err: (err as Error).message, loop: o.name }, "claiming due work failed; will retry");
         }
@@ -138,9 +112,7 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
       stopped = true;
       wakeUp();
       await loop;
-      launch();
-      // The rows still waiting for a slot are held: attempt them rather than leave them to their lease.
-      while (inFlight.size > 0) await Promise.race(inFlight);
+      await Promise.all([...inFlight]);
     },
   };
 }

@@ -7,7 +7,7 @@
 // pool under Prisma (db.ts sqlPool) and undici's `request` (a fraction of fetch's cost per call).
 import { sqlPool, type Db } from "../../../db.ts";
 import { claimDueSql, pendingWork } from "../../core/due-work.ts";
-import { DELIVERY_TIMEOUT_MS, DELIVERY_WINDOW_MS, retryDelayMs } from "../rules/endpoints.ts";
+import { DELIVERY_WINDOW_MS, retryDelayMs } from "../rules/endpoints.ts";
 import { createSender, type SenderOptions } from "./send.ts";
 
 export type Outcome = "delivered" | "retry" | "expired" | "skipped";
@@ -166,22 +166,12 @@ export function createDeliverer(options: DelivererOptions) {
   const log = attemptLog(options.db);
   const pool = sqlPool(options.db);
   const sender = createSender(options);
-  // A claimed delivery still waiting for a slot with less than this left of its lease is not attempted.
-  const leaseMargin = Math.min(options.timeoutMs ?? DELIVERY_TIMEOUT_MS, leaseMs / 2);
 
   return {
     /** Takes up to `limit` due deliveries for attempts (see claimDeliveries). */
     claim(limit: number): Promise<ClaimedDelivery[]> {
       const now = options.now();
       return claimDeliveries(options.db, now, limit, new Date(now.getTime() + leaseMs));
-    },
-
-    /**
-     * Whether a claimed delivery has waited so long that its lease could run out before its attempt
-     * ends (another worker could then send it too); it is due again when the lease ends.
-     */
-    stale(delivery: ClaimedDelivery): boolean {
-      return delivery.leaseUntil.getTime() - options.now().getTime() < leaseMargin;
     },
 
     /**

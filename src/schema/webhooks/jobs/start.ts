@@ -44,12 +44,9 @@ export function startWebhookJobs(o: WebhookJobOptions) {
     name: "webhook deliveries",
     logger: o.logger,
     concurrency: o.concurrency,
-    // The next claim is on its way while the slots are still busy (a claim's round trip would leave them idle).
-    ahead: o.concurrency,
     intervalMs: o.relayIntervalMs,
     claim: (limit) => deliverer.claim(limit),
     run: (delivery, sent) => deliverer.attempt(delivery, sent),
-    stale: (delivery) => deliverer.stale(delivery),
   });
   const relay = startRelay(
     {
