@@ -18,10 +18,11 @@ export interface DueWorkOptions<T> {
   claim(limit: number): Promise<T[]>;
   /**
    * One attempt of one claimed row; records its own outcome. A rejection is only logged: the lease runs
-   * out and the row is due again.
+   * out and the row is due again. `sent()` (optional) says the outside side effect is over and only the
+   * record is left: the slot goes to another row while the record lands (the lease still holds this one).
    */
-  run(item: T): Promise<unknown>;
-  /** Rows in flight at most. */
+  run(item: T, sent: () => void): Promise<unknown>;
+  /** Rows in flight at most (and as many more whose record has not landed yet). */
   concurrency: number;
   /** How often to look for due rows while none are (and the latency floor of a retry). */
   intervalMs: number;
@@ -37,7 +38,11 @@ export interface DueWork {
 export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
   // While every slot is taken, claim again only once a quarter of them is free: claims stay batched.
   const refill = Math.max(1, Math.floor(o.concurrency / 4));
+  // Every run until it settles (close waits for them); `busy` counts those that still hold a slot (not
+  // sent yet). Records waiting to land are bounded too, so a slow database slows the claims down.
   const inFlight = new Set<Promise<unknown>>();
+  let busy = 0;
+  const free = () => Math.min(o.concurrency - busy, 2 * o.concurrency - inFlight.size);
   let stopped = false;
   let saturated = false;
   let wake: (() => void) | undefined;
@@ -46,30 +51,44 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
     wake = undefined;
     resolve?.();
   };
+  const slotFreed = () => {
+    if (saturated && free() >= refill) wakeUp();
+  };
+
+  function start(item: T) {
+    let holding = true;
+    const release = () => {
+      if (!holding) return;
+      holding = false;
+      busy--;
+      slotFreed();
+    };
+    busy++;
+    const attempt = o
+      .run(item, release)
+      .catch((err: Error) =>
+        o.logger.warn(
+          { err: err.message, loop: o.name },
+          "attempt failed; its row is due again when the lease runs out",
+        ),
+      )
+      .finally(() => {
+        inFlight.delete(attempt);
+        if (holding) release();
+        else slotFreed();
+      });
+    inFlight.add(attempt);
+  }
 
   const loop = (async () => {
     while (!stopped) {
-      const free = o.concurrency - inFlight.size;
+      const limit = free();
       saturated = false;
-      if (free > 0) {
+      if (limit > 0) {
         try {
-          const items = await o.claim(free);
-          saturated = items.length === free;
-          for (const item of items) {
-            const attempt = o
-              .run(item)
-              .catch((err: Error) =>
-                o.logger.warn(
-                  { err: err.message, loop: o.name },
-                  "attempt failed; its row is due again when the lease runs out",
-                ),
-              )
-              .finally(() => {
-                inFlight.delete(attempt);
-                if (saturated && o.concurrency - inFlight.size >= refill) wakeUp();
-              });
-            inFlight.add(attempt);
-          }
+          const items = await o.claim(limit);
+          saturated = items.length === limit;
+          for (const item of items) start(item);
         } catch (err) {
           o.logger.warn({ err: (err as Error).message, loop: o.name }, "claiming due work failed; will retry");
         }

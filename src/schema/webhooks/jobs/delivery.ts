@@ -5,7 +5,6 @@
 //
 // This is the hot path of the worker (thousands of attempts a second), so it runs plain SQL on the
 // pool under Prisma (db.ts sqlPool) and undici's `request` (a fraction of fetch's cost per call).
-import DataLoader from "dataloader";
 import { sqlPool, type Db } from "../../../db.ts";
 import { claimDueSql, pendingWork } from "../../core/due-work.ts";
 import { DELIVERY_WINDOW_MS, retryDelayMs } from "../rules/endpoints.ts";
@@ -91,16 +90,20 @@ export async function claimDeliveries(db: Db, now: Date, limit: number, leaseUnt
 export const pendingDeliveries = (db: Db, now: Date) => pendingWork(db, "WebhookDelivery", now);
 
 /**
- * A worker runs many attempts at once and each records its outcome. DataLoader turns the concurrent
- * records into one INSERT+UPDATE statement (and one commit) instead of one per attempt. Answers arrive
- * each in its own tick, so a batch collects until the event loop has handled everything it read in
- * this turn (setImmediate), not for one tick only.
+ * A worker runs many attempts at once and each records its outcome: the records are written in
+ * batches, one INSERT+UPDATE statement (and one commit) per batch, and one batch at a time. A batch
+ * collects what the event loop read in one turn (setImmediate) and, while the previous batch is being
+ * written, everything that arrives meanwhile: a slow database gets fewer, larger statements instead of
+ * one per turn taking every pooled connection (the relay and the claims need them too).
  */
-const batching = { cache: false, maxBatchSize: 1000, batchScheduleFn: (run: () => void) => setImmediate(run) };
+const MAX_BATCH = 1000;
 
 function attemptLog(db: Db) {
   const pool = sqlPool(db);
-  return new DataLoader<AttemptRecord, undefined>(async (records) => {
+  const waiting: { record: AttemptRecord; done: (error?: Error) => void }[] = [];
+  let writing = false;
+
+  async function write(records: AttemptRecord[]) {
     const column = <K extends keyof AttemptRecord>(key: K) => records.map((r) => r[key]);
     // Only where the claim's lease still holds (another worker may have taken a delivery whose lease
     // ran out); the sweep may have expired it meanwhile, and the attempt's outcome then wins.
@@ -129,8 +132,32 @@ function attemptLog(db: Db) {
         column("nextAttemptAt"),
       ],
     );
-    return records.map(() => undefined);
-  }, batching);
+  }
+
+  async function drain() {
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, MAX_BATCH);
+      const error = await write(batch.map((w) => w.record)).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      for (const w of batch) w.done(error);
+    }
+    writing = false;
+  }
+
+  return {
+    /** Resolves once the record has landed (or rejects with the batch's error). */
+    record(record: AttemptRecord): Promise<void> {
+      return new Promise((resolve, reject) => {
+        waiting.push({ record, done: (error) => (error ? reject(error) : resolve()) });
+        if (!writing) {
+          writing = true;
+          setImmediate(drain);
+        }
+      });
+    },
+  };
 }
 
 export function createDeliverer(options: DelivererOptions) {
@@ -147,8 +174,11 @@ export function createDeliverer(options: DelivererOptions) {
       return claimDeliveries(options.db, now, limit, new Date(now.getTime() + leaseMs));
     },
 
-    /** One attempt of a claimed delivery, recorded with the time of the next one (or none). */
-    async attempt(delivery: ClaimedDelivery): Promise<Outcome> {
+    /**
+     * One attempt of a claimed delivery, recorded with the time of the next one (or none). `sent` is
+     * called once the POST has its answer (or none), before the record lands.
+     */
+    async attempt(delivery: ClaimedDelivery, sent?: () => void): Promise<Outcome> {
       const started = options.now();
       if (started.getTime() - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS) {
         // Counted only when still pending: the expiry sweep may have expired (and counted) it meanwhile.
@@ -165,6 +195,7 @@ export function createDeliverer(options: DelivererOptions) {
       const clock = performance.now();
       const { statusCode, error } = await sender.post(delivery, delivery.body, delivery.webhookId, started);
       const seconds = (performance.now() - clock) / 1000;
+      sent?.();
       const latencyMs = Math.round(seconds * 1000);
       const ok = error === null;
       // Would the next attempt, on the real schedule, still fall inside the three-hour window?
@@ -172,7 +203,7 @@ export function createDeliverer(options: DelivererOptions) {
       const expired = !ok && started.getTime() + wait - delivery.eventAt.getTime() > DELIVERY_WINDOW_MS;
       const retry = !ok && !expired;
       const deliveredAt = ok ? options.now() : null;
-      await log.load({
+      await log.record({
         deliveryId: delivery.id,
         lease: delivery.leaseUntil,
         attempt,

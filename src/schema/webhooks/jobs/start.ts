@@ -46,7 +46,7 @@ export function startWebhookJobs(o: WebhookJobOptions) {
     concurrency: o.concurrency,
     intervalMs: o.relayIntervalMs,
     claim: (limit) => deliverer.claim(limit),
-    run: (delivery) => deliverer.attempt(delivery),
+    run: (delivery, sent) => deliverer.attempt(delivery, sent),
   });
   const relay = startRelay(
     {
