@@ -258,6 +258,14 @@ type Expansion = Map<string, { term: string; bitmapped: boolean }[]>;
 
 const key = (pattern: Pattern) => `${pattern.prefix ? "*" : "="}${pattern.term}`;
 
+/** The query's text analysed; a list without a search (filters only) has none to analyse. */
+const analysisOf = (ctx: Context, query: BitmapQuery): Promise<Analysis> | Analysis =>
+  query.words.length || query.phrases.length ? analyze(ctx, query.words, query.phrases) : { words: [], phrases: [] };
+
+/** Dictionary terms of one kind (their first character), as a range the primary key serves. */
+const ofKind = (kind: string) =>
+  sql`term >= ${kind} COLLATE "C" AND term < ${String.fromCharCode(kind.charCodeAt(0) + 1)} COLLATE "C"`;
+
 /** The words' stems and the phrases' tsqueries, computed by PostgreSQL exactly as text-query.ts's tsquery does. */
 async function analyze(ctx: Context, words: string[], phrases: string[]): Promise<Analysis> {
   const [row] = await ctx.db.$queryRaw<[Analysis]>`
@@ -369,14 +377,10 @@ export async function bitmapCountBy(
   if (!Object.hasOwn(GROUPS, groupBy)) return null;
   const { kind, old } = GROUPS[groupBy as keyof typeof GROUPS];
   const column = Prisma.raw(`w."${groupBy}"`);
-  const analysis =
-    query.words.length || query.phrases.length
-      ? await analyze(ctx, query.words, query.phrases)
-      : { words: [], phrases: [] };
-  const groups = groupsOf(analysis, query);
+  const groups = groupsOf(await analysisOf(ctx, query), query);
   if (!groups) return null;
   const terms = sql`SELECT term, docs, bitmapped FROM "WorkOrderSearchTerm"
-     WHERE "buyerCompanyId" = ${query.companyId} AND term >= ${kind} COLLATE "C" AND term < ${String.fromCharCode(kind.charCodeAt(0) + 1)} COLLATE "C"`;
+     WHERE "buyerCompanyId" = ${query.companyId} AND ${ofKind(kind)}`;
   const oldValue = Prisma.raw(`x."${old}"`);
   // Pending work orders: their indexed value (those with a doc) out, their live row's value in.
   const live = sql`SELECT ${column}::text AS value, count(*) AS n FROM pending p JOIN "WorkOrder" w ON w.id = p.id
@@ -394,7 +398,7 @@ export async function bitmapCountBy(
         UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
         UNION ALL ${live}
       ), total AS (
-        SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId} AND term >= ${TERM.status} COLLATE "C" AND term < ${String.fromCharCode(TERM.status.charCodeAt(0) + 1)} COLLATE "C")
+        SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId} AND ${ofKind(TERM.status)})
              - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
       )
       ${GROUPED}`;
@@ -440,12 +444,7 @@ export async function bitmapSearch(
   options: { countOnly?: boolean; decodeLimit?: number } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
-  // A status filter alone has no text to analyse.
-  const analysis =
-    query.words.length || query.phrases.length
-      ? await analyze(ctx, query.words, query.phrases)
-      : { words: [], phrases: [] };
-  const groups = groupsOf(analysis, query);
+  const groups = groupsOf(await analysisOf(ctx, query), query);
   if (!groups?.length) return null;
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
