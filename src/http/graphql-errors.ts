@@ -43,23 +43,36 @@ function contractError(error: GraphQLError, partial: boolean): GraphQLError {
     typeof code === "string" && CONTRACT_CODES.has(code)
       ? code
       : (CODE_OF_STATUS[(http as HttpExtension | undefined)?.status ?? 400] ?? "invalidInputDataException");
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    extensions: {
-      code: contractCode,
-      ...rest,
-      traceId: traceId ?? requestScope.getStore()?.traceId,
-      http: httpExtension,
-    },
+  return remade(error, error.message, {
+    code: contractCode,
+    ...rest,
+    traceId: traceId ?? requestScope.getStore()?.traceId,
+    http: httpExtension,
   });
+}
+
+/**
+ * A new error in the place of `error` (its location in the document and its path) with another message
+ * and extensions. A compiled query's errors (graphql-jit, graphql-jit.ts) carry their locations
+ * without the nodes they were computed from: those are kept as they are.
+ */
+export function remade(error: GraphQLError | undefined, message: string, extensions: Record<string, unknown>) {
+  const made = new GraphQLError(message, {
+    nodes: error?.nodes,
+    source: error?.source,
+    positions: error?.positions,
+    path: error?.path,
+    extensions,
+  });
+  if (!made.locations && error?.locations) Object.assign(made, { locations: error.locations });
+  return made;
 }
 
 /** A single result with every error as contractError makes it (results without errors as they are). */
 export function withContractErrors<T extends ExecutionResult>(result: T): T {
   if (!result.errors?.length) return result;
   const partial = result.data != null;
-  return { ...result, errors: result.errors.map((error) => contractError(error, partial)) };
+  // Errors first, as graphql-js orders a result (a compiled query's result has data first).
+  const { errors, ...rest } = result;
+  return { errors: errors.map((error) => contractError(error, partial)), ...rest } as unknown as T;
 }

@@ -37,8 +37,9 @@ import type { Context, Services } from "../schema/core/context.ts";
 import { badInput } from "../schema/core/errors.ts";
 import { perKeyLimit, subscribeSharingAnswers, type EventServices } from "../schema/live/public.ts";
 import { inputError, toApiError } from "./errors.ts";
-import { withContractErrors } from "./graphql-errors.ts";
+import { remade, withContractErrors } from "./graphql-errors.ts";
 import { operationCost } from "./graphql-cost.ts";
+import { compiledQueries } from "./graphql-jit.ts";
 import { writeAnswer } from "./graphql-cache.ts";
 import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
@@ -195,14 +196,8 @@ function maskError(error: unknown, services: Services, schema: GraphQLSchema): G
   const api = toApiError(error, requestScope.getStore()?.logger ?? services.logger, schema);
   logDetails({ errorType: api.type });
   const traceId = requestScope.getStore()?.traceId;
-  return new GraphQLError(api.message, {
-    nodes: located?.nodes,
-    source: located?.source,
-    positions: located?.positions,
-    path: located?.path,
-    // The error's own extensions (code, field, http, and any other it carries, such as resumeAfter).
-    extensions: { ...api.extensions, ...(traceId ? { traceId } : {}) },
-  });
+  // The error's own extensions (code, field, http, and any other it carries, such as resumeAfter).
+  return remade(located, api.message, { ...api.extensions, ...(traceId ? { traceId } : {}) });
 }
 
 /** `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL context. */
@@ -236,6 +231,7 @@ export function createGraphql(
       costBudget(pipeline, services),
       sharedAnswers,
       replicaReads(services),
+      compiledQueries(),
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();
