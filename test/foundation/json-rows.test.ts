@@ -3,7 +3,7 @@
 // order), and the reader must decline what it cannot answer exactly, so that Prisma loads it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, sqlRows } from "../../src/db.ts";
-import { pageStatement, rowReader, type RowReader } from "../../src/schema/core/json-rows.ts";
+import { pageStatement, rowReader, type RowReader, rowsStatement } from "../../src/schema/core/json-rows.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
@@ -185,6 +185,62 @@ describe("rows read as JSON", () => {
     );
   });
 
+  it("equal Prisma's for windows taken from the end and for keyset bounds (a connection's last rows and next page)", async () => {
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+    const created = await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.acme,
+        buyerFacilityId: refs["acme-hq"],
+        locationId: refs["store-1"],
+        problemTypeId: refs.hvac,
+        title: "A long history",
+        status: "TechAssigned",
+        createdBy: "alice@acme.example",
+        statusChangedAt: at(0),
+        // Two changes share a time, so the id decides between them.
+        statusChanges: {
+          create: [5, 1, 3, 3, 4, 2].map((m, i) => ({
+            to: "TechAssigned" as const,
+            action: `change ${i}`,
+            actor: "Alice",
+            actorKind: "buyer",
+            at: at(m),
+          })),
+        },
+      },
+    });
+    const order = [{ at: "asc" }, { id: "asc" }];
+    for (const window of [{ take: -2 }, { take: -3, skip: 1 }, { take: -10 }, { take: 2, skip: 1 }]) {
+      const query = { include: { statusChanges: { ...window, orderBy: order } } };
+      const reader = rowReader("WorkOrder", query);
+      expect(reader, JSON.stringify(window)).toBeDefined();
+      const expected = await t.db.workOrder.findMany({ ...(query as object), where: { id: created.id } });
+      expectSame(await readById("WorkOrder", reader!, [created.id]), expected);
+    }
+
+    const [third] = await t.db.workOrderStatusChange.findMany({
+      where: { workOrderId: created.id },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      skip: 2,
+      take: 1,
+    });
+    // The rows after the third newest, newest first: what keyset.ts asks for a connection's next page.
+    const where = {
+      AND: [
+        { workOrderId: created.id },
+        { at: { lte: third.at } },
+        { OR: [{ at: { lt: third.at } }, { AND: [{ at: third.at }, { id: { lt: third.id } }] }] },
+      ],
+    };
+    const orderBy = [{ at: "desc" as const }, { id: "desc" as const }];
+    const statement = rowsStatement("WorkOrderStatusChange", where, orderBy, 2, {});
+    expect(statement).toBeDefined();
+    const [{ rows }] = await sqlRows<{ rows: unknown[] }>(t.db, statement!.sql);
+    const expected = await t.db.workOrderStatusChange.findMany({ where, orderBy, take: 2 });
+    expect(expected).toHaveLength(2);
+    expectSame(statement!.reader.read(rows), expected);
+  });
+
   it("declines what only Prisma can load", () => {
     const declined = [
       { select: {} },
@@ -192,7 +248,7 @@ describe("rows read as JSON", () => {
       { include: { statusChanges: { where: { action: { contains: "c" } } } } }, // an operator it does not translate
       { include: { serviceCalls: { where: { outcome: { not: "done" } } } } }, // `not` on a nullable column
       { include: { statusChanges: { take: 1 } } }, // a window without an order
-      { include: { statusChanges: { take: -1, orderBy: { id: "asc" } } } }, // backwards
+      { include: { statusChanges: { take: -1 } } }, // backwards without an order
       { include: { statusChanges: { cursor: { id: 1 }, orderBy: { id: "asc" } } } },
       { include: { location: { orderBy: { id: "asc" } } } }, // a to-one relation has no order
       { include: { statusChanges: { orderBy: { workOrder: { id: "asc" } } } } }, // ordered by a relation's field
@@ -209,6 +265,8 @@ describe("rows read as JSON", () => {
       { status: "NoSuchStatus" },
       { OR: [] },
       { NOT: { id: 1 } },
+      { title: { gt: "m" } }, // an order comparison on text (collation): Prisma's
+
       { statusChanges: { every: { action: "create" } } },
     ];
     for (const w of where) expect(pageStatement("WorkOrder", w, window, {}), JSON.stringify(w)).toBeUndefined();

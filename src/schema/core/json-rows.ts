@@ -110,6 +110,13 @@ function orderSql(model: string, alias: string, orderBy: unknown): string | unde
   return parts.length ? parts.join(", ") : undefined;
 }
 
+/** An orderSql order the other way round (each key's direction flipped; NULLs move with it, as Prisma's do). */
+const reversedOrder = (order: string) =>
+  order
+    .split(", ")
+    .map((term) => (term.endsWith(" ASC") ? `${term.slice(0, -4)} DESC` : `${term.slice(0, -5)} ASC`))
+    .join(", ");
+
 /** How a relation joins: the related model, whether it is a list, and the condition on a related row at `child`. */
 function relationJoin(model: string, field: ModelField) {
   if (field.kind !== "object") return undefined;
@@ -156,6 +163,8 @@ function paramOf(field: ModelField, value: unknown): unknown {
   }
 }
 
+const COMPARISONS: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
+
 function scalarWhere(alias: string, field: ModelField, condition: unknown): Sql | undefined {
   if (field.isList) return undefined;
   const column = raw(`${alias}."${field.name}"`);
@@ -183,6 +192,11 @@ function scalarWhere(alias: string, field: ModelField, condition: unknown): Sql 
         if (param === undefined) return undefined;
         parts.push(sql`${column} <> ${param}`);
       }
+    } else if (operator in COMPARISONS) {
+      // Order comparisons (a keyset page's bound) on numbers and times, which compare alike in SQL.
+      const param = field.type === "Int" || field.type === "DateTime" ? paramOf(field, operand) : undefined;
+      if (param === undefined) return undefined;
+      parts.push(sql`${column} ${raw(COMPARISONS[operator])} ${param}`);
     } else return undefined;
   }
   return parts.some((p) => p === undefined) ? undefined : all(parts as Sql[]);
@@ -281,16 +295,19 @@ function relationNode(model: string, field: ModelField, value: unknown, depth: n
       convert: node.convert,
     };
   }
-  // A window of the list (a connection's page): only in a declared order, forwards.
-  if (!order || !isCount(take ?? 0) || !isCount(skip ?? 0)) return undefined;
+  // A window of the list (a connection's page): only in a declared order. A negative take is Prisma's
+  // "the last rows": the window is taken in the reversed order and handed back in the declared one.
+  if (!order || !Number.isInteger(take ?? 0) || !isCount(skip ?? 0)) return undefined;
+  const backward = ((take as number | undefined) ?? 0) < 0;
+  const walk = backward ? reversedOrder(order) : order;
   const window = `w${depth}`;
-  const limit = take === undefined ? sql`` : sql` LIMIT ${take}`;
+  const limit = take === undefined ? sql`` : sql` LIMIT ${Math.abs(take as number)}`;
   return {
     name: field.name,
     list: true,
     sql: (alias) =>
-      sql`(SELECT coalesce(json_agg(${raw(`${window}.j ORDER BY ${window}.n`)}), '[]') FROM (SELECT ${node.json(child)} AS j,
-            row_number() OVER (ORDER BY ${raw(order)}) AS n ${from(alias)} ORDER BY ${raw(order)}${limit} OFFSET ${skip ?? 0}) ${raw(window)}) AS ${name}`,
+      sql`(SELECT coalesce(json_agg(${raw(`${window}.j ORDER BY ${window}.n${backward ? " DESC" : ""}`)}), '[]') FROM (SELECT ${node.json(child)} AS j,
+            row_number() OVER (ORDER BY ${raw(walk)}) AS n ${from(alias)} ORDER BY ${raw(walk)}${limit} OFFSET ${skip ?? 0}) ${raw(window)}) AS ${name}`,
     convert: node.convert,
   };
 }
@@ -374,20 +391,48 @@ export interface PageWindow {
   orderBy: Record<string, "asc" | "desc">[];
 }
 
+/** The parts of a statement over `model` rows: the reader, the condition and the order; undefined as below. */
+function statementParts(model: string, where: object, orderBy: unknown, query: object) {
+  const reader = rowReader(model, query);
+  const condition = reader && whereSql(model, "t", where);
+  const order = condition && orderSql(model, "t", orderBy);
+  if (!reader || !condition || !order) return undefined;
+  return { reader, condition, order: raw(order), table: raw(`"${model}" t`) };
+}
+
 /**
  * One statement for a page and its total: `{count, rows}`, the rows as `reader` reads them, in the page's
  * order; undefined when the query, the `where` or the order is beyond what SQL here answers exactly.
  */
 export function pageStatement(model: string, where: object, page: PageWindow, query: object) {
-  const reader = rowReader(model, query);
-  const condition = reader && whereSql(model, "t", where);
-  const order = condition && orderSql(model, "t", page.orderBy);
-  if (!reader || !condition || !order) return undefined;
-  const table = raw(`"${model}" t`);
+  const parts = statementParts(model, where, page.orderBy, query);
+  if (!parts) return undefined;
+  const { reader, condition, order, table } = parts;
   return {
     reader,
     sql: sql`SELECT (SELECT count(*)::int FROM ${table} WHERE ${condition}) AS count,
-      (SELECT coalesce(json_agg(${reader.json("t")} ORDER BY ${raw(order)}), '[]')
-         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${raw(order)} LIMIT ${page.take} OFFSET ${page.skip}) t) AS rows`,
+      (SELECT coalesce(json_agg(${reader.json("t")} ORDER BY ${order}), '[]')
+         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${page.take} OFFSET ${page.skip}) t) AS rows`,
+  };
+}
+
+/**
+ * The first `take` rows in `orderBy`'s order, without a total (a connection's keyset page, keyset.ts):
+ * `{rows}`; undefined as for pageStatement.
+ */
+export function rowsStatement(
+  model: string,
+  where: object,
+  orderBy: PageWindow["orderBy"],
+  take: number,
+  query: object,
+) {
+  const parts = statementParts(model, where, orderBy, query);
+  if (!parts) return undefined;
+  const { reader, condition, order, table } = parts;
+  return {
+    reader,
+    sql: sql`SELECT coalesce(json_agg(${reader.json("t")} ORDER BY ${order}), '[]') AS rows
+         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${take}) t`,
   };
 }

@@ -5,7 +5,9 @@
 // `totalCount` is asked for.
 import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
+import { type Db, hasSqlPool, sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
+import { rowsStatement } from "./json-rows.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -71,6 +73,22 @@ const reversed = (keys: readonly OrderKey[]): OrderKey[] =>
 interface Delegate {
   findMany(args: any): Promise<any[]>;
   count(args: any): Promise<number>;
+  /** A Prisma delegate's model and the client it belongs to. */
+  $name?: string;
+  $parent?: unknown;
+}
+
+/**
+ * The page's rows: read as JSON in one statement with their relations (json-rows.ts) when the client is
+ * not a transaction's and the SQL there answers the query exactly, as the offset lists do; else Prisma's.
+ */
+async function readRows(table: Delegate, where: Where, order: readonly OrderKey[], take: number, query: object) {
+  const orderBy = order.map((k) => ({ [k.field]: k.direction }));
+  const db = table.$parent;
+  const statement = table.$name && hasSqlPool(db) ? rowsStatement(table.$name, where, orderBy, take, query) : undefined;
+  if (!statement) return table.findMany({ ...query, where, orderBy, take });
+  const [{ rows }] = await sqlRows<{ rows: unknown[] }>(db as Db, statement.sql);
+  return statement.reader.read<Record<string, unknown>>(rows);
 }
 
 /** One page of a connection as plugin-relay's connection type reads it, and its lazily counted total. */
@@ -96,12 +114,7 @@ async function keysetPage(
   const conditions = [where];
   if (cursor != null) conditions.push(keysetAfter(order, decodeCursor(keys, cursor, backward ? "before" : "after")));
   // One row more than the page tells whether another page follows.
-  const rows = await table.findMany({
-    ...query,
-    where: { AND: conditions },
-    orderBy: order.map((k) => ({ [k.field]: k.direction })),
-    take: size + 1,
-  });
+  const rows = await readRows(table, { AND: conditions }, order, size + 1, query);
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backward) page.reverse();
