@@ -192,16 +192,17 @@ describe("workOrderStats", () => {
           [5, "WorkReviewedAndCompleted"],
         ],
       }),
-      // Reopened: its first completion (6 h) counts, not the second (20 h).
+      // Reopened: its first completion (6 h) counts, not the second (20 h), though the history's rows
+      // were written in another order (the trigger that keeps firstCompletedAt keeps the earliest).
       await workOrder({
         status: "WaitingForReview",
         priority: 4,
         createdAt: ago(50),
         location: "store-2",
         history: [
+          [20, "WaitingForReview"],
           [6, "WaitingForReview"],
           [7, "WorkUnsatisfactory"],
-          [20, "WaitingForReview"],
         ],
       }),
       await workOrder({

@@ -65,10 +65,9 @@ export interface Dimension {
   namedBy?: string;
 }
 
-/** One figure of a group. */
+/** One figure of a group: an aggregate over the source's rows. */
 export interface Measure {
   value: Sql;
-  join?: Sql;
 }
 
 export interface StatsQuery {
@@ -91,9 +90,7 @@ const ident = (name: string) => Prisma.raw(`"${name.replaceAll('"', "")}"`);
  * ordered by their keys (enums in their declared order), with `<dimension>Name` beside each named key.
  */
 export function statsSql(q: StatsQuery): Sql {
-  const joins = [...new Set([...q.dimensions.map(([, d]) => d.join), ...q.measures.map(([, m]) => m.join)])].filter(
-    (j): j is Sql => j !== undefined,
-  );
+  const joins = [...new Set(q.dimensions.map(([, d]) => d.join))].filter((j): j is Sql => j !== undefined);
   const keys = q.dimensions.map(([alias, d]) => sql`${d.key} AS ${ident(alias)}`);
   const measures = q.measures.map(([alias, m]) => sql`${m.value} AS ${ident(alias)}`);
   const named = q.dimensions.filter(([, d]) => d.namedBy);

@@ -64,10 +64,6 @@ function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimen
   }
 }
 
-const FIRST_COMPLETION = sql`LEFT JOIN LATERAL (
-  SELECT min(c.at) AS at FROM "WorkOrderStatusChange" c
-   WHERE c."workOrderId" = w.id AND c."to" IN (${statusList(COMPLETED_STATUSES)})) fc ON true`;
-
 /** The measures beyond count, by the row field that shows them. */
 function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measure {
   if (name === "overdue")
@@ -75,9 +71,10 @@ function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measur
       value: sql`(count(*) FILTER (WHERE w.status IN (${statusList(OPEN_STATUSES)})
         AND w."createdAt" + w."woPriority" * interval '1 hour' < ${now}))::int`,
     };
+  // firstCompletedAt: the first change into a completed status, kept on the row by a trigger on the
+  // status history (migration 20261212090000) and carried by the stats index.
   return {
-    value: sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM fc.at - w."createdAt") / 3600)`,
-    join: FIRST_COMPLETION,
+    value: sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM w."firstCompletedAt" - w."createdAt") / 3600)`,
   };
 }
 
