@@ -232,7 +232,7 @@ describe("rows read as JSON", () => {
         { OR: [{ at: { lt: third.at } }, { AND: [{ at: third.at }, { id: { lt: third.id } }] }] },
       ],
     };
-    const orderBy = [{ at: "desc" as const }, { id: "desc" as const }];
+    const orderBy: Record<string, "asc" | "desc">[] = [{ at: "desc" }, { id: "desc" }];
     const statement = rowsStatement("WorkOrderStatusChange", where, orderBy, 2, {});
     expect(statement).toBeDefined();
     const [{ rows }] = await sqlRows<{ rows: unknown[] }>(t.db, statement!.sql);

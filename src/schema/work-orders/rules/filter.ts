@@ -56,7 +56,7 @@ const inList = (column: Sql, values: readonly unknown[]) =>
 export function workOrderFilterSql(filter: WorkOrderFilterValue | null | undefined): Sql[] {
   if (!filter) return [];
   const conditions: Sql[] = [];
-  if (present(filter.status)) conditions.push(filter.status.length ? statusesSql(filter.status) : sql`FALSE`);
+  if (present(filter.status)) conditions.push(statusesSql(filter.status));
   for (const [field, column] of Object.entries(ID_COLUMNS)) {
     const values = filter[field as keyof typeof ID_COLUMNS];
     if (present(values)) conditions.push(inList(col(column), values));

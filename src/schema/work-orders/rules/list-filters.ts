@@ -67,9 +67,19 @@ export const col = (name: string) => Prisma.raw(`w."${name}"`);
 export const anyOf = (v: unknown) =>
   v !== null && typeof v === "object" && "in" in v ? (v as { in: unknown[] }).in : [v];
 
-/** Statuses as the enum, so the planner can use the column's statistics. */
-export const statusesSql = (statuses: readonly string[]) =>
-  sql`w.status IN (${Prisma.join(statuses.map((s) => sql`${s}::"WorkOrderStatus"`))})`;
+/**
+ * Statuses as enum literals: the planner uses the column's statistics, and a prepared statement's
+ * generic plan compares constants (a parameter cast to the enum was cast again for every row: 13
+ * statuses over a quarter's 84,000 rows cost 60 ms). Only the enum's own values are written in; the
+ * callers have refused any other with a 400.
+ */
+export function statusesSql(statuses: readonly string[]) {
+  const unknown = statuses.filter((s) => !STATUSES.includes(s as never));
+  if (unknown.length) throw new Error(`not work order statuses: ${unknown.join(", ")}`);
+  return statuses.length
+    ? Prisma.raw(`w.status IN (${statuses.map((s) => `'${s}'::"WorkOrderStatus"`).join(", ")})`)
+    : sql`FALSE`;
+}
 
 /** Work orders on any of `assets`, as the main asset or a sub-asset: the btree on assetId and the GIN on subAssetIds combine in one bitmap. */
 export const assetsSql = (assets: readonly number[]) =>

@@ -21,6 +21,7 @@ import {
 } from "../../core/stats.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { type WorkOrderFilterValue, workOrderFilterSql } from "./filter.ts";
+import { statusesSql } from "./list-filters.ts";
 import { workOrderScopeSql } from "./scope.ts";
 import { COMPLETED_STATUSES, STATUSES, type Status } from "./state-machine.ts";
 
@@ -41,7 +42,6 @@ export const WORK_ORDER_DIMENSIONS = [
 ] as const;
 export type WorkOrderDimension = (typeof WORK_ORDER_DIMENSIONS)[number];
 
-const statusList = (statuses: readonly Status[]) => Prisma.join(statuses.map((s) => sql`${s}::"WorkOrderStatus"`));
 const LOCATION_JOIN = sql`LEFT JOIN "Location" wl ON wl.id = w."locationId"`;
 
 /** Each dimension: the row's output column and how it groups. */
@@ -68,7 +68,7 @@ function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimen
 function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measure {
   if (name === "overdue")
     return {
-      value: sql`(count(*) FILTER (WHERE w.status IN (${statusList(OPEN_STATUSES)})
+      value: sql`(count(*) FILTER (WHERE ${statusesSql(OPEN_STATUSES)}
         AND w."createdAt" + w."woPriority" * interval '1 hour' < ${now}))::int`,
     };
   // firstCompletedAt: the first change into a completed status, kept on the row by a trigger on the
