@@ -142,7 +142,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       live: config.live,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
-      graphqlThroughYoga: config.graphqlThroughYoga,
+      graphqlPaths: { throughYoga: config.graphqlThroughYoga, interpreted: config.graphqlInterpreted },
       metrics,
     });
     await new Promise<void>((resolve) => api.server.listen(config.port, resolve));

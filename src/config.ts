@@ -90,6 +90,11 @@ export interface Config {
    */
   graphqlThroughYoga?: boolean;
   /**
+   * Every GraphQL query run by graphql-js, none compiled (http/graphql-jit.ts). Not read from the
+   * environment: test/foundation/graphql-compiled.test.ts sets it to compare the two.
+   */
+  graphqlInterpreted?: boolean;
+  /**
    * Every REST request through SOFA's router, GET routes included (rest/sofa.ts `direct`). Set only by
    * test/foundation/rest-direct.test.ts, to compare the two paths.
    */

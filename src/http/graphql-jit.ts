@@ -12,16 +12,22 @@
 //   which graphql-jit builds afresh for every field, so such a relation would be loaded again by
 //   its fallback statement instead of coming with its parent.
 import { useGraphQlJit } from "@envelop/graphql-jit";
+import { isAsyncIterable } from "@graphql-tools/utils";
 import {
   type DocumentNode,
   getVariableValues,
+  GraphQLError,
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
+  type Source,
+  type SourceLocation,
   TypeInfo,
   visit,
   visitWithTypeInfo,
 } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { logDetails } from "./request-scope.ts";
 
 /** Whether a field resolves through plugin-prisma's path-keyed selection mapping. */
 const MAPPED = "pothosPrismaSelect";
@@ -45,10 +51,48 @@ function compilable(schema: GraphQLSchema, document: DocumentNode): OperationDef
   return mapped ? null : operations[0];
 }
 
-/** The envelop plugin: compiled execution for the documents `compilable` accepts (decided once per document). */
+/** The offset in `source` of a line and column (both from 1), as graphql-js's getLocation counts them. */
+function offsetOf(source: Source, { line, column }: SourceLocation): number {
+  let start = 0;
+  const lineBreaks = /\r\n|[\n\r]/g;
+  for (let at = 1; at < line; at++) {
+    const found = lineBreaks.exec(source.body);
+    if (!found) break;
+    start = found.index + found[0].length;
+  }
+  return start + column - 1;
+}
+
+/**
+ * A compiled query's errors carry their line and column without the document's nodes, and yoga makes
+ * every error again from its nodes or its source and positions (to leave out extensions.http), which
+ * would drop them: each is given the document's source and its positions, as graphql-js's errors have.
+ */
+const locatedErrors: Plugin = {
+  onExecute: ({ args }) => ({
+    onExecuteDone: ({ result, setResult }) => {
+      const source = args.document.loc?.source;
+      if (!source || isAsyncIterable(result) || !result.errors?.some((e) => !e.positions && e.locations)) return;
+      const errors = result.errors.map((error) =>
+        !error.positions && error.locations
+          ? new GraphQLError(error.message, {
+              source,
+              positions: error.locations.map((location: SourceLocation) => offsetOf(source, location)),
+              path: error.path,
+              originalError: error.originalError,
+              extensions: error.extensions,
+            })
+          : error,
+      );
+      setResult({ ...result, errors });
+    },
+  }),
+};
+
+/** The envelop plugins: compiled execution for the documents `compilable` accepts (decided once per document). */
 export function compiledQueries() {
   const decided = new WeakMap<DocumentNode, OperationDefinitionNode | null>();
-  return useGraphQlJit(
+  const compiler = useGraphQlJit(
     {},
     {
       enableIf: ({ schema, document, variableValues }) => {
@@ -59,8 +103,12 @@ export function compiledQueries() {
         }
         if (!operation) return false;
         const definitions = operation.variableDefinitions ?? [];
-        return !definitions.length || !getVariableValues(schema, definitions, variableValues ?? {}).errors;
+        const compiled = !definitions.length || !getVariableValues(schema, definitions, variableValues ?? {}).errors;
+        // The request's log line says which ran it (test/foundation/graphql-compiled.test.ts reads it).
+        if (compiled) logDetails({ graphqlCompiled: true });
+        return compiled;
       },
     },
   );
+  return [compiler, locatedErrors] as const;
 }

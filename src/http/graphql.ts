@@ -200,13 +200,17 @@ function maskError(error: unknown, services: Services, schema: GraphQLSchema): G
   return remade(located, api.message, { ...api.extensions, ...(traceId ? { traceId } : {}) });
 }
 
-/** `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL context. */
+/**
+ * `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL
+ * context. `interpreted`: no query compiled (graphql-jit.ts), for the test that compares the two.
+ */
 export function createGraphql(
   schema: GraphQLSchema,
   services: Services,
   pipeline: RequestPipeline,
   development: boolean,
   events?: EventServices,
+  { interpreted = false }: { interpreted?: boolean } = {},
 ) {
   const yoga: YogaServerInstance<Initial, Context> = createYoga<Initial, Context>({
     schema,
@@ -231,7 +235,7 @@ export function createGraphql(
       costBudget(pipeline, services),
       sharedAnswers,
       replicaReads(services),
-      compiledQueries(),
+      ...(interpreted ? [] : compiledQueries()),
     ],
     context: async (initial): Promise<Context> => {
       const scope = requestScope.getStore();

@@ -37,8 +37,11 @@ export interface ApiOptions {
   live: LiveSettings;
   development: boolean;
   shutdownGraceMs: number;
-  /** Every GraphQL request through yoga (Config.graphqlThroughYoga). */
-  graphqlThroughYoga?: boolean;
+  /**
+   * The tests that compare GraphQL's paths: every request through yoga (Config.graphqlThroughYoga),
+   * every query run by graphql-js, none compiled (Config.graphqlInterpreted).
+   */
+  graphqlPaths?: { throughYoga?: boolean; interpreted?: boolean };
   /** The process's registry (shared with its workers when it runs both roles); a new one by default. */
   metrics?: Metrics;
 }
@@ -47,9 +50,14 @@ export function createApiServer(services: Services, options: ApiOptions) {
   const metrics = options.metrics ?? new Metrics();
   // Subscriptions fan out from the relay's Redis channel.
   const liveEvents = createLiveEvents({ ...services, ...options });
-  const yoga = createGraphql(options.graphqlSchema, services, options.pipeline, options.development, {
-    live: liveEvents,
-  });
+  const yoga = createGraphql(
+    options.graphqlSchema,
+    services,
+    options.pipeline,
+    options.development,
+    { live: liveEvents },
+    { interpreted: options.graphqlPaths?.interpreted },
+  );
   // Automatic persisted queries (APQ): documents in Redis; only a key that authenticates registers one.
   const persisted = new PersistedOperations(
     options.redis,
@@ -148,7 +156,7 @@ function router(
     if (iface) return rest.handle(req, res, url, iface);
     if (url.pathname === "/graphql") {
       scope.route = "/graphql";
-      return serveGraphqlHttp(yoga, req, res, url, { throughYoga: options.graphqlThroughYoga, persisted });
+      return serveGraphqlHttp(yoga, req, res, url, { throughYoga: options.graphqlPaths?.throughYoga, persisted });
     }
     scope.route = url.pathname;
     if (url.pathname === "/asyncapi.json") {
