@@ -6,7 +6,7 @@
 // testing what it names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
-import { comparePair, rawRequest, type Answer } from "../support/raw-http.ts";
+import { compareCorpus, rawRequest, type Answer } from "../support/raw-http.ts";
 
 let compiled: TestApp;
 let interpreted: TestApp;
@@ -172,21 +172,15 @@ describe("GraphQL queries compiled by graphql-jit answer as graphql-js does", ()
 
   it("gives the same status, headers, body and log line for every request of the corpus", async () => {
     const cases = corpus();
-    const mismatches: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      await comparePair({
-        name: c.name,
-        traceId: `graphql-compiled-${i}`,
-        direct: compiled,
-        reference: interpreted,
-        send: (app) => send(app, c, `graphql-compiled-${i}`),
-        flag: "graphqlCompiled",
-        expectDirect: c.compiled,
-        status: c.status,
-        about: c.about,
-        mismatches,
-      });
-    }
+    const mismatches = await compareCorpus({
+      cases,
+      prefix: "graphql-compiled",
+      direct: compiled,
+      reference: interpreted,
+      send,
+      flag: "graphqlCompiled",
+      expectDirect: (c) => c.compiled,
+    });
     expect(mismatches).toEqual([]);
   });
 });

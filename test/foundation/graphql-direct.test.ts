@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ALIASES, MAX_DOCUMENT_LENGTH } from "../../src/http/graphql.ts";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
-import { comparePair, rawRequest, type Answer } from "../support/raw-http.ts";
+import { compareCorpus, rawRequest, type Answer } from "../support/raw-http.ts";
 
 /** The base fixture plus a key allowed 2 GraphQL points a minute (the third ping is a 429). */
 const fixture = structuredClone(BASE_FIXTURE);
@@ -483,21 +483,15 @@ describe("GraphQL over HTTP: the direct path answers as yoga does", () => {
   it("gives the same status, headers, body and log line for every request of the corpus", async () => {
     const cases = corpus();
     expect(cases.length).toBeGreaterThanOrEqual(25);
-    const mismatches: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      await comparePair({
-        name: c.name,
-        traceId: `graphql-direct-${i}`,
-        direct,
-        reference: yoga,
-        send: (app) => send(app, c, `graphql-direct-${i}`),
-        flag: "graphqlDirect",
-        expectDirect: c.direct,
-        status: c.status,
-        about: c.about,
-        mismatches,
-      });
-    }
+    const mismatches = await compareCorpus({
+      cases,
+      prefix: "graphql-direct",
+      direct: direct,
+      reference: yoga,
+      send,
+      flag: "graphqlDirect",
+      expectDirect: (c) => c.direct,
+    });
     expect(mismatches).toEqual([]);
   });
 });

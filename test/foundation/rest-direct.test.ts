@@ -8,7 +8,7 @@
 // it names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
-import { comparePair, rawRequest, type Answer } from "../support/raw-http.ts";
+import { compareCorpus, rawRequest, type Answer } from "../support/raw-http.ts";
 
 /** The base fixture plus a key allowed 2 requests a minute (the third is a 429). */
 const fixture = structuredClone(BASE_FIXTURE);
@@ -270,21 +270,15 @@ describe("REST GET: the direct path answers as SOFA does", () => {
 
   it("gives the same status, headers, body and log line for every request of the corpus", async () => {
     const cases = corpus();
-    const mismatches: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      await comparePair({
-        name: c.name,
-        traceId: `rest-direct-${i}`,
-        direct,
-        reference: sofa,
-        send: (app) => send(app, c, `rest-direct-${i}`),
-        flag: "restDirect",
-        expectDirect: c.direct,
-        status: c.status,
-        about: c.about,
-        mismatches,
-      });
-    }
+    const mismatches = await compareCorpus({
+      cases,
+      prefix: "rest-direct",
+      direct: direct,
+      reference: sofa,
+      send,
+      flag: "restDirect",
+      expectDirect: (c) => c.direct,
+    });
     expect(mismatches).toEqual([]);
   });
 });

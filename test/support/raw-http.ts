@@ -63,7 +63,7 @@ async function logLine(app: TestApp, traceId: string) {
  * or log line is recorded in `mismatches`, as is a wrong path (the log line's `flag` must be true
  * exactly when the case says the direct path answers) or an answer other than the case expects.
  */
-export async function comparePair(c: {
+async function comparePair(c: {
   name: string;
   traceId: string;
   direct: TestApp;
@@ -99,4 +99,43 @@ export async function comparePair(c: {
     status: viaReference.status,
     body: viaReference.body.slice(0, 300),
   });
+}
+
+/** What comparePair needs of a corpus case: its name and what the answer must be. */
+interface CorpusCase {
+  name: string;
+  status: number;
+  about: RegExp;
+}
+
+/**
+ * Every case of an equivalence corpus through comparePair, each with the trace id `<prefix>-<index>`;
+ * the mismatches of them all (the test expects none).
+ */
+export async function compareCorpus<C extends CorpusCase>(c: {
+  cases: C[];
+  prefix: string;
+  direct: TestApp;
+  reference: TestApp;
+  send: (app: TestApp, item: C, traceId: string) => Promise<Answer>;
+  flag: string;
+  expectDirect: (item: C) => boolean;
+}): Promise<string[]> {
+  const mismatches: string[] = [];
+  for (const [i, item] of c.cases.entries()) {
+    const traceId = `${c.prefix}-${i}`;
+    await comparePair({
+      name: item.name,
+      traceId,
+      direct: c.direct,
+      reference: c.reference,
+      send: (app) => c.send(app, item, traceId),
+      flag: c.flag,
+      expectDirect: c.expectDirect(item),
+      status: item.status,
+      about: item.about,
+      mismatches,
+    });
+  }
+  return mismatches;
 }
