@@ -80,7 +80,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     now: overrides.now ?? (() => new Date()),
     files: overrides.files ?? new LocalDiskStorage(config.fileStorageDir),
     publicUrl: overrides.publicUrl ?? config.publicUrl,
-    searchBitmaps: config.searchBitmaps,
+    search: { bitmaps: config.searchBitmaps, bitmapMinCompany: config.searchBitmapMinCompany },
   };
   // Fail fast while Redis is unreachable (no offline queue): the API must not hang on it.
   const redis = connectRedis(config, { maxRetriesPerRequest: 1, enableOfflineQueue: false });

@@ -53,6 +53,11 @@ export interface Config {
   searchBitmapMinDocs: number;
   /** Off: every search takes the GIN path (to compare, or to rule the bitmaps out). */
   searchBitmaps: boolean;
+  /**
+   * SEARCH_BITMAP_MIN_COMPANY: indexed work orders a company needs before its lists and counts without
+   * a search text are answered from the bitmaps (below it, plain SQL is one statement instead of three).
+   */
+  searchBitmapMinCompany: number;
   /** FILE_STORAGE_DIR: where the local-disk file storage keeps uploads (created on first upload). */
   fileStorageDir: string;
   /** UPLOAD_MAX_BYTES: a cap below every upload route's own limit (512 MB invoice PDFs, 100 MB files); unset: the routes' limits. */
@@ -140,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pmGeneratorIntervalMs: Number(env.PM_GENERATOR_INTERVAL_MS ?? 60_000),
     searchBitmapMinDocs: Number(env.SEARCH_BITMAP_MIN_DOCS ?? 1_000),
     searchBitmaps: bool(env.SEARCH_BITMAPS, true),
+    searchBitmapMinCompany: Number(env.SEARCH_BITMAP_MIN_COMPANY ?? 20_000),
     fileStorageDir: env.FILE_STORAGE_DIR || "data/files",
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${env.PORT ?? 4000}`).replace(/\/+$/, ""),

@@ -22,8 +22,12 @@ export interface Services {
   files: FileStorage;
   /** This API's base URL as integrators reach it (PUBLIC_URL), for links to stored files. */
   publicUrl: string;
-  /** Buyer searches may be answered from the search bitmaps (SEARCH_BITMAPS; the GIN path otherwise). */
-  searchBitmaps?: boolean;
+  /**
+   * The search bitmaps: whether buyer searches may be answered from them (SEARCH_BITMAPS; the GIN path
+   * otherwise), and from how many indexed work orders of a company its lists and counts without a search
+   * text use them (SEARCH_BITMAP_MIN_COMPANY). Unset: on, for every company.
+   */
+  search?: { bitmaps: boolean; bitmapMinCompany: number };
 }
 
 export interface Context extends Services {

@@ -11,7 +11,7 @@ import { badInput } from "../../core/errors.ts";
 import { type RowReader, rowReader } from "../../core/json-rows.ts";
 import { filterWhere } from "../../core/list.ts";
 import type { Viewer } from "../../core/viewer.ts";
-import { BITMAP_GROUPS, type BitmapQuery, bitmapCountBy, bitmapSearch } from "../search/bitmaps.ts";
+import { BITMAP_GROUPS, type BitmapQuery, bitmapCountBy, bitmapSearch, indexedWorkOrders } from "../search/bitmaps.ts";
 import { FACETS } from "../search/terms.ts";
 import { parseSearch } from "../search/text-query.ts";
 import { anyOf, col, GROUPABLE, SORTABLE } from "./list-filters.ts";
@@ -81,13 +81,25 @@ export function bitmapQueryOf(
 }
 
 /**
+ * Whether the bitmaps should answer `fast`: a search always; a list or count without a search text only
+ * for a company with SEARCH_BITMAP_MIN_COMPANY indexed work orders or more. Below that, plain SQL reads
+ * the matches in one statement where the bitmap path sends three (the locations bench's company of 2,000:
+ * 0.39× its baseline through the bitmaps; a status filter at 1,000,000 took 650–850 ms without them).
+ */
+async function bitmapsFor(ctx: Context, fast: BitmapQuery | undefined): Promise<BitmapQuery | undefined> {
+  if (!fast || fast.search.trim()) return fast;
+  const minimum = ctx.search?.bitmapMinCompany ?? 0;
+  return minimum <= 0 || (await indexedWorkOrders(ctx, fast.companyId)) >= minimum ? fast : undefined;
+}
+
+/**
  * The page and the total. The rows come as JSON from the statement that picks them when the GraphQL
  * selection allows (core/json-rows.ts: every REST request, and GraphQL ones without nested objects), else
  * from Prisma by id.
  */
 export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, query: object) {
   const reader = rowReader("WorkOrder", query);
-  const fast = bitmapQueryOf(ctx.viewer, args, ctx.searchBitmaps);
+  const fast = await bitmapsFor(ctx, bitmapQueryOf(ctx.viewer, args, ctx.search?.bitmaps));
   const found = fast && (await bitmapSearch(ctx, fast));
   if (found) return { data: await rowsOf(ctx, found.ids, query, reader), count: found.count };
   const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args, reader);
@@ -119,7 +131,10 @@ async function rowsOf(ctx: Context, ids: number[], query: object, reader?: RowRe
 
 export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { group_by?: string | null }) {
   if (!args.group_by) {
-    const fast = bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.searchBitmaps);
+    const fast = await bitmapsFor(
+      ctx,
+      bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.search?.bitmaps),
+    );
     const found = fast && (await bitmapSearch(ctx, fast, { countOnly: true }));
     if (found) return { count: found.count };
   }
@@ -129,7 +144,10 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
     throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
   // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below.
   const fast = BITMAP_GROUPS.includes(args.group_by)
-    ? bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.searchBitmaps, { unfiltered: true })
+    ? await bitmapsFor(
+        ctx,
+        bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.search?.bitmaps, { unfiltered: true }),
+      )
     : undefined;
   const grouped = fast && (await bitmapCountBy(ctx, fast, args.group_by));
   if (grouped) {

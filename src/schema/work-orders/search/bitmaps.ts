@@ -362,6 +362,27 @@ const GROUPS = {
 
 export const BITMAP_GROUPS = Object.keys(GROUPS);
 
+/** Each company's indexed work orders, as the dictionary counts them, per process for SIZE_TTL_MS. */
+const sizes = new Map<number, { size: number; until: number }>();
+const SIZE_TTL_MS = 60_000;
+
+/**
+ * How many of a company's work orders the bitmaps hold: the docs of its status terms (every indexed work
+ * order has exactly one), read at most once a minute per process; a company that grows past a threshold
+ * is seen within a minute, and either answer is exact.
+ */
+export async function indexedWorkOrders(ctx: Pick<Context, "db" | "now">, companyId: number): Promise<number> {
+  const now = ctx.now().getTime();
+  const known = sizes.get(companyId);
+  if (known && known.until > now) return known.size;
+  const [{ size }] = await ctx.db.$queryRaw<{ size: number }[]>`
+    SELECT coalesce(sum(docs), 0)::int AS size FROM "WorkOrderSearchTerm"
+     WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.status)}`;
+  if (sizes.size >= 10_000) sizes.clear();
+  sizes.set(companyId, { size, until: now + SIZE_TTL_MS });
+  return size;
+}
+
 /**
  * count_by of a buyer's list (with or without search and filters) grouped on a status or facet, as
  * {value (text: the caller types it), count} with count > 0, the null group (no supplier facility)

@@ -1,0 +1,91 @@
+// Lists and counts without a search text go to the bitmap postings only for a company of
+// SEARCH_BITMAP_MIN_COMPANY indexed work orders or more (rules/list.ts bitmapsFor): below it, plain SQL
+// answers in one statement where the bitmap path sends three. Two instances with the same fixture and
+// work orders: one as configured (the fixture's company is far below the default), one with the
+// threshold at 0 (every company on the bitmaps). The answers must be the same and the statement counts
+// must show which path ran; a search takes the bitmaps on both.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+
+let configured: TestApp;
+let bitmapsAlways: TestApp;
+
+async function workOrders(t: TestApp) {
+  const { refs } = t.fixture;
+  for (let i = 0; i < 12; i++) {
+    const at = new Date(Date.UTC(2026, 9, 1) + i * 3_600_000);
+    const { id } = await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.acme,
+        buyerFacilityId: refs["acme-hq"],
+        locationId: refs[i % 2 ? "store-1" : "store-2"],
+        problemTypeId: refs.hvac,
+        title: `Routing ${i} compressor`,
+        status: i % 3 ? "Unassigned" : "TechAssigned",
+        createdBy: "alice@acme.example",
+        createdAt: at,
+        statusChangedAt: at,
+      },
+    });
+    await refreshSearchVector(t.db, id);
+  }
+}
+
+/** What both paths must agree on: the rows' ids in order, and the total. */
+const listOf = (body: unknown) => {
+  const { data, count } = body as { data: { id: number }[]; count: number };
+  return { ids: data.map((w) => w.id), count };
+};
+
+beforeAll(async () => {
+  [configured, bitmapsAlways] = await Promise.all([
+    startTestApp({ countStatements: true }),
+    startTestApp({ countStatements: true, configure: (c) => void (c.searchBitmapMinCompany = 0) }),
+  ]);
+  await Promise.all([workOrders(configured), workOrders(bitmapsAlways)]);
+});
+afterAll(async () => {
+  await Promise.all([configured?.close(), bitmapsAlways?.close()]);
+});
+
+/** The answer of a REST list on `t` and the statements it sent (asked once before: one-off work is not counted). */
+async function listed(t: TestApp, path: string) {
+  await t.call("acme-key", "GET", path);
+  const before = t.statements!.statements;
+  const reply = await t.call("acme-key", "GET", path);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return { body: reply.body, statements: t.statements!.statements - before };
+}
+
+describe("work order lists without a search text, by company size", () => {
+  const filtered = `/v1/buyer/work_order/work_orders?status=Unassigned&limit=5&sort_by=createdAt&order=desc`;
+
+  it("a small company's filter-only list is one plain SQL statement, with the bitmaps' answer", async () => {
+    const plain = await listed(configured, filtered);
+    const bitmaps = await listed(bitmapsAlways, filtered);
+    expect(listOf(plain.body)).toEqual(listOf(bitmaps.body));
+    expect(listOf(plain.body).count).toBeGreaterThanOrEqual(8);
+    expect(plain.statements).toBe(1);
+    expect(bitmaps.statements).toBeGreaterThan(1);
+  });
+
+  it("count_by a status and a facet answer alike on both paths", async () => {
+    for (const group of ["status", "locationId"]) {
+      const path = `/v1/buyer/work_order/work_orders/count_by?group_by=${group}`;
+      const plain = await listed(configured, path);
+      const bitmaps = await listed(bitmapsAlways, path);
+      expect(plain.body, group).toEqual(bitmaps.body);
+      expect(plain.statements, group).toBeLessThan(bitmaps.statements);
+    }
+  });
+
+  it("a search takes the bitmaps whatever the company's size", async () => {
+    const path = `/v1/buyer/work_order/work_orders?search=compressor&limit=5`;
+    const small = await listed(configured, path);
+    const always = await listed(bitmapsAlways, path);
+    expect(listOf(small.body)).toEqual(listOf(always.body));
+    expect(listOf(small.body).count).toBe(12);
+    expect(small.statements).toBe(always.statements);
+  });
+});
