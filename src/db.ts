@@ -104,11 +104,32 @@ class BoundedPool extends pg.Pool {
         if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect(callback);
         callback(this.count(error), client, done);
       });
-    return super.connect().catch((err: Error) => {
-      const error = this.classify(err);
-      if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect();
-      throw this.count(error);
-    });
+    return super.connect().then(
+      (client) => this.guarded(client),
+      (err: Error) => {
+        const error = this.classify(err);
+        if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect();
+        throw this.count(error);
+      },
+    );
+  }
+
+  /**
+   * A connection checked out by the Prisma adapter (a transaction's) that the server ends between two of
+   * its queries emits 'error' with no query to fail and, pg-pool having taken its idle listener off,
+   * nobody listening: an uncaught exception (seen once in test/resilience/connection-loss.test.ts). It is
+   * reported as the pool's own connection errors are; the holder's next query fails, its transaction
+   * with it. sqlTransaction listens for itself.
+   */
+  private guarded(client: pg.PoolClient): pg.PoolClient {
+    const onError = (error: Error) => this.emit("error", error, client);
+    client.on("error", onError);
+    const release = client.release;
+    client.release = (err?: Error | boolean) => {
+      client.removeListener("error", onError);
+      return release.call(client, err);
+    };
+    return client;
   }
 
   /** Counts a busy wait that is answered 503 (for /metrics). */
