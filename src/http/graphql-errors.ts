@@ -53,19 +53,17 @@ function contractError(error: GraphQLError, partial: boolean): GraphQLError {
 
 /**
  * A new error in the place of `error` (its location in the document and its path) with another message
- * and extensions. A compiled query's errors (graphql-jit, graphql-jit.ts) carry their locations
- * without the nodes they were computed from: those are kept as they are.
+ * and extensions. A compiled query's errors get their source and positions before they come here
+ * (graphql-jit.ts locatedErrors).
  */
 export function remade(error: GraphQLError | undefined, message: string, extensions: Record<string, unknown>) {
-  const made = new GraphQLError(message, {
+  return new GraphQLError(message, {
     nodes: error?.nodes,
     source: error?.source,
     positions: error?.positions,
     path: error?.path,
     extensions,
   });
-  if (!made.locations && error?.locations) Object.assign(made, { locations: error.locations });
-  return made;
 }
 
 /** A single result with every error as contractError makes it (results without errors as they are). */

@@ -10,7 +10,7 @@
 // columns and windowed (`take`/`skip` with an order); and `where` made of column equality, `in`, `not`
 // on required columns, AND/OR, a to-one relation's condition and a list's `some`. Values are typed
 // against the column (a value Prisma would refuse is left to Prisma, which refuses it).
-import { Prisma } from "../../db.ts";
+import { type Db, hasSqlPool, Prisma } from "../../db.ts";
 import * as Enums from "../../generated/prisma/enums.ts";
 import { getDatamodel } from "../../generated/pothos-types.ts";
 
@@ -382,6 +382,22 @@ export function rowReader(model: string, query: object): RowReader | undefined {
     readers.set(key, reader);
   }
   return reader ?? undefined;
+}
+
+/** A Prisma model delegate as the lists call it: Prisma's reads, and its model and client. */
+export interface Delegate {
+  findMany(args: any): Promise<any[]>;
+  count(args: any): Promise<number>;
+  $name?: string;
+  $parent?: unknown;
+}
+
+/**
+ * The model and client a delegate's rows may be read with as JSON through the pool: none when the
+ * client is a transaction's (whose writes the pool would not see).
+ */
+export function pooledModel(delegate: Delegate): { model: string; db: Db } | undefined {
+  return delegate.$name && hasSqlPool(delegate.$parent) ? { model: delegate.$name, db: delegate.$parent } : undefined;
 }
 
 /** A page of an offset list: rows, order and window as findMany takes them. */

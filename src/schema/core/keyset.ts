@@ -5,9 +5,9 @@
 // `totalCount` is asked for.
 import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { type Db, hasSqlPool, sqlRows } from "../../db.ts";
+import { sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
-import { rowsStatement } from "./json-rows.ts";
+import { type Delegate, pooledModel, rowsStatement } from "./json-rows.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -70,24 +70,16 @@ function beyondValue(key: OrderKey, value: unknown): Where | undefined {
 const reversed = (keys: readonly OrderKey[]): OrderKey[] =>
   keys.map((k) => ({ field: k.field, direction: k.direction === "asc" ? "desc" : "asc" }));
 
-interface Delegate {
-  findMany(args: any): Promise<any[]>;
-  count(args: any): Promise<number>;
-  /** A Prisma delegate's model and the client it belongs to. */
-  $name?: string;
-  $parent?: unknown;
-}
-
 /**
  * The page's rows: read as JSON in one statement with their relations (json-rows.ts) when the client is
  * not a transaction's and the SQL there answers the query exactly, as the offset lists do; else Prisma's.
  */
 async function readRows(table: Delegate, where: Where, order: readonly OrderKey[], take: number, query: object) {
   const orderBy = order.map((k) => ({ [k.field]: k.direction }));
-  const db = table.$parent;
-  const statement = table.$name && hasSqlPool(db) ? rowsStatement(table.$name, where, orderBy, take, query) : undefined;
-  if (!statement) return table.findMany({ ...query, where, orderBy, take });
-  const [{ rows }] = await sqlRows<{ rows: unknown[] }>(db as Db, statement.sql);
+  const pooled = pooledModel(table);
+  const statement = pooled && rowsStatement(pooled.model, where, orderBy, take, query);
+  if (!pooled || !statement) return table.findMany({ ...query, where, orderBy, take });
+  const [{ rows }] = await sqlRows<{ rows: unknown[] }>(pooled.db, statement.sql);
   return statement.reader.read<Record<string, unknown>>(rows);
 }
 

@@ -3,10 +3,10 @@
 // Filters are ANDed with the tenant scope by the caller; they can never widen it.
 import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { type Db, hasSqlPool, sqlRows } from "../../db.ts";
+import { sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
 import { badInput } from "./errors.ts";
-import { pageStatement } from "./json-rows.ts";
+import { type Delegate, pageStatement, pooledModel } from "./json-rows.ts";
 
 import type { FilterKind } from "./interfaces.ts";
 
@@ -140,21 +140,13 @@ export function pageType<T extends object>(name: string, item: any) {
   });
 }
 
-interface Listable {
-  findMany(args: any): Promise<any[]>;
-  count(args: any): Promise<number>;
-  /** A Prisma delegate's model and the client it belongs to. */
-  $name?: string;
-  $parent?: unknown;
-}
-
 /**
  * One page and the total. In one statement, the rows read as JSON (json-rows.ts), when the client is
  * not a transaction's (whose writes the pool would not see) and the selection, scope and filters are
  * what that SQL answers exactly; otherwise with Prisma, in two statements whatever the page size.
  */
 export async function findPage<T = any>(
-  delegate: Listable,
+  delegate: Delegate,
   scope: Record<string, unknown>,
   args: ListArgs,
   spec: ListSpec,
@@ -162,10 +154,10 @@ export async function findPage<T = any>(
 ): Promise<{ data: T[]; count: number }> {
   const page = pageOf(args, spec);
   const where = { AND: [scope, page.where] };
-  const db = delegate.$parent;
-  const statement = delegate.$name && hasSqlPool(db) ? pageStatement(delegate.$name, where, page, query) : undefined;
-  if (statement) {
-    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(db as Db, statement.sql);
+  const pooled = pooledModel(delegate);
+  const statement = pooled && pageStatement(pooled.model, where, page, query);
+  if (pooled && statement) {
+    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(pooled.db, statement.sql);
     return { data: statement.reader.read<T>(rows), count };
   }
   const [data, count] = await Promise.all([
