@@ -25,6 +25,10 @@ const PLACEHOLDERS: Record<string, string> = {
   TERM_LOCATION: TERM.location,
   TERM_SUPPLIER_FACILITY: TERM.supplierFacility,
   TERM_PROBLEM_TYPE: TERM.problemType,
+  TERM_PM_SCHEDULE: TERM.pmSchedule,
+  TERM_IS_PM: TERM.isPM,
+  TERM_ASSET: TERM.asset,
+  TERM_BUYER_FACILITY: TERM.buyerFacility,
   // The first character after the triples' prefix: the upper end of their range in the dictionary.
   TERM_TRIPLE_END: String.fromCharCode(TERM.triple.charCodeAt(0) + 1),
   CHUNK_BITS: String(CHUNK_BITS),

@@ -135,6 +135,9 @@ interface Row {
   status: string;
   woPriority: number | null;
   isPM: boolean;
+  plannedMaintenanceScheduleId: number | null;
+  assetId: number | null;
+  buyerFacilityId: number;
   poNumber: string | null;
   createdAt: Date;
   note: string | null;
@@ -158,6 +161,10 @@ const locations: Record<"acme" | "globex", number[]> = { acme: [], globex: [] };
 const problems: Record<"acme" | "globex", number[]> = { acme: [], globex: [] };
 /** Supplier facilities a work order may be assigned to (none among them): facet terms (#29). */
 const suppliers: Record<"acme" | "globex", (number | null)[]> = { acme: [], globex: [null] };
+/** count_by's other groups (PM schedule, main asset, buyer facility): facet terms too, not filters. */
+const schedules: Record<"acme" | "globex", (number | null)[]> = { acme: [null], globex: [null] };
+const assets: Record<"acme" | "globex", (number | null)[]> = { acme: [null], globex: [null] };
+const facilities: Record<"acme" | "globex", number[]> = { acme: [], globex: [] };
 
 // ---------------------------------------------------------------- the reference's dictionary (PostgreSQL)
 
@@ -319,8 +326,19 @@ function queryString(q: Query): string {
 
 /** statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the bitmaps answered (#29). */
 const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0, statusOnly: 0, facets: 0, groups: 0 };
+/** The count_by fields the bitmaps answered at least once. */
+const groupedBy = new Set<string>();
 /** The count_by groups the bitmaps answer (search/bitmaps.ts bitmapCountBy). */
-const GROUP_BY = ["status", "locationId", "supplierFacilityId", "problemTypeId"] as const;
+const GROUP_BY = [
+  "status",
+  "locationId",
+  "supplierFacilityId",
+  "problemTypeId",
+  "plannedMaintenanceScheduleId",
+  "isPM",
+  "assetId",
+  "buyerFacilityId",
+] as const;
 
 /** Terms in this many work orders of a company get bitmaps (the service's default is 1,000). */
 const MIN_DOCS = 3;
@@ -369,6 +387,7 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
   const grouped = await bitmapCountBy({ db: t.db, viewer } as Context, fast, groupBy);
   if (grouped) {
     seen.groups++;
+    groupedBy.add(groupBy);
     const counts = (pairs: [unknown, number][]) => Object.fromEntries(pairs.map(([v, n]) => [String(v), n]));
     expect({ qs: queryString(q), groupBy, groups: counts(grouped.map((g) => [g.value, g.count])) }).toEqual({
       qs: queryString(q),
@@ -429,7 +448,7 @@ async function createRow(random: () => number, company: "acme" | "globex", n: nu
   const refs = t.fixture.refs;
   const data = {
     buyerCompanyId: refs[company],
-    buyerFacilityId: refs[company === "acme" ? "acme-hq" : "globex-hq"],
+    buyerFacilityId: pick(facilities[company]),
     createdBy: company === "acme" ? "alice@acme.example" : "gina@globex.example",
     title: words(1, 5),
     description: random() < 0.8 ? words(0, 8) : null,
@@ -439,6 +458,8 @@ async function createRow(random: () => number, company: "acme" | "globex", n: nu
     status: pick(STATUS_POOL),
     woPriority: pick(PRIORITIES),
     isPM: random() < 0.2,
+    plannedMaintenanceScheduleId: pick(schedules[company]),
+    assetId: pick(assets[company]),
     poNumber: random() < 0.4 ? `PO-${100_000 + Math.floor(random() * 900_000)}` : null,
     // Ties on createdAt on purpose (ids break them).
     createdAt: day(Math.floor(n / 2)),
@@ -605,6 +626,21 @@ beforeAll(async () => {
     }
   }
   suppliers.acme = [null, refs["coolco-pdx"], refs["coolco-sea"], refs["inhouse-west"]];
+  schedules.acme.push(refs["pm-1"]);
+  for (const company of ["acme", "globex"] as const) {
+    const buyerCompanyId = refs[company];
+    const hq = refs[company === "acme" ? "acme-hq" : "globex-hq"];
+    const annex = await t.db.buyerFacility.create({ data: { buyerCompanyId, name: "Annex" } });
+    facilities[company].push(hq, annex.id);
+    // Assets without a serial number: a main asset's serial is searchable, which the reference leaves out.
+    const { locationId, assetTypeId } = await t.db.asset.findUniqueOrThrow({
+      where: { id: refs[company === "acme" ? "rtu-1" : "g-asset"] },
+    });
+    for (const name of company === "acme" ? ["Walk-in cooler", "Ice machine"] : ["Boiler"]) {
+      const asset = await t.db.asset.create({ data: { buyerCompanyId, locationId, assetTypeId, name } });
+      assets[company].push(asset.id);
+    }
+  }
   const random = prng(SEED ?? 20261203);
   for (let n = 0; n < 140; n++) await createRow(random, n % 4 === 3 ? "globex" : "acme", n);
 }, 120_000);
@@ -628,6 +664,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.statusOnly).toBeGreaterThan(5);
     expect(seen.facets).toBeGreaterThan(5);
     expect(seen.groups).toBeGreaterThan(5);
+    expect([...groupedBy].sort()).toEqual([...GROUP_BY].sort());
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):
     // every triple of the corpus asked for and built, then the same property.
@@ -645,6 +682,7 @@ describe("work order list and count_by against a reference", () => {
   // The triples built above are kept by the indexer from here on, like any bitmapped term.
   it("agree after deletes, status changes, new notes, moved creation times, new priorities and facets", async () => {
     const random = prng((SEED ?? 20261203) + 1);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
     const ids = [...rows.keys()];
     for (const id of ids) {
       const row = rows.get(id)!;
@@ -680,7 +718,6 @@ describe("work order list and count_by against a reference", () => {
       } else if (r < 0.8) {
         // New facets (location, problem type, supplier facility): their terms move, and the vector with
         // the location's and problem type's names.
-        const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
         row.locationId = pick(locations[row.company]);
         row.problemTypeId = pick(problems[row.company]);
         row.supplierFacilityId = pick(suppliers[row.company]);
@@ -690,6 +727,17 @@ describe("work order list and count_by against a reference", () => {
           await refreshSearchVector(tx, id);
         });
         await index(row);
+      } else if (r < 0.9) {
+        // New count_by groups (PM schedule, isPM, main asset, buyer facility): their terms move.
+        row.plannedMaintenanceScheduleId = pick(schedules[row.company]);
+        row.isPM = !row.isPM;
+        row.assetId = pick(assets[row.company]);
+        row.buyerFacilityId = pick(facilities[row.company]);
+        const { plannedMaintenanceScheduleId, isPM, assetId, buyerFacilityId } = row;
+        await t.db.workOrder.update({
+          where: { id },
+          data: { plannedMaintenanceScheduleId, isPM, assetId, buyerFacilityId },
+        });
       }
     }
     const [{ pending }] = await t.db.$queryRaw<

@@ -151,11 +151,21 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
     : undefined;
   const grouped = fast && (await bitmapCountBy(ctx, fast, args.group_by));
   if (grouped) {
-    const status = args.group_by === "status";
+    // As the GIN path answers: statuses as text in the lifecycle's order, isPM as booleans, ids as numbers; null last.
+    const typed = (value: string | null) =>
+      value === null || args.group_by === "status"
+        ? value
+        : args.group_by === "isPM"
+          ? value === "true"
+          : Number(value);
     const rank = (value: string | null) =>
-      value === null ? Number.POSITIVE_INFINITY : status ? STATUSES.indexOf(value as never) : Number(value);
+      value === null
+        ? Number.POSITIVE_INFINITY
+        : args.group_by === "status"
+          ? STATUSES.indexOf(value as never)
+          : Number(typed(value));
     grouped.sort((a, b) => rank(a.value) - rank(b.value));
-    return grouped.map(({ value, count }) => ({ value: value === null || status ? value : Number(value), count }));
+    return grouped.map(({ value, count }) => ({ value: typed(value), count }));
   }
   const group = col(args.group_by);
   // Statuses come out as text, ordered as the lifecycle declares them (like count_by on other enums).

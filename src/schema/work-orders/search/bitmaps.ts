@@ -13,7 +13,7 @@
 // answers on the GIN path, with the same results.
 import { Prisma } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
-import { CHUNK_BITS, FACETS, TERM } from "./terms.ts";
+import { CHUNK_BITS, FACETS, GROUP_FACETS, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
@@ -352,13 +352,19 @@ const GROUPED = sql`SELECT value, sum(n)::int AS count FROM parts GROUP BY value
    UNION ALL
    SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0`;
 
-/** count_by groups the bitmap postings answer: the status and facet terms, with the pending table's column of the indexed value. */
-const GROUPS = {
+/**
+ * count_by groups the bitmap postings answer: the status and the facet terms (terms.ts GROUP_FACETS), with
+ * the pending table's column of the indexed value.
+ */
+const GROUPS: Record<string, { kind: string; old: string }> = {
   status: { kind: TERM.status, old: "oldStatus" },
-  locationId: { kind: TERM.location, old: "oldLocationId" },
-  supplierFacilityId: { kind: TERM.supplierFacility, old: "oldSupplierFacilityId" },
-  problemTypeId: { kind: TERM.problemType, old: "oldProblemTypeId" },
-} as const;
+  ...Object.fromEntries(
+    Object.entries(GROUP_FACETS).map(([column, kind]) => [
+      column,
+      { kind, old: `old${column[0].toUpperCase()}${column.slice(1)}` },
+    ]),
+  ),
+};
 
 export const BITMAP_GROUPS = Object.keys(GROUPS);
 
@@ -396,7 +402,7 @@ export async function bitmapCountBy(
   groupBy: string,
 ): Promise<{ value: string | null; count: number }[] | null> {
   if (!Object.hasOwn(GROUPS, groupBy)) return null;
-  const { kind, old } = GROUPS[groupBy as keyof typeof GROUPS];
+  const { kind, old } = GROUPS[groupBy];
   const column = Prisma.raw(`w."${groupBy}"`);
   const groups = groupsOf(await analysisOf(ctx, query), query);
   if (!groups) return null;

@@ -21,6 +21,14 @@ export const TERM = {
   supplierFacility: "f",
   /** `y` + its problemTypeId. */
   problemType: "y",
+  /** `m` + its plannedMaintenanceScheduleId, when it has one (a count_by group only). */
+  pmSchedule: "m",
+  /** `i` + its isPM, `true` or `false` (a count_by group only). */
+  isPM: "i",
+  /** `a` + its (main) assetId, when it has one (a count_by group only). */
+  asset: "a",
+  /** `b` + its buyerFacilityId (a count_by group only). */
+  buyerFacility: "b",
 } as const;
 
 /**
@@ -31,6 +39,20 @@ export const FACETS = {
   locationId: TERM.location,
   supplierFacilityId: TERM.supplierFacility,
   problemTypeId: TERM.problemType,
+} as const;
+
+/**
+ * The count_by groups answered from facet terms: the filter facets and columns whose list filter means
+ * something else (assetId also matches sub-assets; buyerFacilityId does not narrow) or is not an id
+ * (isPM), so that they are counted from the dictionary and bitmaps but filtered on the GIN path. The
+ * pending table keeps each one's indexed value as `old` + the column's name capitalized.
+ */
+export const GROUP_FACETS = {
+  ...FACETS,
+  plannedMaintenanceScheduleId: TERM.pmSchedule,
+  isPM: TERM.isPM,
+  assetId: TERM.asset,
+  buyerFacilityId: TERM.buyerFacility,
 } as const;
 
 /**

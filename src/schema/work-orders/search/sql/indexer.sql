@@ -2,7 +2,8 @@
 -- role (work-orders/jobs.ts): the outbox a trigger fills, one round over it, and the phrase triples
 -- searches asked for. One indexer at a time (an advisory lock), so ordinals and bitmaps have one writer.
 -- The triggers that call work_order_search_changed are in migrations 20261207090000 and 20261212090001
--- (insert, delete, and an update of searchVector, status, createdAt, woPriority or a facet's column).
+-- (insert, delete, and an update of searchVector, status, createdAt, woPriority or a facet's column;
+-- the count_by groups' columns since migration 20261213090002).
 
 -- The index's outbox, WorkOrderSearchPending: every work order whose searchable state changed since it was
 -- indexed, with the state it was indexed with (to clear its old bits), written in the writer's own
@@ -15,8 +16,10 @@ BEGIN
     ON CONFLICT DO NOTHING;
   ELSE
     INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus",
-                                          "oldLocationId", "oldSupplierFacilityId", "oldProblemTypeId")
-    VALUES (OLD.id, OLD."buyerCompanyId", OLD."searchVector", OLD.status, OLD."locationId", OLD."supplierFacilityId", OLD."problemTypeId")
+                                          "oldLocationId", "oldSupplierFacilityId", "oldProblemTypeId",
+                                          "oldPlannedMaintenanceScheduleId", "oldIsPM", "oldAssetId", "oldBuyerFacilityId")
+    VALUES (OLD.id, OLD."buyerCompanyId", OLD."searchVector", OLD.status, OLD."locationId", OLD."supplierFacilityId", OLD."problemTypeId",
+            OLD."plannedMaintenanceScheduleId", OLD."isPM", OLD."assetId", OLD."buyerFacilityId")
     ON CONFLICT DO NOTHING;
   END IF;
   RETURN NULL;
@@ -55,7 +58,8 @@ BEGIN
   INSERT INTO work_order_search_delta
   SELECT p."buyerCompanyId",
          unnest(work_order_search_terms(p."oldVector", p."oldStatus")
-                || work_order_search_facets(p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId")), d.ordinal, -1
+                || work_order_search_facets(p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId",
+                                           p."oldPlannedMaintenanceScheduleId", p."oldIsPM", p."oldAssetId", p."oldBuyerFacilityId")), d.ordinal, -1
     FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
    WHERE p."workOrderId" = ANY(ids)
   UNION ALL
@@ -75,7 +79,8 @@ BEGIN
   INSERT INTO work_order_search_delta
   SELECT w."buyerCompanyId",
          unnest(work_order_search_terms(w."searchVector", w.status)
-                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId")), d.ordinal, 1
+                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId",
+                                           w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId")), d.ordinal, 1
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
    WHERE w.id = ANY(ids)
   UNION ALL

@@ -17,7 +17,8 @@ BEGIN
   CREATE TEMP TABLE work_order_search_all ON COMMIT DROP AS
   SELECT d."buyerCompanyId" AS company, d.ordinal,
          unnest(work_order_search_terms(w."searchVector", w.status)
-                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId")) AS term
+                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId",
+                                           w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId")) AS term
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id;
   INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped)
   SELECT company, term, count(*), count(*) >= common OR term LIKE '{{TERM_STATUS}}%' FROM work_order_search_all GROUP BY company, term;

@@ -20,10 +20,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- The facets of one work order (#29: filter-only lists and counts): {{TERM_LOCATION}} + locationId,
--- {{TERM_SUPPLIER_FACILITY}} + supplierFacilityId (none when unassigned), {{TERM_PROBLEM_TYPE}} + problemTypeId.
-CREATE OR REPLACE FUNCTION work_order_search_facets(location int, supplier int, problem int) RETURNS text[]
+-- {{TERM_SUPPLIER_FACILITY}} + supplierFacilityId (none when unassigned), {{TERM_PROBLEM_TYPE}} + problemTypeId; and the count_by
+-- groups {{TERM_PM_SCHEDULE}} + plannedMaintenanceScheduleId, {{TERM_IS_PM}} + isPM ('true' / 'false'), {{TERM_ASSET}} + the main assetId,
+-- {{TERM_BUYER_FACILITY}} + buyerFacilityId (search/terms.ts GROUP_FACETS). A null column has no term.
+CREATE OR REPLACE FUNCTION work_order_search_facets(
+  location int, supplier int, problem int, schedule int, is_pm boolean, asset int, buyer_facility int
+) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT array_remove(ARRAY['{{TERM_LOCATION}}' || location, '{{TERM_SUPPLIER_FACILITY}}' || supplier, '{{TERM_PROBLEM_TYPE}}' || problem], NULL)
+  SELECT array_remove(ARRAY['{{TERM_LOCATION}}' || location, '{{TERM_SUPPLIER_FACILITY}}' || supplier, '{{TERM_PROBLEM_TYPE}}' || problem, '{{TERM_PM_SCHEDULE}}' || schedule,
+                            '{{TERM_IS_PM}}' || is_pm, '{{TERM_ASSET}}' || asset, '{{TERM_BUYER_FACILITY}}' || buyer_facility], NULL)
 $$;
 
 -- Every triple of a vector: three lexemes, each one or two positions after the one before.
@@ -55,18 +60,24 @@ BEGIN
     RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
                   WHERE w."buyerCompanyId" = company AND w.status::text = rest);
   END IF;
-  IF left(t, 1) = '{{TERM_LOCATION}}' THEN
-    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
-                  WHERE w."buyerCompanyId" = company AND w."locationId" = rest::int);
-  END IF;
-  IF left(t, 1) = '{{TERM_SUPPLIER_FACILITY}}' THEN
-    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
-                  WHERE w."buyerCompanyId" = company AND w."supplierFacilityId" = rest::int);
-  END IF;
-  IF left(t, 1) = '{{TERM_PROBLEM_TYPE}}' THEN
-    RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
-                  WHERE w."buyerCompanyId" = company AND w."problemTypeId" = rest::int);
-  END IF;
+  -- A facet: its column, compared in the column's type so that its index is used where it has one.
+  CASE left(t, 1)
+    WHEN '{{TERM_LOCATION}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."locationId" = rest::int);
+    WHEN '{{TERM_SUPPLIER_FACILITY}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."supplierFacilityId" = rest::int);
+    WHEN '{{TERM_PROBLEM_TYPE}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."problemTypeId" = rest::int);
+    WHEN '{{TERM_PM_SCHEDULE}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."plannedMaintenanceScheduleId" = rest::int);
+    WHEN '{{TERM_IS_PM}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."isPM" = rest::boolean);
+    WHEN '{{TERM_ASSET}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."assetId" = rest::int);
+    WHEN '{{TERM_BUYER_FACILITY}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."buyerFacilityId" = rest::int);
+    ELSE NULL;
+  END CASE;
   RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
                 WHERE w."buyerCompanyId" = company AND w."searchVector" @@ (CASE left(t, 1)
                   WHEN '{{TERM_WORD}}' THEN quote_literal(rest)::tsquery
