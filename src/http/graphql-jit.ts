@@ -33,7 +33,7 @@ import { logDetails } from "./request-scope.ts";
 const MAPPED = "pothosPrismaSelect";
 
 /** The operation graphql-jit may run: `document`'s only one, a query without a field that needs the selection mapping. */
-function compilable(schema: GraphQLSchema, document: DocumentNode): OperationDefinitionNode | null {
+export function compilable(schema: GraphQLSchema, document: DocumentNode): OperationDefinitionNode | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );

@@ -34,6 +34,7 @@ import type { Interface } from "../schema/core/interfaces.ts";
 import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
 import type { Context } from "../schema/core/context.ts";
+import { compilable } from "../http/graphql-jit.ts";
 import { logDetails, requestScope } from "../http/request-scope.ts";
 import { toApiError } from "../http/errors.ts";
 import { sofaRoutes, type RouteEntry } from "./routes.ts";
@@ -95,17 +96,20 @@ type Executor = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionRes
 /**
  * The direct path's documents are fixed (one per GET route), so each is compiled once (graphql-jit) and
  * run as plain functions instead of graphql-js walking the document for every field of every row:
- * 20–30% of a REST location list request's cost (docs/performance.md). SOFA's own requests keep graphql-js.
+ * 20–30% of a REST location list request's cost (docs/performance.md). SOFA's own requests keep graphql-js,
+ * and so do the routes whose document graphql-jit would run without plugin-prisma's selection mapping
+ * (http/graphql-jit.ts `compilable`): a purchase order list's lines were loaded again by a second statement.
  */
 function compiledExecutor(): Executor {
-  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+  const compiled = new WeakMap<DocumentNode, CompiledQuery | null>();
   return (args) => {
     let query = compiled.get(args.document);
-    if (!query) {
-      const made = compileQuery(args.schema, args.document);
-      if (!isCompiledQuery(made)) return made;
+    if (query === undefined) {
+      const made = compilable(args.schema, args.document) ? compileQuery(args.schema, args.document) : null;
+      if (made && !isCompiledQuery(made)) return made;
       compiled.set(args.document, (query = made));
     }
+    if (!query) return execute(args);
     return query.query(undefined, args.contextValue, (args.variableValues ?? {}) as Record<string, unknown>) as
       | Promise<ExecutionResult>
       | ExecutionResult;
