@@ -7,8 +7,8 @@
 // and it is emptied again once the connection is back. So a revoked key is refused on every instance
 // as soon as the notification arrives (milliseconds; docs/performance.md gives the measured bound).
 // The secret is compared (constant time) and the expiry checked on every request, cached or not.
-import type pg from "pg";
-import { type Db, primaryClient } from "../db.ts";
+import type { Db } from "../db.ts";
+import { listen, type Listener } from "../db-listen.ts";
 import type { Logger } from "../logger.ts";
 import { loadKey, plausibleKeyPair, viewerOf, type KeyRecord, type Viewer } from "../schema/core/viewer.ts";
 
@@ -19,17 +19,14 @@ export const APPLICATION_NAME = "work-orders key cache";
 const ENTRY_TTL_MS = 60_000;
 /** Beyond this many keys the oldest entry makes room (every key still works, uncached). */
 const MAX_ENTRIES = 10_000;
-const RECONNECT_MIN_MS = 250;
-const RECONNECT_MAX_MS = 10_000;
 
 export class ViewerCache {
   private readonly entries = new Map<string, { record: KeyRecord; at: number }>();
   /** Bumped by every notification: a lookup that started before one must not store what it read. */
   private generation = 0;
-  private listener: pg.Client | null = null;
-  private reconnectMs = RECONNECT_MIN_MS;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private listener: Listener | null = null;
+  /** Set while notifications can arrive (between the listener's `up` and `down`). */
+  private listening = false;
 
   constructor(
     private readonly db: Db,
@@ -38,13 +35,25 @@ export class ViewerCache {
   ) {}
 
   /** Starts listening; resolves once listening or after the first failure (the cache stays off until a retry works). */
-  start(): Promise<void> {
-    return this.listen();
+  async start(): Promise<void> {
+    this.listener = await listen({
+      databaseUrl: this.databaseUrl,
+      channel: CHANNEL,
+      applicationName: APPLICATION_NAME,
+      logger: this.logger,
+      what: "key cache (authenticating from the database until notifications are back)",
+      notified: () => this.clear(),
+      up: () => {
+        this.clear(); // whatever changed while not listening
+        this.listening = true;
+      },
+      down: () => this.forget(),
+    });
   }
 
   /** Whether entries are used: only while notifications can arrive. */
   get active(): boolean {
-    return this.listener !== null;
+    return this.listening;
   }
 
   /** The viewer of a key pair (see viewerOf), from the cache when it holds the key. */
@@ -65,15 +74,12 @@ export class ViewerCache {
    * server sends pending notifications before it answers a statement on the listening connection.
    */
   async sync(): Promise<void> {
-    await this.listener?.query("SELECT 1");
+    await this.listener?.sync();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnectTimer);
-    const listener = this.listener;
     this.forget();
-    await listener?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 
   private remember(apiKey: string, record: KeyRecord, now: Date) {
@@ -89,57 +95,7 @@ export class ViewerCache {
 
   /** The connection is gone: nothing cached, nothing stored until listening again. */
   private forget() {
-    this.listener = null;
+    this.listening = false;
     this.clear();
-  }
-
-  private async listen(): Promise<void> {
-    // On the primary (a multi-host DATABASE_URL's read-write host): notifications are not sent on standbys.
-    const client = primaryClient(this.databaseUrl, {
-      keepAlive: true,
-      connectionTimeoutMillis: 5_000,
-      application_name: APPLICATION_NAME,
-    });
-    const lost = (error?: Error) => {
-      if (this.listener === client) {
-        this.forget();
-        this.logger.warn(
-          { err: error?.message ?? "connection ended" },
-          "key cache: change notifications lost; authenticating from the database until they are back",
-        );
-      }
-      client.removeAllListeners();
-      client.on("error", () => undefined);
-      client.end().catch(() => undefined);
-      this.retry();
-    };
-    client.on("notification", () => this.clear());
-    client.on("error", lost);
-    client.on("end", () => lost());
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      if (!this.closed)
-        this.logger.warn({ err: (error as Error).message }, "key cache: cannot listen for key changes; retrying");
-      lost(error as Error);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.clear(); // whatever changed while not listening
-    this.listener = client;
-    this.reconnectMs = RECONNECT_MIN_MS;
-  }
-
-  private retry() {
-    if (this.closed || this.reconnectTimer) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      void this.listen();
-    }, this.reconnectMs);
-    this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_MAX_MS);
   }
 }

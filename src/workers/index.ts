@@ -34,6 +34,7 @@ export async function startWorkers(config: Config, services: Services, metrics?:
     }),
     startWebhookJobs({
       db,
+      databaseUrl: config.databaseUrl,
       publisher,
       prefix: config.redisPrefix,
       logger,

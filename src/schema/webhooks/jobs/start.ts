@@ -4,17 +4,23 @@
 // delivery's row, so Redis holds none of it.
 import type { Redis } from "ioredis";
 import type { Db } from "../../../db.ts";
+import { listen } from "../../../db-listen.ts";
 import type { Logger } from "../../../logger.ts";
 import { startDueWork } from "../../core/due-work.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
 import { createDeliverer, expireOverdue, type DeliveryMetrics } from "./delivery.ts";
 import { startRelay } from "./relay.ts";
 
+/** The channel the outbox's insert trigger notifies (migration 20261213090003). */
+const OUTBOX_CHANNEL = "outbox_event";
+
 /** How often the sweep expires deliveries past the three-hour window. */
 const EXPIRY_SWEEP_MS = 5_000;
 
 export interface WebhookJobOptions {
   db: Db;
+  /** Where the relay listens for committed events (a connection of its own). */
+  databaseUrl: string;
   publisher: Redis;
   prefix: string;
   logger: Logger;
@@ -22,6 +28,7 @@ export interface WebhookJobOptions {
   allowInsecureUrls: boolean;
   /** Multiplies the retry delays (1 in production; tests use a tiny factor). */
   retryScale: number;
+  /** The relay's poll while it is not told of new events (its listening connection down: the latency floor then). */
   relayIntervalMs: number;
   concurrency: number;
   /** How long an attempt holds its delivery (a worker that dies mid-attempt leaves it due again after this). */
@@ -59,6 +66,17 @@ export function startWebhookJobs(o: WebhookJobOptions) {
     },
     o.relayIntervalMs,
   );
+  // Committed events wake the relay at once; after a reconnection it looks too, for those it was not told of.
+  const wakeUps = listen({
+    databaseUrl: o.databaseUrl,
+    channel: OUTBOX_CHANNEL,
+    applicationName: "work-orders outbox relay",
+    logger: o.logger,
+    what: "outbox relay (polling every RELAY_INTERVAL_MS until notifications are back)",
+    notified: () => relay.poke(),
+    up: () => relay.poke(),
+    down: () => undefined,
+  });
   const sweep = startPollLoop(
     "webhook expiry",
     async () => {
@@ -74,6 +92,7 @@ export function startWebhookJobs(o: WebhookJobOptions) {
   );
   return {
     async close() {
+      await (await wakeUps).close();
       await relay.close();
       await sweep.close();
       await deliveries.close();

@@ -1,0 +1,106 @@
+// The outbox relay is woken by the commit of an event (the outbox's insert trigger notifies
+// `outbox_event`, migration 20261213090003; webhooks/jobs/start.ts listens), not by its poll. The worker
+// here polls once a minute, so a delivery within seconds can only come from the notification; after its
+// listening connection is killed it listens again and looks for what it was not told of.
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { waitFor } from "../support/wait.ts";
+import { context } from "../support/work-order-events.ts";
+import { writeEvent } from "../../src/schema/work-orders/events.ts";
+
+const POLL_MS = 60_000;
+/** Far below the poll: only a wake-up on commit delivers within it. */
+const WITHIN_MS = 5_000;
+
+let t: TestApp;
+let receiver: http.Server;
+let received: string[] = [];
+let workOrderId = 0;
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  t = await startTestApp({
+    configure: (c) => {
+      c.roles.worker = true;
+      c.webhookAllowInsecureUrls = true;
+      c.relayIntervalMs = POLL_MS;
+    },
+  });
+  const port = (receiver.address() as { port: number }).port;
+  await t.db.webhookEndpoint.updateMany({ data: { url: `http://127.0.0.1:${port}/hook` } });
+  const { refs } = t.fixture;
+  const wo = await t.db.workOrder.create({
+    data: {
+      buyerCompanyId: refs.acme,
+      buyerFacilityId: refs["acme-hq"],
+      locationId: refs["store-1"],
+      problemTypeId: refs.hvac,
+      title: "Leaking unit",
+      status: "PendingConfirmationByServiceProvider",
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
+      statusChangedAt: new Date(),
+    },
+  });
+  workOrderId = wo.id;
+  // The worker's first rounds (at start) are over once its listening connection is up.
+  await waitFor(() => listeners().then((n) => n === 1), 10_000, "the relay's listening connection");
+});
+afterAll(async () => {
+  await t?.close();
+  receiver?.close();
+});
+
+async function listeners(): Promise<number> {
+  const [{ n }] = await t.db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = 'work-orders outbox relay'`;
+  return n;
+}
+
+/** Commits one status event and waits for both endpoints' deliveries of it. */
+async function commitAndReceive(changedBy: string): Promise<void> {
+  received = [];
+  await t.db.$transaction((tx) =>
+    writeEvent(tx, "workorder.status_update", context(t, workOrderId), {
+      oldStatus: "PendingConfirmationByServiceProvider",
+      newStatus: "ConfirmedByServiceProvider",
+      changedBy,
+      changedAt: new Date().toISOString(),
+      action: "confirm",
+    }),
+  );
+  await waitFor(
+    () => received.filter((body) => body.includes(changedBy)).length >= 2,
+    WITHIN_MS,
+    `the deliveries of ${changedBy}'s event`,
+  );
+}
+
+describe("the outbox relay's wake-up on commit", () => {
+  it("delivers a committed event within seconds while the relay polls once a minute", async () => {
+    await commitAndReceive("First Tech");
+    await commitAndReceive("Second Tech");
+  });
+
+  it("listens again after its connection is killed, and looks for events committed meanwhile", async () => {
+    const lost = () => t.logs.some((l) => String(l.msg).startsWith("outbox relay") && String(l.msg).includes("lost"));
+    expect(lost()).toBe(false);
+    await t.db.$executeRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = 'work-orders outbox relay'`;
+    await waitFor(lost, 5_000, "the relay to see its connection lost");
+    // Committed while it reconnects (its first retry is 250 ms away): found by the round it runs once listening.
+    await commitAndReceive("Third Tech");
+    await waitFor(() => listeners().then((n) => n === 1), 10_000, "the relay listening again");
+    await commitAndReceive("Fourth Tech");
+  });
+});
