@@ -32,23 +32,45 @@ import { logDetails } from "./request-scope.ts";
 /** Whether a field resolves through plugin-prisma's path-keyed selection mapping. */
 const MAPPED = "pothosPrismaSelect";
 
-/** The operation graphql-jit may run: `document`'s only one, a query without a field that needs the selection mapping. */
-export function compilable(schema: GraphQLSchema, document: DocumentNode): OperationDefinitionNode | null {
+/**
+ * The operation graphql-jit may run: `document`'s only one, a query in which no field path goes through
+ * more than `mappedLevels` fields that need the selection mapping. A mapped field right under a row
+ * (a list row's relation) finds its mapping by the path's text, which graphql-jit keeps; one under
+ * another mapped field (a relation's selected field, e.g. a purchase order line's request line ids)
+ * finds it through the identity of graphql-js's path objects, which it does not. GraphQL requests
+ * compile at 0 (none at all, the rule documented at the head of this file); REST's fixed GET documents
+ * at 1, checked by their statement counts (test/purchasing/list-statements.test.ts, the locations bench).
+ */
+export function compilable(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  mappedLevels = 0,
+): OperationDefinitionNode | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (operations.length !== 1 || operations[0].operation !== "query") return null;
+  // A fragment's fields are visited apart from where it is spread, so their depth is not known.
+  const allowed = document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION) ? 0 : mappedLevels;
   const types = new TypeInfo(schema);
-  let mapped = false;
+  const levels: number[] = [0];
+  let deepest = 0;
   visit(
     document,
     visitWithTypeInfo(types, {
-      Field() {
-        if (types.getFieldDef()?.extensions?.[MAPPED]) mapped = true;
+      Field: {
+        enter() {
+          const level = levels.at(-1)! + (types.getFieldDef()?.extensions?.[MAPPED] ? 1 : 0);
+          levels.push(level);
+          deepest = Math.max(deepest, level);
+        },
+        leave() {
+          levels.pop();
+        },
       },
     }),
   );
-  return mapped ? null : operations[0];
+  return deepest > allowed ? null : operations[0];
 }
 
 /** The offset in `source` of a line and column (both from 1), as graphql-js's getLocation counts them. */

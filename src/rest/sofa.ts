@@ -97,15 +97,16 @@ type Executor = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionRes
  * The direct path's documents are fixed (one per GET route), so each is compiled once (graphql-jit) and
  * run as plain functions instead of graphql-js walking the document for every field of every row:
  * 20–30% of a REST location list request's cost (docs/performance.md). SOFA's own requests keep graphql-js,
- * and so do the routes whose document graphql-jit would run without plugin-prisma's selection mapping
- * (http/graphql-jit.ts `compilable`): a purchase order list's lines were loaded again by a second statement.
+ * and so do the routes with a field graphql-jit would run without plugin-prisma's selection mapping
+ * (http/graphql-jit.ts `compilable`: a mapped field under another): a purchase order list's lines were
+ * loaded again by a second statement.
  */
 function compiledExecutor(): Executor {
   const compiled = new WeakMap<DocumentNode, CompiledQuery | null>();
   return (args) => {
     let query = compiled.get(args.document);
     if (query === undefined) {
-      const made = compilable(args.schema, args.document) ? compileQuery(args.schema, args.document) : null;
+      const made = compilable(args.schema, args.document, 1) ? compileQuery(args.schema, args.document) : null;
       if (made && !isCompiledQuery(made)) return made;
       compiled.set(args.document, (query = made));
     }
