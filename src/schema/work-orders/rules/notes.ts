@@ -7,7 +7,14 @@ import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
 import { findPage, pageOf, type ListArgs, type ListSpec } from "../../core/list.ts";
 import { writeEvent } from "../events.ts";
-import { actorOf, lockForChange, relatedTo, workOrderScope, type WorkOrderForChange } from "./scope.ts";
+import {
+  actorOf,
+  lockForChange,
+  relatedTo,
+  workOrderScope,
+  workOrderScopeSql,
+  type WorkOrderForChange,
+} from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "../search/vector.ts";
 import { checkContactEmails } from "./contacts.ts";
@@ -219,28 +226,33 @@ export const NOTE_LIST: ListSpec = {
 
 /**
  * The root thread, paged. Read over REST it is marked read for the key's contact (the contract's GET);
- * over GraphQL a read never writes: markWorkOrderNotesRead does. A work order the key may not read: empty.
+ * over GraphQL a read never writes: markWorkOrderNotesRead does. A work order the key may not read: empty,
+ * and nothing marked. The scope is the notes' own condition (their work order's) and the mark's, so the
+ * page is one statement and the mark another beside it, not a lookup of the work order before both.
  */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
   pageOf(args, NOTE_LIST);
-  const wo = await ctx.db.workOrder.findFirst({
-    where: { AND: [{ id: woId }, workOrderScope(ctx.viewer)] },
-    select: { id: true },
-  });
-  if (!wo) return { data: [], count: 0 };
   const [page] = await Promise.all([
-    findPage(ctx.db.workOrderNote, { workOrderId: wo.id, thread: "root" }, args, NOTE_LIST, query),
-    ctx.channel === "graphql" ? undefined : markRead(ctx, wo.id),
+    findPage(
+      ctx.db.workOrderNote,
+      { workOrderId: woId, thread: "root", workOrder: workOrderScope(ctx.viewer) },
+      args,
+      NOTE_LIST,
+      query,
+    ),
+    ctx.channel === "graphql" ? undefined : markRead(ctx, woId),
   ]);
   return page;
 }
 
-/** The root thread's read mark of the key's contact, set to now; returns its time. */
+/** The root thread's read mark of the key's contact, set to now if the key may read the work order; returns its time. */
 async function markRead(ctx: Context, workOrderId: number): Promise<Date> {
   const readAt = ctx.now();
   // Concurrent reads by one contact must not collide, hence ON CONFLICT rather than Prisma's upsert.
   await ctx.db.$executeRaw`
-    INSERT INTO "WorkOrderThreadRead" ("workOrderId", "contactId", thread, "readAt") VALUES (${workOrderId}, ${ctx.viewer.contactId}, 'root', ${readAt})
+    INSERT INTO "WorkOrderThreadRead" ("workOrderId", "contactId", thread, "readAt")
+    SELECT w.id, ${ctx.viewer.contactId}, 'root', ${readAt} FROM "WorkOrder" w
+     WHERE w.id = ${workOrderId} AND ${workOrderScopeSql(ctx.viewer)}
     ON CONFLICT ("workOrderId", "contactId", thread) DO UPDATE SET "readAt" = EXCLUDED."readAt"`;
   return readAt;
 }
