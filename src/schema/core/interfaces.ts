@@ -48,16 +48,18 @@ export interface RestRoute {
   upload?: { field: string; maxBytes: number };
   /** The field answers with a file's bytes (`ctx.download`) instead of the envelope. */
   download?: true;
+  /** A GET that also writes (the notes list's read mark): answered from the primary, never a replica. */
+  writes?: true;
 }
 
 /**
  * REST routes whose answer may come from a read replica (Services.readDb): lists (searches are lists
  * with a search parameter) and count_by, as the contract allows ("a freshly written work order may be
  * briefly absent from list and count results"). A single read by id stays on the primary, so a client
- * reading back what it just wrote finds it.
+ * reading back what it just wrote finds it. A route that writes as it reads (`writes`) stays there too.
  */
 export const readsFromReplica = (route: RestRoute) =>
-  route.method === "GET" && (route.list === true || route.path.endsWith("/count_by"));
+  route.method === "GET" && !route.writes && (route.list === true || route.path.endsWith("/count_by"));
 
 /**
  * A string field's closed set of values, for the OpenAPI documents (an enum there) where GraphQL keeps

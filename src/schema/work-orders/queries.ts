@@ -88,6 +88,7 @@ builder.queryField("workOrderNotes", (t) =>
       type: "WorkOrderNote",
       list: true,
       query: listQuery(NOTE_LIST),
+      writes: true, // the read mark
     }),
     description:
       "The root thread, oldest first, paged like every list. Over REST reading it marks it read for the key's contact; over GraphQL reads never write and a mutation marks it read. A work order the key may not read gives an empty list.",
