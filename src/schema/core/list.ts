@@ -3,7 +3,7 @@
 // Filters are ANDed with the tenant scope by the caller; they can never widen it.
 import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { sqlRows } from "../../db.ts";
+import { type Db, Prisma, sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
 import { badInput } from "./errors.ts";
 import { type Delegate, pageStatement, pooledModel } from "./json-rows.ts";
@@ -141,6 +141,15 @@ export function pageType<T extends object>(name: string, item: any) {
 }
 
 /**
+ * A write a read carries (the REST notes list's read mark): a data-modifying statement run in the page's
+ * own statement (a WITH) when the page is one, else beside Prisma's reads, on `db`.
+ */
+export interface Alongside {
+  sql: Prisma.Sql;
+  db: Db;
+}
+
+/**
  * One page and the total. In one statement, the rows read as JSON (json-rows.ts), when the client is
  * not a transaction's (whose writes the pool would not see) and the selection, scope and filters are
  * what that SQL answers exactly; otherwise with Prisma, in two statements whatever the page size.
@@ -151,18 +160,21 @@ export async function findPage<T = any>(
   args: ListArgs,
   spec: ListSpec,
   query: object = {},
+  alongside?: Alongside,
 ): Promise<{ data: T[]; count: number }> {
   const page = pageOf(args, spec);
   const where = { AND: [scope, page.where] };
   const pooled = pooledModel(delegate);
   const statement = pooled && pageStatement(pooled.model, where, page, query);
   if (pooled && statement) {
-    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(pooled.db, statement.sql);
+    const sql = alongside ? Prisma.sql`WITH alongside AS (${alongside.sql}) ${statement.sql}` : statement.sql;
+    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(pooled.db, sql);
     return { data: statement.reader.read<T>(rows), count };
   }
   const [data, count] = await Promise.all([
     delegate.findMany({ ...query, where, orderBy: page.orderBy, skip: page.skip, take: page.take }),
     delegate.count({ where }),
+    alongside?.db.$executeRaw(alongside.sql),
   ]);
   return { data, count };
 }

@@ -1,7 +1,7 @@
 // A work order's root buyer-supplier thread: appending (appendRootNotes, the one function every path
 // uses: the append_notes endpoints and the note attached to a status action), the append bodies' rules,
 // and reading the thread.
-import type { Tx } from "../../../db.ts";
+import { Prisma, type Tx } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
 import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
@@ -225,36 +225,30 @@ export const NOTE_LIST: ListSpec = {
 };
 
 /**
- * The root thread, paged. Read over REST it is marked read for the key's contact (the contract's GET);
- * over GraphQL a read never writes: markWorkOrderNotesRead does. A work order the key may not read: empty,
- * and nothing marked. The scope is the notes' own condition (their work order's) and the mark's, so the
- * page is one statement and the mark another beside it, not a lookup of the work order before both.
+ * The root thread, paged. Read over REST it is marked read for the key's contact (the contract's GET),
+ * in the page's own statement; over GraphQL a read never writes: markWorkOrderNotesRead does. A work order
+ * the key may not read: empty, and nothing marked (the scope is the notes' condition and the mark's).
  */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
   pageOf(args, NOTE_LIST);
-  const [page] = await Promise.all([
-    findPage(
-      ctx.db.workOrderNote,
-      { workOrderId: woId, thread: "root", workOrder: workOrderScope(ctx.viewer) },
-      args,
-      NOTE_LIST,
-      query,
-    ),
-    ctx.channel === "graphql" ? undefined : markRead(ctx, woId),
-  ]);
-  return page;
+  return findPage(
+    ctx.db.workOrderNote,
+    { workOrderId: woId, thread: "root", workOrder: workOrderScope(ctx.viewer) },
+    args,
+    NOTE_LIST,
+    query,
+    ctx.channel === "graphql" ? undefined : { sql: markReadSql(ctx, woId, ctx.now()), db: ctx.db },
+  );
 }
 
-/** The root thread's read mark of the key's contact, set to now if the key may read the work order; returns its time. */
-async function markRead(ctx: Context, workOrderId: number): Promise<Date> {
-  const readAt = ctx.now();
+/** Sets the root thread's read mark of the key's contact to `readAt`, if the key may read the work order. */
+function markReadSql(ctx: Context, workOrderId: number, readAt: Date): Prisma.Sql {
   // Concurrent reads by one contact must not collide, hence ON CONFLICT rather than Prisma's upsert.
-  await ctx.db.$executeRaw`
+  return Prisma.sql`
     INSERT INTO "WorkOrderThreadRead" ("workOrderId", "contactId", thread, "readAt")
     SELECT w.id, ${ctx.viewer.contactId}, 'root', ${readAt} FROM "WorkOrder" w
      WHERE w.id = ${workOrderId} AND ${workOrderScopeSql(ctx.viewer)}
     ON CONFLICT ("workOrderId", "contactId", thread) DO UPDATE SET "readAt" = EXCLUDED."readAt"`;
-  return readAt;
 }
 
 /**
@@ -271,5 +265,7 @@ export async function markRootThreadRead(ctx: Context, workOrderId: number): Pro
       select: { id: true },
     },
   );
-  return markRead(ctx, wo.id);
+  const readAt = ctx.now();
+  await ctx.db.$executeRaw(markReadSql(ctx, wo.id, readAt));
+  return readAt;
 }
