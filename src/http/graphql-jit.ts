@@ -7,10 +7,12 @@
 // - mutations and subscriptions (their execution is not the cost, and events share answers);
 // - documents with more than one operation (the plugin caches by document, not by operation);
 // - a run whose variables do not coerce (graphql-js reports that, in the words http/errors.ts reads);
-// - queries that select a field planned by plugin-prisma's selection mapping (a relation loaded with
-//   its parent's statement): the mapping is found by the identity of graphql-js's response path objects,
-//   which graphql-jit builds afresh for every field, so such a relation would be loaded again by
-//   its fallback statement instead of coming with its parent.
+// - queries with a field planned by plugin-prisma's selection mapping under another such field (the
+//   supplier facility's company under the work order's supplier facility): that mapping is found by the
+//   identity of graphql-js's response path objects, which graphql-jit builds afresh for every field, so
+//   the relation would be loaded again by its fallback statement instead of coming with its parent. One
+//   level (a list or connection row's relations) is found by the path's text and compiles.
+//   test/foundation/graphql-compiled.test.ts holds every case to the interpreted run's statement count.
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { isAsyncIterable } from "@graphql-tools/utils";
 import {
@@ -34,24 +36,16 @@ const MAPPED = "pothosPrismaSelect";
 
 /**
  * The operation graphql-jit may run: `document`'s only one, a query in which no field path goes through
- * more than `mappedLevels` fields that need the selection mapping. A mapped field right under a row
- * (a list row's relation) finds its mapping by the path's text, which graphql-jit keeps; one under
- * another mapped field (a relation's selected field, e.g. a purchase order line's request line ids)
- * finds it through the identity of graphql-js's path objects, which it does not. GraphQL requests
- * compile at 0 (none at all, the rule documented at the head of this file); REST's fixed GET documents
- * at 1, checked by their statement counts (test/purchasing/list-statements.test.ts, the locations bench).
+ * more than one field that needs the selection mapping (the head of this file says why). Used for GraphQL
+ * requests and REST's GET documents (rest/sofa.ts) alike.
  */
-export function compilable(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  mappedLevels = 0,
-): OperationDefinitionNode | null {
+export function compilable(schema: GraphQLSchema, document: DocumentNode): OperationDefinitionNode | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (operations.length !== 1 || operations[0].operation !== "query") return null;
   // A fragment's fields are visited apart from where it is spread, so their depth is not known.
-  const allowed = document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION) ? 0 : mappedLevels;
+  const allowed = document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION) ? 0 : 1;
   const types = new TypeInfo(schema);
   const levels: number[] = [0];
   let deepest = 0;

@@ -106,7 +106,7 @@ function compiledExecutor(): Executor {
   return (args) => {
     let query = compiled.get(args.document);
     if (query === undefined) {
-      const made = compilable(args.schema, args.document, 1) ? compileQuery(args.schema, args.document) : null;
+      const made = compilable(args.schema, args.document) ? compileQuery(args.schema, args.document) : null;
       if (made && !isCompiledQuery(made)) return made;
       compiled.set(args.document, (query = made));
     }

@@ -41,8 +41,12 @@ async function workOrders(t: TestApp) {
 
 beforeAll(async () => {
   [compiled, interpreted] = await Promise.all([
-    startTestApp({ fixture: BASE_FIXTURE }),
-    startTestApp({ fixture: BASE_FIXTURE, configure: (config) => void (config.graphqlInterpreted = true) }),
+    startTestApp({ fixture: BASE_FIXTURE, countStatements: true }),
+    startTestApp({
+      fixture: BASE_FIXTURE,
+      countStatements: true,
+      configure: (config) => void (config.graphqlInterpreted = true),
+    }),
   ]);
   await Promise.all([workOrders(compiled), workOrders(interpreted)]);
 });
@@ -134,11 +138,27 @@ const corpus = (): Case[] => [
     about: /whole number/,
   },
   {
-    name: "a relation plugin-prisma plans with its parent: not compiled",
+    name: "a relation plugin-prisma plans with its parent, under a connection's rows: compiled",
     body: { query: "{ workOrdersConnection(first: 2) { edges { node { id supplierFacility { name } } } } }" },
+    compiled: true,
+    status: 200,
+    about: /"edges":\[.*"supplierFacility":\{"name"/,
+  },
+  {
+    name: "relations under a list's rows: compiled",
+    body: { query: "{ workOrders(limit: 3) { data { id location { name } asset { name } } } }" },
+    compiled: true,
+    status: 200,
+    about: /"location":\{"name"/,
+  },
+  {
+    name: "a relation planned under another (the supplier facility's company): not compiled",
+    body: {
+      query: "{ workOrdersConnection(first: 2) { edges { node { id supplierFacility { name company { name } } } } } }",
+    },
     compiled: false,
     status: 200,
-    about: /"edges":\[/,
+    about: /"company":\{"name"/,
   },
   {
     name: "one of two operations: not compiled",
@@ -182,5 +202,22 @@ describe("GraphQL queries compiled by graphql-jit answer as graphql-js does", ()
       expectDirect: (c) => c.compiled,
     });
     expect(mismatches).toEqual([]);
+  });
+
+  it("sends as many SQL statements compiled as interpreted for every request of the corpus", async () => {
+    // Compiled execution must not lose plugin-prisma's plan and load relations again (http/graphql-jit.ts).
+    const counts = [];
+    for (const c of corpus()) {
+      const counted = [];
+      for (const app of [compiled, interpreted]) {
+        await send(app, c, crypto.randomUUID()); // caches and one-off lookups are not counted
+        const before = app.statements!.statements;
+        await send(app, c, crypto.randomUUID());
+        counted.push(app.statements!.statements - before);
+      }
+      counts.push({ name: c.name, compiled: counted[0], interpreted: counted[1] });
+    }
+    expect(counts.filter((c) => c.compiled !== c.interpreted)).toEqual([]);
+    expect(counts.some((c) => c.interpreted > 0)).toBe(true);
   });
 });
