@@ -6,7 +6,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { waitFor } from "../support/wait.ts";
-import { context } from "../support/work-order-events.ts";
+import { acmeWorkOrder, context } from "../support/work-order-events.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 
 const POLL_MS = 60_000;
@@ -37,20 +37,7 @@ beforeAll(async () => {
   });
   const port = (receiver.address() as { port: number }).port;
   await t.db.webhookEndpoint.updateMany({ data: { url: `http://127.0.0.1:${port}/hook` } });
-  const { refs } = t.fixture;
-  const wo = await t.db.workOrder.create({
-    data: {
-      buyerCompanyId: refs.acme,
-      buyerFacilityId: refs["acme-hq"],
-      locationId: refs["store-1"],
-      problemTypeId: refs.hvac,
-      title: "Leaking unit",
-      status: "PendingConfirmationByServiceProvider",
-      createdBy: "alice@acme.example",
-      supplierFacilityId: refs["coolco-pdx"],
-      statusChangedAt: new Date(),
-    },
-  });
+  const wo = await acmeWorkOrder(t, { status: "PendingConfirmationByServiceProvider" });
   workOrderId = wo.id;
   // The worker's first rounds (at start) are over once its listening connection is up.
   await waitFor(() => listeners().then((n) => n === 1), 10_000, "the relay's listening connection");
