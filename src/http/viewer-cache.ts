@@ -25,8 +25,6 @@ export class ViewerCache {
   /** Bumped by every notification: a lookup that started before one must not store what it read. */
   private generation = 0;
   private listener: Listener | null = null;
-  /** Set while notifications can arrive (between the listener's `up` and `down`). */
-  private listening = false;
 
   constructor(
     private readonly db: Db,
@@ -43,17 +41,14 @@ export class ViewerCache {
       logger: this.logger,
       what: "key cache (authenticating from the database until notifications are back)",
       notified: () => this.clear(),
-      up: () => {
-        this.clear(); // whatever changed while not listening
-        this.listening = true;
-      },
-      down: () => this.forget(),
+      up: () => this.clear(), // whatever changed while not listening
+      down: () => this.clear(),
     });
   }
 
   /** Whether entries are used: only while notifications can arrive. */
   get active(): boolean {
-    return this.listening;
+    return this.listener?.listening ?? false;
   }
 
   /** The viewer of a key pair (see viewerOf), from the cache when it holds the key. */
@@ -78,8 +73,8 @@ export class ViewerCache {
   }
 
   async close(): Promise<void> {
-    this.forget();
     await this.listener?.close();
+    this.clear();
   }
 
   private remember(apiKey: string, record: KeyRecord, now: Date) {
@@ -91,11 +86,5 @@ export class ViewerCache {
   private clear() {
     this.generation++;
     this.entries.clear();
-  }
-
-  /** The connection is gone: nothing cached, nothing stored until listening again. */
-  private forget() {
-    this.listening = false;
-    this.clear();
   }
 }

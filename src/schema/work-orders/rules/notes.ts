@@ -5,7 +5,7 @@ import { Prisma, type Tx } from "../../../db.ts";
 import { badInput } from "../../core/errors.ts";
 import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
-import { findPage, pageOf, type ListArgs, type ListSpec } from "../../core/list.ts";
+import { findPage, type ListArgs, type ListSpec } from "../../core/list.ts";
 import { writeEvent } from "../events.ts";
 import {
   actorOf,
@@ -230,7 +230,6 @@ export const NOTE_LIST: ListSpec = {
  * the key may not read: empty, and nothing marked (the scope is the notes' condition and the mark's).
  */
 export async function rootThread(ctx: Context, woId: number, args: ListArgs, query: object) {
-  pageOf(args, NOTE_LIST);
   return findPage(
     ctx.db.workOrderNote,
     { workOrderId: woId, thread: "root", workOrder: workOrderScope(ctx.viewer) },
