@@ -34,7 +34,7 @@ import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
 import { GROUPABLE, SORTABLE } from "../src/schema/work-orders/rules/list-filters.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
 import { issueBenchKey, migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
-import { gitRevision } from "./common.ts";
+import { freePort, gitRevision, startService, stopService } from "./common.ts";
 
 const DATABASE = "wo_bench_wo";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -867,7 +867,7 @@ async function main() {
       log(
         `search cases: ${results.map((r) => `${r.name} p50 ${r.p50} p95 ${r.p95} (GIN ${r.gin?.p50 ?? "-"} / ${r.gin?.p95 ?? "-"})`).join("; ")}`,
       );
-      const writes = WRITES ? await measureWrites(db, base, seeded.headers) : undefined;
+      const writes = WRITES ? await measureWrites(db, settings, seeded.headers) : undefined;
       const summary = {
         when: new Date().toISOString(),
         commit: gitRevision(),
@@ -921,7 +921,27 @@ const percentile = (sorted: number[], p: number) =>
  * pending row gone) is watched every 10 ms. A created work order is found by searches at once either
  * way (pending rows are read live); the lag is how long it is read that way.
  */
-async function measureWrites(db: Db, base: string, headers: Record<string, string>) {
+async function measureWrites(db: Db, settings: NodeJS.ProcessEnv, headers: Record<string, string>) {
+  // The API in a process of its own, as deployed: the load generator, the indexer and the lag watcher
+  // here would otherwise take turns with it on one event loop, and its transactions would wait on them.
+  const port = await freePort();
+  const service = await startService(
+    {
+      ...settings,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      REDIS_PREFIX: `wobenchwo:${crypto.randomBytes(4).toString("hex")}`,
+    },
+    port,
+  );
+  try {
+    return await measureWritesOn(db, `http://127.0.0.1:${port}`, headers);
+  } finally {
+    await stopService(service);
+  }
+}
+
+async function measureWritesOn(db: Db, base: string, headers: Record<string, string>) {
   const [ref] = await db.$queryRaw<
     { locationId: number; problemTypeId: number; buyerFacilityId: number; buyerCompanyId: number }[]
   >`
@@ -1023,7 +1043,7 @@ async function measureWrites(db: Db, base: string, headers: Record<string, strin
           (answer) => void written.set(id ?? answer.id, performance.now()),
           (error: Error) => {
             refused++;
-            const why = error.message.replace(/\/\d+/g, "/:id").slice(0, 60);
+            const why = error.message.replace(/\/\d+/g, "/:id").slice(0, 200);
             refusals.set(why, (refusals.get(why) ?? 0) + 1);
           },
         ),
