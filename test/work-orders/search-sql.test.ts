@@ -25,10 +25,18 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Every search function of the migrated database, by signature, with its definition as PostgreSQL prints it. */
+/**
+ * Every search function and aggregate of the migrated database, by signature, with its definition as
+ * PostgreSQL prints it (an aggregate: its state function, state type and initial state).
+ */
 async function definitions(): Promise<Record<string, string>> {
   const { rows } = await client.query<{ name: string; def: string }>(
-    `SELECT p.oid::regprocedure::text AS name, pg_get_functiondef(p.oid) AS def FROM pg_proc p
+    `SELECT p.oid::regprocedure::text AS name,
+            CASE WHEN p.prokind = 'a'
+                 THEN (SELECT concat_ws(' ', a.aggtransfn::regprocedure, a.aggtranstype::regtype, a.agginitval, p.proparallel)
+                         FROM pg_aggregate a WHERE a.aggfnoid = p.oid)
+                 ELSE pg_get_functiondef(p.oid) END AS def
+       FROM pg_proc p
       WHERE p.proname LIKE 'work\\_order\\_search\\_%' AND p.pronamespace = 'public'::regnamespace ORDER BY 1`,
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.def]));

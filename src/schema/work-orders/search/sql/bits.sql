@@ -2,16 +2,17 @@
 -- of exactly {{CHUNK_BITS}} bits whose bit i (get_bit, from the left) is ordinal chunk × {{CHUNK_BITS}} + i.
 -- Tested on their own in test/work-orders/search-bits.test.ts.
 
--- Ordinals (any set, any order, duplicates allowed) → one bit string per chunk they fall in, built from
--- 64-bit words ({{CHUNK_BITS}} / 64 per chunk) written as 16 hex digits each.
+-- A chunk's bits from its ordinals' positions: set_bit folded over them, from {{CHUNK_BITS}} zeros.
+CREATE OR REPLACE AGGREGATE work_order_search_chunk_bits(int, int) (
+  sfunc = set_bit, stype = bit, initcond = '{{CHUNK_ZEROS}}', parallel = safe
+);
+
+-- Ordinals (any set, any order, duplicates allowed) → one bit string per chunk they fall in. set_bit per
+-- ordinal: 250 ordinals over 104 chunks (a rare term at 1M work orders) take 0.9 ms, against 9 ms when
+-- each chunk was written out as its 128 words in hex (docs/performance.md, "Lists at scale").
 CREATE OR REPLACE FUNCTION work_order_search_bits(ordinals int[]) RETURNS TABLE (chunk int, bits varbit)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT c.chunk, ('x' || string_agg(lpad(to_hex(coalesce(w.word, 0)), 16, '0'), '' ORDER BY k.k))::bit({{CHUNK_BITS}})::varbit
-    FROM (SELECT DISTINCT o / {{CHUNK_BITS}} AS chunk FROM unnest(ordinals) o) c
-   CROSS JOIN generate_series(0, {{CHUNK_BITS}} / 64 - 1) k(k)
-    LEFT JOIN (SELECT o / {{CHUNK_BITS}} AS chunk, (o % {{CHUNK_BITS}}) / 64 AS k, bit_or(1::bigint << (63 - o % 64)) AS word
-                 FROM unnest(ordinals) o GROUP BY 1, 2) w ON w.chunk = c.chunk AND w.k = k.k
-   GROUP BY c.chunk
+  SELECT o / {{CHUNK_BITS}}, work_order_search_chunk_bits(o % {{CHUNK_BITS}}, 1)::varbit FROM unnest(ordinals) o GROUP BY 1
 $$;
 
 -- The ordinals set in one chunk's bits: 64-bit words, then bytes, are skipped while zero.
