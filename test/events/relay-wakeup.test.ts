@@ -1,13 +1,16 @@
-// The outbox relay is woken by the commit of an event (the outbox's insert trigger notifies
-// `outbox_event`, migration 20261213090003; webhooks/jobs/start.ts listens), not by its poll. The worker
-// here polls once a minute, so a delivery within seconds can only come from the notification; after its
-// listening connection is killed it listens again and looks for what it was not told of.
+// The outbox relay is woken by the commit of an event (the writer announces it on `outbox_event` after
+// its commit, work-orders/events.ts; webhooks/jobs/start.ts listens), not by its poll. The worker here
+// polls once a minute, so a delivery within seconds can only come from the announcement; after its
+// listening connection is killed it listens again and looks for what it was not told of. An event rolled
+// back is not announced, and a writer's commit sends no NOTIFY of its own (it would serialize commits).
 import http from "node:http";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { waitFor } from "../support/wait.ts";
+import { sleep, waitFor } from "../support/wait.ts";
 import { acmeWorkOrder, context } from "../support/work-order-events.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
+import { inTransaction } from "../../src/schema/core/transaction.ts";
 
 const POLL_MS = 60_000;
 /** Far below the poll: only a wake-up on commit delivers within it. */
@@ -57,7 +60,7 @@ async function listeners(): Promise<number> {
 /** Commits one status event and waits for both endpoints' deliveries of it. */
 async function commitAndReceive(changedBy: string): Promise<void> {
   received = [];
-  await t.db.$transaction((tx) =>
+  await inTransaction(t.db, (tx) =>
     writeEvent(tx, "workorder.status_update", context(t, workOrderId), {
       oldStatus: "PendingConfirmationByServiceProvider",
       newStatus: "ConfirmedByServiceProvider",
@@ -89,5 +92,51 @@ describe("the outbox relay's wake-up on commit", () => {
     await commitAndReceive("Third Tech");
     await waitFor(() => listeners().then((n) => n === 1), 10_000, "the relay listening again");
     await commitAndReceive("Fourth Tech");
+  });
+});
+
+describe("the announcement", () => {
+  /** Notifications on the relay's channel, heard by a connection of the test's own, with what was visible then. */
+  async function listening() {
+    const client = new pg.Client({ connectionString: t.databaseUrl });
+    await client.connect();
+    const heard: number[] = [];
+    client.on("notification", () => {
+      // The events visible to another session when the announcement arrived.
+      void t.db.outboxEvent.count().then((n) => heard.push(n));
+    });
+    await client.query("LISTEN outbox_event");
+    return { heard, close: () => client.end() };
+  }
+  const statusEvent = (tx: Parameters<typeof writeEvent>[0], changedBy: string) =>
+    writeEvent(tx, "workorder.status_update", context(t, workOrderId), {
+      oldStatus: "PendingConfirmationByServiceProvider",
+      newStatus: "ConfirmedByServiceProvider",
+      changedBy,
+      changedAt: new Date().toISOString(),
+      action: "confirm",
+    });
+
+  it("comes after the commit, with the event visible; none for a rollback or an insert of the outbox's own", async () => {
+    const listener = await listening();
+    try {
+      const before = await t.db.outboxEvent.count();
+      await expect(
+        inTransaction(t.db, async (tx) => {
+          await statusEvent(tx, "Rolled Back");
+          throw new Error("rolled back on purpose");
+        }),
+      ).rejects.toThrow("rolled back on purpose");
+      // Written by hand, as a trigger would have seen it: no announcement (the writer sends it, not the table).
+      await t.db.$executeRaw`INSERT INTO "OutboxEvent" ("eventType", "workOrderId", "buyerCompanyId", payload)
+        SELECT "eventType", "workOrderId", "buyerCompanyId", payload FROM "OutboxEvent" ORDER BY id DESC LIMIT 1`;
+      await sleep(500);
+      expect(listener.heard).toEqual([]);
+      await inTransaction(t.db, (tx) => statusEvent(tx, "Announced"));
+      await waitFor(() => listener.heard.length > 0, 5_000, "the announcement");
+      expect(listener.heard[0]).toBe(before + 2);
+    } finally {
+      await listener.close();
+    }
   });
 });

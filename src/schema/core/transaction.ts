@@ -2,9 +2,12 @@
 // `ctx.db.$transaction` directly. A write running inside a larger transaction (a db handed over by
 // `joinable`, e.g. a request's own transaction) joins it instead of opening another, so it commits or
 // rolls back with everything else that request did.
-import { type Db, markCommitted, type Tx } from "../../db.ts";
+import { type Db, hasSqlPool, markCommitted, type Tx } from "../../db.ts";
 
 const joined = new WeakSet<object>();
+
+/** What to run once a transaction (by its tx) has committed: afterCommit. */
+const committed = new WeakMap<object, ((db: Db) => void)[]>();
 
 /**
  * Prisma gives up on a transaction that waits more than 2 s for a pooled connection (P2028, a 500).
@@ -20,12 +23,30 @@ export function inTransaction<T>(
   limits?: { timeout?: number; maxWait?: number },
 ): Promise<T> {
   if (joined.has(db)) return work(db as unknown as Tx);
+  let transaction: object | undefined;
   return db
-    .$transaction((tx) => work(joinable(tx) as unknown as Tx), { ...TRANSACTION_LIMITS, ...limits })
+    .$transaction(
+      (tx) => {
+        transaction = tx;
+        return work(joinable(tx) as unknown as Tx);
+      },
+      { ...TRANSACTION_LIMITS, ...limits },
+    )
     .then((result) => {
       markCommitted();
+      for (const action of committed.get(transaction!) ?? []) action(db);
       return result;
     });
+}
+
+/**
+ * Runs `action` with the database once the transaction `tx` belongs to has committed (never if it rolls
+ * back); at once when `tx` is a database client itself (a statement of its own has committed). For
+ * hints to other processes that must not be sent before the data they announce is visible.
+ */
+export function afterCommit(tx: Tx | Db, action: (db: Db) => void): void {
+  if (joined.has(tx)) committed.set(tx, [...(committed.get(tx) ?? []), action]);
+  else if (hasSqlPool(tx)) action(tx);
 }
 
 /** `tx` as a Db for code that takes one (a rule's ctx.db): its inTransaction calls join `tx`. */

@@ -3,7 +3,8 @@
 // outbox row: the Events tables of the interface specification as one pure function (messagesFor).
 // The webhooks feature relays the rows to endpoints and subscribers with these rules, so a live UI and
 // an integrator's server always see the same events.
-import type { Tx } from "../../db.ts";
+import { type Db, sqlPool, type Tx } from "../../db.ts";
+import { afterCommit } from "../core/transaction.ts";
 import type { Status } from "./rules/state-machine.ts";
 
 export const EVENT_TYPES = ["workorder.create", "workorder.status_update", "workorder.new_note"] as const;
@@ -62,6 +63,39 @@ export async function writeEvent(
       payload: { ...context, ...data } as object,
     },
   });
+  afterCommit(tx, announceOutbox);
+}
+
+/** The channel committed outbox events are announced on; the relay listens (webhooks/jobs/start.ts). */
+export const OUTBOX_CHANNEL = "outbox_event";
+
+/** Per pool: an announcement on its way, and whether another was asked for meanwhile. */
+const announcing = new WeakMap<object, { again: boolean }>();
+
+/**
+ * Tells the relays that outbox events were committed, on a statement of its own after the commit, at
+ * most one at a time per pool (those asked for meanwhile become one more). Not a NOTIFY in the writing
+ * transaction: PostgreSQL holds its notification lock through that transaction's commit, so every
+ * writer's commit waited for the one before it to reach the disk (commits 0.4-0.6 s behind one slow WAL
+ * flush in the work orders bench; docs/performance.md, "Index lag"). A hint only: a lost one costs the
+ * relay's next poll, so its failure is not the request's.
+ */
+function announceOutbox(db: Db): void {
+  const pool = sqlPool(db);
+  const pending = announcing.get(pool);
+  if (pending) {
+    pending.again = true;
+    return;
+  }
+  const state = { again: false };
+  announcing.set(pool, state);
+  pool
+    .query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`)
+    .catch(() => undefined)
+    .finally(() => {
+      announcing.delete(pool);
+      if (state.again) announceOutbox(db);
+    });
 }
 
 // ---- recipients

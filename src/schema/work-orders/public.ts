@@ -1,6 +1,6 @@
 // What other features may use of work orders: the events and who hears them (webhooks), the statuses
 // (documents), and the scope and status change of a work order (features that act on one).
-export { EVENT_TYPES, addressedTo, messagesFor } from "./events.ts";
+export { EVENT_TYPES, OUTBOX_CHANNEL, addressedTo, messagesFor } from "./events.ts";
 export type {
   Audience,
   EventType,

@@ -10,9 +10,7 @@ import { startDueWork } from "../../core/due-work.ts";
 import { startPollLoop } from "../../core/poll-loop.ts";
 import { createDeliverer, expireOverdue, type DeliveryMetrics } from "./delivery.ts";
 import { startRelay } from "./relay.ts";
-
-/** The channel the outbox's insert trigger notifies (migration 20261213090003). */
-const OUTBOX_CHANNEL = "outbox_event";
+import { OUTBOX_CHANNEL } from "../../work-orders/public.ts";
 
 /** How often the sweep expires deliveries past the three-hour window. */
 const EXPIRY_SWEEP_MS = 5_000;
