@@ -1,8 +1,9 @@
-// Status updates written straight into the outbox, as writeEvent writes them, for the benches that
+// Status updates written straight into the outbox, as writeEvent writes and announces them, for the benches that
 // measure what happens after the commit (webhooks, live subscriptions). Plain SQL in one statement: in
 // production these rows come from API transactions on other machines, so the producer should cost
 // this machine as little as it can.
 import { sqlPool, type Db } from "../src/db.ts";
+import { announceOutbox } from "../src/schema/work-orders/events.ts";
 
 export interface StatusUpdate {
   workOrderId: number;
@@ -37,4 +38,5 @@ export async function insertStatusUpdates(db: Db, updates: StatusUpdate[]): Prom
      SELECT 'workorder.status_update', w, (p->>'buyerCompanyId')::int, p FROM unnest($1::int[], $2::jsonb[]) AS e(w, p)`,
     [updates.map((u) => u.workOrderId), payloads],
   );
+  announceOutbox(db);
 }

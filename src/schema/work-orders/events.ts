@@ -80,7 +80,7 @@ const announcing = new WeakMap<object, { again: boolean }>();
  * flush in the work orders bench; docs/performance.md, "Index lag"). A hint only: a lost one costs the
  * relay's next poll, so its failure is not the request's.
  */
-function announceOutbox(db: Db): void {
+export function announceOutbox(db: Db): void {
   const pool = sqlPool(db);
   const pending = announcing.get(pool);
   if (pending) {
