@@ -6,8 +6,8 @@ import { type Db, hasSqlPool, markCommitted, type Tx } from "../../db.ts";
 
 const joined = new WeakSet<object>();
 
-/** What to run once a transaction (by its tx) has committed: afterCommit. */
-const committed = new WeakMap<object, ((db: Db) => void)[]>();
+/** What to run once a transaction (by its tx) has committed: afterCommit (each action once). */
+const committed = new WeakMap<object, Set<(db: Db) => void>>();
 
 /**
  * Prisma gives up on a transaction that waits more than 2 s for a pooled connection (P2028, a 500).
@@ -41,12 +41,18 @@ export function inTransaction<T>(
 
 /**
  * Runs `action` with the database once the transaction `tx` belongs to has committed (never if it rolls
- * back); at once when `tx` is a database client itself (a statement of its own has committed). For
- * hints to other processes that must not be sent before the data they announce is visible.
+ * back), once however often it was asked for in that transaction; at once when `tx` is a database
+ * client itself (a statement of its own has committed). For hints to other processes that must not be
+ * sent before the data they announce is visible.
  */
 export function afterCommit(tx: Tx | Db, action: (db: Db) => void): void {
-  if (joined.has(tx)) committed.set(tx, [...(committed.get(tx) ?? []), action]);
-  else if (hasSqlPool(tx)) action(tx);
+  if (!joined.has(tx)) {
+    if (hasSqlPool(tx)) action(tx);
+    return;
+  }
+  const actions = committed.get(tx);
+  if (actions) actions.add(action);
+  else committed.set(tx, new Set([action]));
 }
 
 /** `tx` as a Db for code that takes one (a rule's ctx.db): its inTransaction calls join `tx`. */
