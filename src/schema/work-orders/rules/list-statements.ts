@@ -86,11 +86,13 @@ export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs, re
   const order = orderSql(args);
   const count = sql`SELECT count(*)::int AS count FROM "WorkOrder" w WHERE ${where}`;
   const rows = reader ? sql`, ${rowsSql(viewer, reader, sql`p.ids`)} AS rows` : sql``;
+  // The page's ids are materialized: both the answer and the rows read them, and PostgreSQL would
+  // otherwise put the ARRAY sub-select in each place and sort the matches twice.
   const page = narrowed
     ? sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where}),
-               p AS (SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids)
+               p AS MATERIALIZED (SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids)
           SELECT p.ids, (SELECT count(*) FROM m)::int AS count${rows} FROM p`
-    : sql`SELECT p.ids, NULL::int AS count${rows}
-            FROM (SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids) p`;
+    : sql`WITH p AS MATERIALIZED (SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids)
+          SELECT p.ids, NULL::int AS count${rows} FROM p`;
   return { page, count, pageCounts: narrowed };
 }
