@@ -58,17 +58,19 @@ async function listeners(): Promise<number> {
 }
 
 /** Commits one status event and waits for both endpoints' deliveries of it. */
+/** The work order's confirmation by `changedBy`, as an event written in `tx`. */
+const statusEvent = (tx: Parameters<typeof writeEvent>[0], changedBy: string) =>
+  writeEvent(tx, "workorder.status_update", context(t, workOrderId), {
+    oldStatus: "PendingConfirmationByServiceProvider",
+    newStatus: "ConfirmedByServiceProvider",
+    changedBy,
+    changedAt: new Date().toISOString(),
+    action: "confirm",
+  });
+
 async function commitAndReceive(changedBy: string): Promise<void> {
   received = [];
-  await inTransaction(t.db, (tx) =>
-    writeEvent(tx, "workorder.status_update", context(t, workOrderId), {
-      oldStatus: "PendingConfirmationByServiceProvider",
-      newStatus: "ConfirmedByServiceProvider",
-      changedBy,
-      changedAt: new Date().toISOString(),
-      action: "confirm",
-    }),
-  );
+  await inTransaction(t.db, (tx) => statusEvent(tx, changedBy));
   await waitFor(
     () => received.filter((body) => body.includes(changedBy)).length >= 2,
     WITHIN_MS,
@@ -108,15 +110,6 @@ describe("the announcement", () => {
     await client.query("LISTEN outbox_event");
     return { heard, close: () => client.end() };
   }
-  const statusEvent = (tx: Parameters<typeof writeEvent>[0], changedBy: string) =>
-    writeEvent(tx, "workorder.status_update", context(t, workOrderId), {
-      oldStatus: "PendingConfirmationByServiceProvider",
-      newStatus: "ConfirmedByServiceProvider",
-      changedBy,
-      changedAt: new Date().toISOString(),
-      action: "confirm",
-    });
-
   it("comes after the commit, with the event visible; none for a rollback or an insert of the outbox's own", async () => {
     const listener = await listening();
     try {

@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import pino from "pino";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { acmeWorkOrder } from "../support/work-order-events.ts";
 import { startSearchIndexJobs } from "../../src/schema/work-orders/jobs.ts";
 import { TERM } from "../../src/schema/work-orders/search/terms.ts";
 import type { Db } from "../../src/db.ts";
-
-const LIST = "/v1/buyer/work_order/work_orders";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,12 +38,13 @@ function holdingBuilds(db: Db) {
   return { db: held, builds, release };
 }
 
-const pending = async (id: number) =>
+/** Whether the indexer has indexed the work order (only it writes a doc row, and only then the pending one goes). */
+const indexed = async (id: number) =>
   (
-    await t.db.$queryRaw<
-      { n: number }[]
-    >`SELECT count(*)::int AS n FROM "WorkOrderSearchPending" WHERE "workOrderId" = ${id}`
-  )[0].n;
+    await t.db.$queryRaw<{ indexed: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" WHERE "workOrderId" = ${id})
+         AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPending" WHERE "workOrderId" = ${id}) AS indexed`
+  )[0].indexed;
 
 async function until(what: string, done: () => Promise<boolean> | boolean) {
   for (const deadline = Date.now() + 10_000; !(await done()); await new Promise((r) => setTimeout(r, 20)))
@@ -60,17 +60,9 @@ it("indexes pending work orders while a bitmap build is held up, and finishes th
   const jobs = startSearchIndexJobs({ db, logger: pino({ level: "silent" }), intervalMs: 20, minDocs: 1_000 });
   try {
     await until("the build loop starts its build", () => builds.started > 0);
-    const created = await t.call("acme-key", "POST", LIST, {
-      title: "Walk-in cooler warm",
-      locationId: refs["store-1"],
-      problemTypeId: refs.hvac,
-      buyerFacilityId: refs["acme-hq"],
-      buyerCompanyId: refs.acme,
-      createdBy: "alice@acme.example",
-    });
-    expect(created.status).toBe(200);
-    const id = created.body.data.id as number;
-    await until("the new work order is indexed", async () => (await pending(id)) === 0);
+    // A new work order: the insert trigger makes it pending, the index loop indexes it.
+    const { id } = await acmeWorkOrder(t);
+    await until("the new work order is indexed", () => indexed(id));
     expect(builds.finished).toBe(0);
     release();
     await until("the held build finishes", () => builds.finished > 0);
