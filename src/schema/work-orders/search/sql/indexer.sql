@@ -168,11 +168,10 @@ DECLARE
   n int := 0;
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPhrase") THEN RETURN 0; END IF;
-  PERFORM cardinality(CASE WHEN t.term IS NULL
+  PERFORM cardinality(CASE WHEN left(p.term, 1) = '{{TERM_TRIPLE}}'
                            THEN work_order_search_triple_ordinals(p."buyerCompanyId", p.term)
                            ELSE work_order_search_term_ordinals(p."buyerCompanyId", p.term) END)
-     FROM (SELECT "buyerCompanyId", term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms) p
-     LEFT JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = p."buyerCompanyId" AND t.term = p.term AND NOT t.bitmapped;
+     FROM (SELECT "buyerCompanyId", term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms) p;
   PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
   FOR r IN SELECT "buyerCompanyId" AS company, term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms LOOP
     IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = r.company AND term = r.term) THEN
