@@ -25,7 +25,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
-import { bitmapCountBy, bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
+import { bitmapCountBy, bitmapSearch, bitmapTotal } from "../../src/schema/work-orders/search/bitmaps.ts";
 import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
@@ -325,7 +325,7 @@ function queryString(q: Query): string {
 }
 
 /** statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the bitmaps answered (#29). */
-const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0, statusOnly: 0, facets: 0, groups: 0 };
+const seen = { queries: 0, found: 0, eligible: 0, bitmaps: 0, statusOnly: 0, facets: 0, groups: 0, totals: 0 };
 /** The count_by fields the bitmaps answered at least once. */
 const groupedBy = new Set<string>();
 /** The count_by groups the bitmaps answer (search/bitmaps.ts bitmapCountBy). */
@@ -364,6 +364,14 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     offset: q.offset,
     limit: q.limit,
   };
+  // Without a search or filter, a large company's total comes from the dictionary (bitmapTotal).
+  const unfiltered = !args.search.trim() && !args.filter && q.isPM === undefined;
+  const everything = unfiltered ? bitmapQueryOf(viewer, args, true, { unfiltered: true }) : undefined;
+  if (everything) {
+    seen.totals++;
+    const total = await bitmapTotal({ db: t.db, viewer } as Context, everything);
+    expect({ qs: queryString(q), total }).toEqual({ qs: queryString(q), total: expected.length });
+  }
   const fast = q.isPM === undefined ? bitmapQueryOf(viewer, args) : undefined;
   if (!fast) return;
   seen.eligible++;
@@ -664,6 +672,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.statusOnly).toBeGreaterThan(5);
     expect(seen.facets).toBeGreaterThan(5);
     expect(seen.groups).toBeGreaterThan(5);
+    expect(seen.totals).toBeGreaterThan(2);
     expect([...groupedBy].sort()).toEqual([...GROUP_BY].sort());
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):

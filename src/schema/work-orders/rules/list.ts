@@ -11,7 +11,14 @@ import { badInput } from "../../core/errors.ts";
 import { type RowReader, rowReader } from "../../core/json-rows.ts";
 import { filterWhere } from "../../core/list.ts";
 import type { Viewer } from "../../core/viewer.ts";
-import { BITMAP_GROUPS, type BitmapQuery, bitmapCountBy, bitmapSearch, indexedWorkOrders } from "../search/bitmaps.ts";
+import {
+  BITMAP_GROUPS,
+  type BitmapQuery,
+  bitmapCountBy,
+  bitmapSearch,
+  bitmapTotal,
+  indexedWorkOrders,
+} from "../search/bitmaps.ts";
 import { FACETS } from "../search/terms.ts";
 import { parseSearch } from "../search/text-query.ts";
 import { anyOf, col, GROUPABLE, SORTABLE } from "./list-filters.ts";
@@ -105,10 +112,26 @@ export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, quer
   const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args, reader);
   const [[picked], separate] = await Promise.all([
     sqlRows<{ ids: number[]; count: number | null; rows?: unknown[] }>(ctx.db, page),
-    pageCounts ? undefined : sqlRows<{ count: number }>(ctx.db, count),
+    pageCounts ? undefined : unfilteredTotal(ctx, args, count),
   ]);
   const data = reader ? reader.read<object>(picked.rows!) : await rowsOf(ctx, picked.ids, query);
-  return { data, count: picked.count ?? separate![0].count };
+  return { data, count: picked.count ?? separate! };
+}
+
+/**
+ * The total of a list without conditions: a large company's from the search dictionary (bitmapTotal:
+ * a count of a million rows takes 100–200 ms), else `count`, the statement that counts the rows.
+ */
+async function unfilteredTotal(ctx: Context, args: WorkOrderQueryArgs, count: Prisma.Sql): Promise<number> {
+  const unfiltered = !args.search?.trim() && !Object.keys(args.filter ?? {}).length;
+  const fast = unfiltered
+    ? await bitmapsFor(
+        ctx,
+        bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.search?.bitmaps, { unfiltered: true }),
+      )
+    : undefined;
+  const total = fast ? await bitmapTotal(ctx, fast) : null;
+  return total ?? (await sqlRows<{ count: number }>(ctx.db, count))[0].count;
 }
 
 /** The rows of `ids`, in that order and in the key's scope. */
@@ -138,8 +161,13 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
     const found = fast && (await bitmapSearch(ctx, fast, { countOnly: true }));
     if (found) return { count: found.count };
   }
-  const { count } = workOrderStatements(ctx.viewer, args);
-  if (!args.group_by) return { count: (await ctx.db.$queryRaw<{ count: number }[]>(count))[0].count };
+  const { count, pageCounts } = workOrderStatements(ctx.viewer, args);
+  if (!args.group_by)
+    return {
+      count: pageCounts
+        ? (await sqlRows<{ count: number }>(ctx.db, count))[0].count
+        : await unfilteredTotal(ctx, args, count),
+    };
   if (!GROUPABLE.includes(args.group_by))
     throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
   // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below.

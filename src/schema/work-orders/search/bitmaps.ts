@@ -21,14 +21,16 @@ type Sql = Prisma.Sql;
 /** The chunk size as a literal in the statements (integer arithmetic, as in the SQL functions). */
 const CHUNK = Prisma.raw(String(CHUNK_BITS));
 
-/** Matches up to this many are paged by decoding their ordinals; more by walking a sort (docPageSql). */
-const DECODE_LIMIT = 1_500;
+/** Matches up to this many may be paged by decoding their ordinals; more only by walking a sort (docPageSql). */
+const DECODE_LIMIT = 20_000;
 /**
- * A walk of the docs in the page's order is chosen below DECODE_LIMIT too when it is expected to test
- * at most this many rows: a walked row costs about a tenth of a decoded match, and decoding pays per
- * chunk too (measured in docs/performance.md, "Search: the figures behind the code").
+ * The page walks the docs in its order when that is expected to test at most WALK_ROWS rows plus
+ * WALKED_PER_MATCH per match, else decodes the matches: a walked row costs about a tenth of a decoded
+ * match, and decoding pays per chunk too (the WALK_ROWS; docs/work-order-search.md, "The page"). A deep
+ * page of a few thousand matches is decoded: walking to it would test millions of rows.
  */
 const WALK_ROWS = 10_000;
+const WALKED_PER_MATCH = 10;
 /** Sorts no index walks (locationName, lastServiceCallServiceScheduledAt) read every match's row up to this many. */
 const SORT_LIMIT = 20_000;
 /** Work orders in rare (GIN-only) terms one search may read through the GIN index. */
@@ -352,6 +354,38 @@ const GROUPED = sql`SELECT value, sum(n)::int AS count FROM parts GROUP BY value
    UNION ALL
    SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0`;
 
+/** Whether the company has more pending work orders than the live-row correction should read. */
+async function tooManyPending(ctx: Context, companyId: number): Promise<boolean> {
+  const [{ pending }] = await ctx.db.$queryRaw<{ pending: number }[]>`
+    SELECT count(*)::int AS pending FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId} LIMIT ${PENDING_LIMIT + 1}) x`;
+  return pending > PENDING_LIMIT;
+}
+
+/**
+ * `pending`, `old` (the indexed values of pending work orders that have a doc) and `total` (n: every work
+ * order of the company in `query.where`): the dictionary's docs of the status terms (each indexed work
+ * order has exactly one), less the pending ones' indexed docs, plus their live rows.
+ */
+const companyTotalCtes = (query: BitmapQuery) => sql`
+  pending AS MATERIALIZED (SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${query.companyId}),
+  old AS (SELECT x.* FROM "WorkOrderSearchPending" x JOIN "WorkOrderSearchDoc" d USING ("workOrderId") WHERE x."buyerCompanyId" = ${query.companyId}),
+  total AS (
+    SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId} AND ${ofKind(TERM.status)})
+         - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
+  )`;
+
+/**
+ * The exact number of a buyer's work orders without a search or filter (the list's total), from the
+ * dictionary instead of a count of its rows (a million rows: 100–200 ms); null when too many are pending.
+ */
+export async function bitmapTotal(ctx: Context, query: BitmapQuery): Promise<number | null> {
+  const [{ n }] = await ctx.db.$queryRaw<{ n: number | null }[]>`
+    WITH ${companyTotalCtes(query)}
+    SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM pending LIMIT ${PENDING_LIMIT + 1}) x) > ${PENDING_LIMIT} THEN NULL
+                ELSE (SELECT n FROM total)::int END AS n`;
+  return n;
+}
+
 /**
  * count_by groups the bitmap postings answer: the status and the facet terms (terms.ts GROUP_FACETS), with
  * the pending table's column of the indexed value.
@@ -413,20 +447,14 @@ export async function bitmapCountBy(
   const live = sql`SELECT ${column}::text AS value, count(*) AS n FROM pending p JOIN "WorkOrder" w ON w.id = p.id
                      WHERE ${query.where} AND ${column} IS NOT NULL GROUP BY 1`;
   if (!groups.length) {
-    // Every work order of the company: the dictionary's counts; each has one status term, so their sum is the total.
-    const [{ pending }] = await ctx.db.$queryRaw<{ pending: number }[]>`
-      SELECT count(*)::int AS pending FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${query.companyId} LIMIT ${PENDING_LIMIT + 1}) x`;
-    if (pending > PENDING_LIMIT) return null;
+    // Every work order of the company: the dictionary's counts, corrected by the pending rows.
+    if (await tooManyPending(ctx, query.companyId)) return null;
     return ctx.db.$queryRaw`
-      WITH pending AS MATERIALIZED (SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${query.companyId}),
-      old AS (SELECT x.* FROM "WorkOrderSearchPending" x JOIN "WorkOrderSearchDoc" d USING ("workOrderId") WHERE x."buyerCompanyId" = ${query.companyId}),
+      WITH ${companyTotalCtes(query)},
       parts (value, n) AS (
         SELECT substr(term, 2), docs FROM (${terms}) t
         UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
         UNION ALL ${live}
-      ), total AS (
-        SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId} AND ${ofKind(TERM.status)})
-             - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
       )
       ${GROUPED}`;
   }
@@ -490,7 +518,9 @@ export async function bitmapSearch(
                (SELECT coalesce(max(ordinal) + 1, 0) FROM "WorkOrderSearchDoc" WHERE "buyerCompanyId" = ${query.companyId})::bigint AS docs
       )
       SELECT c.count,
-             CASE WHEN c.count > ${decodeLimit} OR ${query.skip + query.take}::bigint * c.docs <= ${WALK_ROWS}::bigint * c.count
+             CASE WHEN c.count <= ${query.skip} THEN ARRAY[]::int[]
+                  WHEN c.count > ${decodeLimit}
+                    OR ${query.skip + query.take}::bigint * c.docs <= (${WALK_ROWS} + ${WALKED_PER_MATCH} * c.count::bigint) * c.count
                   THEN (${docPageSql(query, query.walk, true)}) ELSE (${docPageSql(query, query.walk, false)}) END AS ids
         FROM counted c`;
     return found;
