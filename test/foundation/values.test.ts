@@ -1,9 +1,11 @@
 // The values every feature reads and writes alike (src/schema/core/values.ts): decimal strings for money
 // and quantities, their text in answers, and trimmed text with a limit. Each refusal is a 400 naming
 // the field.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Prisma } from "../../src/db.ts";
 import {
+  decimalFromText,
   decimalOf,
   MONEY,
   moneyText,
@@ -69,5 +71,52 @@ describe("text", () => {
     });
     expect(refusal(() => textOf("x".repeat(11), "note", 10)).message).toBe("note allows at most 10 characters");
     expect(textOf(` ${"x".repeat(10)} `, "note", 10)).toHaveLength(10);
+  });
+});
+
+describe("decimals read as PostgreSQL's text (json-rows)", () => {
+  /** Everything an answer or a rule reads of a decimal, from `value`. */
+  const seen = (value: Prisma.Decimal) => [
+    value instanceof Prisma.Decimal,
+    Prisma.Decimal.isDecimal(value),
+    value.toFixed(),
+    value.toFixed(0),
+    value.toFixed(2),
+    value.toFixed(4),
+    value.toFixed(2, Prisma.Decimal.ROUND_DOWN),
+    value.toString(),
+    JSON.stringify(value),
+    value.isZero(),
+    value.isNegative(),
+    value.plus("0.005").toFixed(2),
+    value.times(3).constructor === Prisma.Decimal,
+    value.comparedTo(1),
+    Number(value),
+  ];
+
+  it("answer as the Decimal parsed from the same text, for any numeric text PostgreSQL writes", () => {
+    // As numeric's output writes them: an optional sign, digits, and the column's scale of decimals.
+    const numericText = fc
+      .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 14n }), fc.integer({ min: 0, max: 6 }))
+      .map(([negative, digits, scale]) => {
+        const text = digits.toString().padStart(scale + 1, "0");
+        const number = scale ? `${text.slice(0, -scale)}.${text.slice(-scale)}` : text;
+        return negative && digits !== 0n ? `-${number}` : number;
+      });
+    fc.assert(
+      fc.property(numericText, (text) => {
+        expect(seen(decimalFromText(text))).toEqual(seen(new Prisma.Decimal(text)));
+      }),
+      { numRuns: 500 },
+    );
+    for (const text of ["0.00", "100.0000", "8.8750", "-3.10", "7", "NaN", "0.0000001"])
+      expect(seen(decimalFromText(text)), text).toEqual(seen(new Prisma.Decimal(text)));
+  });
+
+  it("carry the parsed value's digits once computed with, as a Decimal does", () => {
+    const value = decimalFromText("12.50");
+    expect(moneyText(value)).toBe("12.50");
+    expect(value.plus(1).toFixed(2)).toBe("13.50");
+    expect({ ...value }).toEqual({ ...new Prisma.Decimal("12.50") });
   });
 });

@@ -13,6 +13,7 @@
 import { type Db, hasSqlPool, Prisma } from "../../db.ts";
 import * as Enums from "../../generated/prisma/enums.ts";
 import { getDatamodel } from "../../generated/pothos-types.ts";
+import { decimalFromText } from "./values.ts";
 
 type Sql = Prisma.Sql;
 const sql = Prisma.sql;
@@ -47,7 +48,7 @@ function idOf(model: string): string | undefined {
 const CONVERT: Record<string, (v: string) => unknown> = {
   // timestamptz comes with its offset; a timestamp without one is UTC for Prisma; a date is midnight UTC.
   DateTime: (v) => new Date(/[zZ]$|[+-]\d\d(:?\d\d)?$/.test(v) || v.length === 10 ? v : `${v}Z`),
-  Decimal: (v) => new Prisma.Decimal(v),
+  Decimal: decimalFromText,
   BigInt: (v) => BigInt(v),
 };
 

@@ -33,6 +33,53 @@ export function decimalOf(value: unknown, field: string, rule: DecimalRule): Dec
   return decimal;
 }
 
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A Decimal read as PostgreSQL's text of a numeric (core/json-rows.ts): a Prisma.Decimal in every respect
+ * (instanceof, methods, results), parsed only when something computes with it. `toFixed` at the text's
+ * own scale (money from a numeric(14,2) column, written with two decimals) and `toFixed()` (rates without
+ * trailing zeros) answer from the text. A wide list row carries about twenty decimals, and parsing each
+ * was about a tenth of the list's CPU (docs/performance.md, "Lists at scale").
+ */
+class DecimalText {
+  readonly #text: string;
+  constructor(text: string) {
+    this.#text = text;
+  }
+  /** The parsed value's digits, exponent and sign (and constructor), made the object's own as a Decimal's are. */
+  #parse(): Decimal {
+    const parsed = new Prisma.Decimal(this.#text);
+    for (const key of ["constructor", "d", "e", "s"] as const)
+      Object.defineProperty(this, key, { value: parsed[key], enumerable: true, writable: true, configurable: true });
+    return parsed;
+  }
+  get d() {
+    return this.#parse().d;
+  }
+  get e() {
+    return this.#parse().e;
+  }
+  get s() {
+    return this.#parse().s;
+  }
+  toFixed(dp?: number, rm?: number): string {
+    const text = this.#text;
+    if (rm === undefined && PLAIN_DECIMAL.test(text)) {
+      const point = text.indexOf(".");
+      if (dp === (point < 0 ? 0 : text.length - point - 1)) return text;
+      if (dp === undefined) return point < 0 ? text : text.replace(/\.?0+$/, "");
+    }
+    return (Prisma.Decimal.prototype.toFixed as (dp?: number, rm?: number) => string).call(this, dp, rm);
+  }
+}
+// A Decimal by its prototype; its results are plain Decimals (decimal.js builds them with x.constructor).
+Object.setPrototypeOf(DecimalText.prototype, Prisma.Decimal.prototype);
+Object.defineProperty(DecimalText.prototype, "constructor", { value: Prisma.Decimal });
+
+/** A numeric's text as PostgreSQL writes it, as a Decimal (see DecimalText). */
+export const decimalFromText = (text: string): Decimal => new DecimalText(text) as unknown as Decimal;
+
 /** Money: up to 10 digits and 2 decimals ("12.50"), as the contract formats amounts. */
 export const MONEY: DecimalRule = { scale: 2, integerDigits: 10 };
 
