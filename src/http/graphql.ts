@@ -70,14 +70,19 @@ type Initial = { req?: http.IncomingMessage; viewer?: Viewer; traceId?: string }
 const operationNameOf = (document: DocumentNode) =>
   document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)?.name?.value;
 
+/** Documents whose string literals passed: yoga's parser cache hands the same document to every request of its text. */
+const literalsChecked = new WeakSet<DocumentNode>();
+
 /** Variables and every string literal of the document through the input sanitation step. */
 function checkOperation(document: DocumentNode, variables: unknown): void {
   checkJson(variables ?? {}, "variables");
+  if (literalsChecked.has(document)) return;
   visit(document, {
     StringValue(node) {
       checkText(node.value, "a string literal");
     },
   });
+  literalsChecked.add(document);
 }
 
 /** Input checks of every operation; validation errors (literals of the wrong type …) in the contract's words. */
