@@ -44,24 +44,32 @@ const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
  */
 class DecimalText {
   readonly #text: string;
+  #value?: Decimal;
   constructor(text: string) {
     this.#text = text;
   }
-  /** The parsed value's digits, exponent and sign (and constructor), made the object's own as a Decimal's are. */
-  #parse(): Decimal {
-    const parsed = new Prisma.Decimal(this.#text);
-    for (const key of ["constructor", "d", "e", "s"] as const)
-      Object.defineProperty(this, key, { value: parsed[key], enumerable: true, writable: true, configurable: true });
-    return parsed;
+  /** The parsed value, whose digits, exponent and sign decimal.js reads (and would write) as this object's. */
+  #parsed(): Decimal {
+    this.#value ??= new Prisma.Decimal(this.#text);
+    return this.#value;
   }
   get d() {
-    return this.#parse().d;
+    return this.#parsed().d;
+  }
+  set d(digits: number[]) {
+    (this.#parsed() as { d: unknown }).d = digits;
   }
   get e() {
-    return this.#parse().e;
+    return this.#parsed().e;
+  }
+  set e(exponent: number) {
+    (this.#parsed() as { e: unknown }).e = exponent;
   }
   get s() {
-    return this.#parse().s;
+    return this.#parsed().s;
+  }
+  set s(sign: number) {
+    (this.#parsed() as { s: unknown }).s = sign;
   }
   toFixed(dp?: number, rm?: number): string {
     const text = this.#text;

@@ -175,6 +175,9 @@ export const RequestRef = builder.prismaNode("PurchaseRequest", {
 
 const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
   name: "SupplierPurchaseOrderLineItem",
+  // Loaded with every line, so purchaseRequestLineItemIds needs no selection of its own: a field planned
+  // under the order's planned lineItems keeps a list of orders off compiled execution (http/graphql-jit.ts).
+  include: { purchaseRequestLineItems: { select: { id: true }, orderBy: { id: "asc" } } },
   fields: (t) => ({
     id: t.exposeInt("id", { description: "The order line's id" }),
     purchaseOrderId: t.exposeInt("purchaseOrderId", { description: "Id of the purchase order the line belongs to" }),
@@ -201,7 +204,6 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
     }),
     purchaseRequestLineItemIds: t.intList({
       description: "Request lines this line covers",
-      select: { purchaseRequestLineItems: { select: { id: true }, orderBy: { id: "asc" } } },
       resolve: (l) => l.purchaseRequestLineItems.map((r) => r.id),
     }),
     part: t.relation("part", {
