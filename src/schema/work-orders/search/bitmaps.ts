@@ -26,8 +26,8 @@ const DECODE_LIMIT = 20_000;
 /**
  * The page walks the docs in its order when that is expected to test at most WALK_ROWS rows plus
  * WALKED_PER_MATCH per match, else decodes the matches: a walked row costs about a tenth of a decoded
- * match, and decoding pays per chunk too (the WALK_ROWS; docs/work-order-search.md, "The page"). A deep
- * page of a few thousand matches is decoded: walking to it would test millions of rows.
+ * match, and decoding a company's chunks about WALK_ROWS walked rows (docs/work-order-search.md, the
+ * page). A deep page of a few thousand matches is decoded: walking to it would test millions of rows.
  */
 const WALK_ROWS = 10_000;
 const WALKED_PER_MATCH = 10;
