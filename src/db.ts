@@ -29,7 +29,7 @@ export interface DbOptions {
   max?: number;
   /** How long a query waits for a free pooled connection (and for a new one to open); default 5 s. */
   waitMs?: number;
-  /** Told about connections lost while idle (the pool has already dropped them). */
+  /** Told about connections lost while idle, in the pool or checked out between two queries. */
   onConnectionError?: (error: Error) => void;
 }
 
@@ -77,9 +77,25 @@ class BoundedPool extends pg.Pool {
   busyTimeouts = 0;
   private connected = 0;
 
+  /** Connections checked out of the pool (pg-pool listens to its idle ones only). */
+  private readonly checkedOut = new WeakSet<pg.PoolClient>();
+
+  /**
+   * A checked-out connection that the server ends between two of its queries (a transaction's, a
+   * pool.query's between its statement and its release) emits 'error' with no query to fail and,
+   * pg-pool having taken its idle listener off, nobody listening: an uncaught exception (seen in
+   * test/resilience/connection-loss.test.ts). Every connection gets a listener of its own for its
+   * whole life, which reports such an error as the pool's idle connections' are; the holder's next
+   * query fails, its transaction with it.
+   */
   constructor(config: pg.PoolConfig) {
     super(config);
-    this.on("connect", () => this.connected++);
+    this.on("connect", (client) => {
+      this.connected++;
+      client.on("error", (error) => this.checkedOut.has(client) && this.emit("error", error, client));
+    });
+    this.on("acquire", (client) => this.checkedOut.add(client));
+    this.on("release", (_error, client) => this.checkedOut.delete(client));
     this.on("remove", () => this.connected--);
   }
 
@@ -104,32 +120,11 @@ class BoundedPool extends pg.Pool {
         if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect(callback);
         callback(this.count(error), client, done);
       });
-    return super.connect().then(
-      (client) => this.guarded(client),
-      (err: Error) => {
-        const error = this.classify(err);
-        if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect();
-        throw this.count(error);
-      },
-    );
-  }
-
-  /**
-   * A connection checked out by the Prisma adapter (a transaction's) that the server ends between two of
-   * its queries emits 'error' with no query to fail and, pg-pool having taken its idle listener off,
-   * nobody listening: an uncaught exception (seen once in test/resilience/connection-loss.test.ts). It is
-   * reported as the pool's own connection errors are; the holder's next query fails, its transaction
-   * with it. sqlTransaction listens for itself.
-   */
-  private guarded(client: pg.PoolClient): pg.PoolClient {
-    const onError = (error: Error) => this.emit("error", error, client);
-    client.on("error", onError);
-    const release = client.release;
-    client.release = (err?: Error | boolean) => {
-      client.removeListener("error", onError);
-      return release.call(client, err);
-    };
-    return client;
+    return super.connect().catch((err: Error) => {
+      const error = this.classify(err);
+      if (error instanceof PoolBusyError && writes.getStore()?.committed) return this.connect();
+      throw this.count(error);
+    });
   }
 
   /** Counts a busy wait that is answered 503 (for /metrics). */

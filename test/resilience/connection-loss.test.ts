@@ -6,7 +6,7 @@ import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
-import { createDb, sqlTransaction } from "../../src/db.ts";
+import { createDb, sqlPool, sqlTransaction } from "../../src/db.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
@@ -170,6 +170,32 @@ describe("a plain-SQL transaction whose connection the server ends", () => {
         await sql.query("SELECT 1");
       });
       await expect(running).rejects.toThrow();
+      expect(await db.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    } finally {
+      await admin.end();
+      await db.$disconnect();
+    }
+  });
+});
+
+describe("a checked-out connection the server ends between two queries", () => {
+  it("is reported as a lost connection, not thrown as an uncaught exception", async () => {
+    const lost: Error[] = [];
+    const db = createDb(t.databaseUrl, { max: 1, onConnectionError: (error) => lost.push(error) });
+    const admin = new pg.Client({ connectionString: t.databaseUrl });
+    await admin.connect();
+    try {
+      // Checked out the way pool.query takes a connection (a callback), then held between statements:
+      // pg-pool's idle listener is off, and nothing of the holder's listens.
+      const { client, release } = await new Promise<{ client: pg.PoolClient; release: (e?: Error) => void }>(
+        (resolve, reject) =>
+          sqlPool(db).connect((err, client, release) => (err ? reject(err) : resolve({ client: client!, release }))),
+      );
+      const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      await admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid]);
+      await waitFor(async () => lost.length > 0, 5_000, "the lost connection reported");
+      expect((lost[0] as { code?: string }).code).toBe("57P01");
+      release(lost[0]);
       expect(await db.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
     } finally {
       await admin.end();
