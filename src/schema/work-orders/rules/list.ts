@@ -112,17 +112,17 @@ export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, quer
   const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args, reader);
   const [[picked], separate] = await Promise.all([
     sqlRows<{ ids: number[]; count: number | null; rows?: unknown[] }>(ctx.db, page),
-    pageCounts ? undefined : unfilteredTotal(ctx, args, count),
+    pageCounts ? undefined : listTotal(ctx, args, count),
   ]);
   const data = reader ? reader.read<object>(picked.rows!) : await rowsOf(ctx, picked.ids, query);
   return { data, count: picked.count ?? separate! };
 }
 
 /**
- * The total of a list without conditions: a large company's from the search dictionary (bitmapTotal:
- * a count of a million rows takes 100–200 ms), else `count`, the statement that counts the rows.
+ * A list's total from `count`, the statement that counts its rows; without a search or filter, a large
+ * company's from the search dictionary instead (bitmapTotal: a count of a million rows takes 100–200 ms).
  */
-async function unfilteredTotal(ctx: Context, args: WorkOrderQueryArgs, count: Prisma.Sql): Promise<number> {
+async function listTotal(ctx: Context, args: WorkOrderQueryArgs, count: Prisma.Sql): Promise<number> {
   const unfiltered = !args.search?.trim() && !Object.keys(args.filter ?? {}).length;
   const fast = unfiltered
     ? await bitmapsFor(
@@ -161,13 +161,8 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
     const found = fast && (await bitmapSearch(ctx, fast, { countOnly: true }));
     if (found) return { count: found.count };
   }
-  const { count, pageCounts } = workOrderStatements(ctx.viewer, args);
-  if (!args.group_by)
-    return {
-      count: pageCounts
-        ? (await sqlRows<{ count: number }>(ctx.db, count))[0].count
-        : await unfilteredTotal(ctx, args, count),
-    };
+  const { count } = workOrderStatements(ctx.viewer, args);
+  if (!args.group_by) return { count: await listTotal(ctx, args, count) };
   if (!GROUPABLE.includes(args.group_by))
     throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
   // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below.

@@ -40,6 +40,10 @@ const TERM_LIMIT = 400;
 /** Pending work orders of a company past which the live-row correction costs more than the GIN path. */
 const PENDING_LIMIT = 2_000;
 
+/** The company's pending work orders, counted up to one past PENDING_LIMIT (an int expression). */
+const pendingUpToLimit = (companyId: number) =>
+  sql`(SELECT count(*) FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId} LIMIT ${PENDING_LIMIT + 1}) x)::int`;
+
 /** Lexemes with a digit have no terms (work_order_search_terms): searches for them take the GIN path. */
 const DIGIT = /[0-9]/;
 
@@ -298,7 +302,7 @@ async function expand(ctx: Context, companyId: number, planned: PlannedAlternati
           AND term <= (CASE WHEN p.prefix THEN p.pattern || chr(1114111) ELSE p.pattern END) COLLATE "C"
         LIMIT ${TERM_LIMIT + 1}) t
     UNION ALL
-    SELECT 0, '', 0, false, (SELECT count(*) FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId} LIMIT ${PENDING_LIMIT + 1}) x)::int`;
+    SELECT 0, '', 0, false, ${pendingUpToLimit(companyId)}`;
   const pending = rows.find((r) => r.pending !== null)!.pending;
   const terms = rows.filter((r) => r.pending === null);
   const rareDocs = terms.filter((t) => !t.bitmapped).reduce((sum, t) => sum + t.docs, 0);
@@ -356,8 +360,7 @@ const GROUPED = sql`SELECT value, sum(n)::int AS count FROM parts GROUP BY value
 
 /** Whether the company has more pending work orders than the live-row correction should read. */
 async function tooManyPending(ctx: Context, companyId: number): Promise<boolean> {
-  const [{ pending }] = await ctx.db.$queryRaw<{ pending: number }[]>`
-    SELECT count(*)::int AS pending FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId} LIMIT ${PENDING_LIMIT + 1}) x`;
+  const [{ pending }] = await ctx.db.$queryRaw<{ pending: number }[]>`SELECT ${pendingUpToLimit(companyId)} AS pending`;
   return pending > PENDING_LIMIT;
 }
 
@@ -381,7 +384,7 @@ const companyTotalCtes = (query: BitmapQuery) => sql`
 export async function bitmapTotal(ctx: Context, query: BitmapQuery): Promise<number | null> {
   const [{ n }] = await ctx.db.$queryRaw<{ n: number | null }[]>`
     WITH ${companyTotalCtes(query)}
-    SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM pending LIMIT ${PENDING_LIMIT + 1}) x) > ${PENDING_LIMIT} THEN NULL
+    SELECT CASE WHEN ${pendingUpToLimit(query.companyId)} > ${PENDING_LIMIT} THEN NULL
                 ELSE (SELECT n FROM total)::int END AS n`;
   return n;
 }
