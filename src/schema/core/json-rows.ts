@@ -10,7 +10,7 @@
 // columns and windowed (`take`/`skip` with an order); and `where` made of column equality, `in`, `not`
 // on required columns, AND/OR, a to-one relation's condition and a list's `some`. Values are typed
 // against the column (a value Prisma would refuse is left to Prisma, which refuses it).
-import { type Db, hasSqlPool, Prisma } from "../../db.ts";
+import { type Db, hasSqlPool, Prisma, sqlRows } from "../../db.ts";
 import * as Enums from "../../generated/prisma/enums.ts";
 import { getDatamodel } from "../../generated/pothos-types.ts";
 import { decimalFromText } from "./values.ts";
@@ -444,22 +444,42 @@ export function pageStatement(model: string, where: object, page: PageWindow, qu
 }
 
 /**
- * The first `take` rows in `orderBy`'s order, without a total (a connection's keyset page, keyset.ts):
- * `{rows}`; undefined as for pageStatement.
+ * The first `take` rows (all when undefined) in `orderBy`'s order, without a total: `{rows}`; undefined
+ * as for pageStatement.
  */
 export function rowsStatement(
   model: string,
   where: object,
   orderBy: PageWindow["orderBy"],
-  take: number,
+  take: number | undefined,
   query: object,
 ) {
   const parts = statementParts(model, where, orderBy, query);
   if (!parts) return undefined;
   const { reader, condition, order, table } = parts;
+  const limit = take === undefined ? sql`` : sql`LIMIT ${take}`;
   return {
     reader,
     sql: sql`SELECT coalesce(json_agg(${reader.json("t")} ORDER BY ${order}), '[]') AS rows
-         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${take}) t`,
+         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} ${limit}) t`,
   };
+}
+
+/**
+ * `delegate.findMany` of `where`, `orderBy` and `take` with the relations `query` includes: read as JSON in
+ * one statement when the client is not a transaction's and the SQL here answers it exactly, else Prisma's.
+ * The keyset pages' reader (keyset.ts) and the relations loaded by id in scope (relations.ts).
+ */
+export async function findRows<Row = Record<string, unknown>>(
+  delegate: Delegate,
+  where: object,
+  orderBy: PageWindow["orderBy"],
+  take: number | undefined,
+  query: object,
+): Promise<Row[]> {
+  const pooled = pooledModel(delegate);
+  const statement = pooled && rowsStatement(pooled.model, where, orderBy, take, query);
+  if (!pooled || !statement) return delegate.findMany({ ...query, where, orderBy, take });
+  const [{ rows }] = await sqlRows<{ rows: unknown[] }>(pooled.db, statement.sql);
+  return statement.reader.read<Row>(rows);
 }

@@ -5,9 +5,8 @@
 // `totalCount` is asked for.
 import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
-import { type Delegate, pooledModel, rowsStatement } from "./json-rows.ts";
+import { type Delegate, findRows } from "./json-rows.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -70,19 +69,6 @@ function beyondValue(key: OrderKey, value: unknown): Where | undefined {
 const reversed = (keys: readonly OrderKey[]): OrderKey[] =>
   keys.map((k) => ({ field: k.field, direction: k.direction === "asc" ? "desc" : "asc" }));
 
-/**
- * The page's rows: read as JSON in one statement with their relations (json-rows.ts) when the client is
- * not a transaction's and the SQL there answers the query exactly, as the offset lists do; else Prisma's.
- */
-async function readRows(table: Delegate, where: Where, order: readonly OrderKey[], take: number, query: object) {
-  const orderBy = order.map((k) => ({ [k.field]: k.direction }));
-  const pooled = pooledModel(table);
-  const statement = pooled && rowsStatement(pooled.model, where, orderBy, take, query);
-  if (!pooled || !statement) return table.findMany({ ...query, where, orderBy, take });
-  const [{ rows }] = await sqlRows<{ rows: unknown[] }>(pooled.db, statement.sql);
-  return statement.reader.read<Record<string, unknown>>(rows);
-}
-
 /** One page of a connection as plugin-relay's connection type reads it, and its lazily counted total. */
 interface ConnectionPage {
   edges: { cursor: string; node: unknown }[];
@@ -106,7 +92,8 @@ async function keysetPage(
   const conditions = [where];
   if (cursor != null) conditions.push(keysetAfter(order, decodeCursor(keys, cursor, backward ? "before" : "after")));
   // One row more than the page tells whether another page follows.
-  const rows = await readRows(table, { AND: conditions }, order, size + 1, query);
+  const orderBy = order.map((k) => ({ [k.field]: k.direction }));
+  const rows = await findRows(table, { AND: conditions }, orderBy, size + 1, query);
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backward) page.reverse();

@@ -3,11 +3,13 @@
 // - to-many relations and optional to-one relations filter in the query that loads them:
 //   `query: relationQuery(scope, orderBy)` (a to-one target out of scope loads as null);
 // - a required to-one relation cannot be filtered by Prisma: `rowsInScope` loads its rows by id within
-//   the scope, one statement for every row of the level that asks (a DataLoader per request).
+//   the scope, one statement for every row of the level that asks (a DataLoader per request), read as JSON
+//   as the lists' rows are (json-rows.ts findRows).
 import DataLoader from "dataloader";
 import type { Prisma } from "../../db.ts";
 import type { Context } from "./context.ts";
 import { ApiError } from "./errors.ts";
+import { type Delegate, findRows } from "./json-rows.ts";
 import { NOTHING } from "./tenancy.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -31,8 +33,6 @@ function readableWhere<Where>(scope: Scope<Where>, viewer: Viewer): Where | type
 export const relationQuery =
   <Where, Order = never>(scope: Scope<Where>, orderBy?: Order) =>
   (_args: object, ctx: Context) => ({ where: readableWhere(scope, ctx.viewer), ...(orderBy ? { orderBy } : {}) });
-
-type Delegate = { findMany(args: object): Promise<{ id: number }[]> };
 
 /** Per request: one loader per target model, scope and selection (the Prisma query of the GraphQL selection). */
 const loaders = new WeakMap<Context, Map<string, DataLoader<number, unknown>>>();
@@ -60,7 +60,7 @@ export function rowsInScope<Row>(
         // ctx.db when the batch runs: a mutation's transaction is swapped in and out of the context.
         const delegate = (ctx.db as unknown as Record<string, Delegate>)[delegateName];
         const where = { AND: [{ id: { in: [...new Set(ids)] } }, readableWhere(scope, ctx.viewer)] };
-        const rows = await delegate.findMany({ ...query, where });
+        const rows = await findRows<{ id: number }>(delegate, where, [{ id: "asc" }], undefined, query);
         const byId = new Map(rows.map((row) => [row.id, row as Row]));
         return ids.map((id) => byId.get(id) ?? null);
       },
