@@ -7,64 +7,34 @@
 // - mutations and subscriptions (their execution is not the cost, and events share answers);
 // - documents with more than one operation (the plugin caches by document, not by operation);
 // - a run whose variables do not coerce (graphql-js reports that, in the words http/errors.ts reads);
-// - queries with a field planned by plugin-prisma's selection mapping under another such field (the
-//   supplier facility's company under the work order's supplier facility): that mapping is found by the
-//   identity of graphql-js's response path objects, which graphql-jit builds afresh for every field, so
-//   the relation would be loaded again by its fallback statement instead of coming with its parent. One
-//   level (a list or connection row's relations) is found by the path's text and compiles.
-//   test/foundation/graphql-compiled.test.ts holds every case to the interpreted run's statement count.
+// Relations under relations compile too: plugin-prisma's selection mapping finds a relation's data by the
+// identity of the response path objects above it, which graphql-jit builds afresh for every call; a
+// compiled run is marked (runsCompiled) and given stable paths (schema/core/stable-paths.ts).
+// test/foundation/graphql-compiled.test.ts holds every case to the interpreted run's statement count.
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { isAsyncIterable } from "@graphql-tools/utils";
 import {
   type DocumentNode,
   getVariableValues,
   GraphQLError,
-  type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
   type Source,
   type SourceLocation,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { runsCompiled } from "../schema/core/stable-paths.ts";
 import { logDetails } from "./request-scope.ts";
 
-/** Whether a field resolves through plugin-prisma's path-keyed selection mapping. */
-const MAPPED = "pothosPrismaSelect";
-
 /**
- * The operation graphql-jit may run: `document`'s only one, a query in which no field path goes through
- * more than one field that needs the selection mapping (the head of this file says why). Used for GraphQL
- * requests and REST's GET documents (rest/sofa.ts) alike.
+ * The operation graphql-jit may run: `document`'s only one, when it is a query. Used for GraphQL requests
+ * and REST's GET documents (rest/sofa.ts) alike.
  */
-export function compilable(schema: GraphQLSchema, document: DocumentNode): OperationDefinitionNode | null {
+export function compilable(document: DocumentNode): OperationDefinitionNode | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
-  if (operations.length !== 1 || operations[0].operation !== "query") return null;
-  // A fragment's fields are visited apart from where it is spread, so their depth is not known.
-  const allowed = document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION) ? 0 : 1;
-  const types = new TypeInfo(schema);
-  const levels: number[] = [0];
-  let deepest = 0;
-  visit(
-    document,
-    visitWithTypeInfo(types, {
-      Field: {
-        enter() {
-          const level = levels.at(-1)! + (types.getFieldDef()?.extensions?.[MAPPED] ? 1 : 0);
-          levels.push(level);
-          deepest = Math.max(deepest, level);
-        },
-        leave() {
-          levels.pop();
-        },
-      },
-    }),
-  );
-  return deepest > allowed ? null : operations[0];
+  return operations.length === 1 && operations[0].operation === "query" ? operations[0] : null;
 }
 
 /** The offset in `source` of a line and column (both from 1), as graphql-js's getLocation counts them. */
@@ -111,17 +81,20 @@ export function compiledQueries() {
   const compiler = useGraphQlJit(
     {},
     {
-      enableIf: ({ schema, document, variableValues }) => {
+      enableIf: ({ schema, document, variableValues, contextValue }) => {
         let operation = decided.get(document);
         if (operation === undefined) {
-          operation = compilable(schema, document);
+          operation = compilable(document);
           decided.set(document, operation);
         }
         if (!operation) return false;
         const definitions = operation.variableDefinitions ?? [];
         const compiled = !definitions.length || !getVariableValues(schema, definitions, variableValues ?? {}).errors;
         // The request's log line says which ran it (test/foundation/graphql-compiled.test.ts reads it).
-        if (compiled) logDetails({ graphqlCompiled: true });
+        if (compiled) {
+          runsCompiled(contextValue as object);
+          logDetails({ graphqlCompiled: true });
+        }
         return compiled;
       },
     },

@@ -35,6 +35,7 @@ import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
 import type { Context } from "../schema/core/context.ts";
 import { compilable } from "../http/graphql-jit.ts";
+import { runsCompiled } from "../schema/core/stable-paths.ts";
 import { logDetails, requestScope } from "../http/request-scope.ts";
 import { toApiError } from "../http/errors.ts";
 import { sofaRoutes, type RouteEntry } from "./routes.ts";
@@ -96,21 +97,20 @@ type Executor = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionRes
 /**
  * The direct path's documents are fixed (one per GET route), so each is compiled once (graphql-jit) and
  * run as plain functions instead of graphql-js walking the document for every field of every row:
- * 20–30% of a REST location list request's cost (docs/performance.md). SOFA's own requests keep graphql-js,
- * and so do the routes with a field graphql-jit would run without plugin-prisma's selection mapping
- * (http/graphql-jit.ts `compilable`: a mapped field under another): a purchase order list's lines were
- * loaded again by a second statement.
+ * 20–30% of a REST location list request's cost (docs/performance.md). SOFA's own requests keep graphql-js.
+ * A compiled run is marked so its relations find what their parents loaded (schema/core/stable-paths.ts).
  */
 function compiledExecutor(): Executor {
   const compiled = new WeakMap<DocumentNode, CompiledQuery | null>();
   return (args) => {
     let query = compiled.get(args.document);
     if (query === undefined) {
-      const made = compilable(args.schema, args.document) ? compileQuery(args.schema, args.document) : null;
+      const made = compilable(args.document) ? compileQuery(args.schema, args.document) : null;
       if (made && !isCompiledQuery(made)) return made;
       compiled.set(args.document, (query = made));
     }
     if (!query) return execute(args);
+    runsCompiled(args.contextValue as object);
     return query.query(undefined, args.contextValue, (args.variableValues ?? {}) as Record<string, unknown>) as
       | Promise<ExecutionResult>
       | ExecutionResult;

@@ -23,6 +23,7 @@ async function workOrders(t: TestApp) {
     const at = new Date(Date.UTC(2026, 10, 1) + i * 3_600_000);
     await t.db.workOrder.create({
       data: {
+        labels: { create: { labelId: refs.urgent } },
         buyerCompanyId: refs.acme,
         buyerFacilityId: refs["acme-hq"],
         locationId: refs[row.location],
@@ -152,13 +153,24 @@ const corpus = (): Case[] => [
     about: /"location":\{"name"/,
   },
   {
-    name: "a relation planned under another (the supplier facility's company): not compiled",
+    name: "relations under relations (the supplier facility's company, a label link's label, notes)",
     body: {
-      query: "{ workOrdersConnection(first: 2) { edges { node { id supplierFacility { name company { name } } } } } }",
+      query: `{ workOrdersConnection(first: 4) { edges { node { id supplierFacility { name company { name } }
+                labels(first: 5) { edges { node { label { name } } } } notes(last: 2) { edges { node { text } } } } } } }`,
     },
-    compiled: false,
+    compiled: true,
     status: 200,
-    about: /"company":\{"name"/,
+    about: /"company":\{"name".*"label":\{"name":"Urgent"\}/,
+  },
+  {
+    name: "relations under relations in a fragment",
+    body: {
+      query: `{ workOrdersConnection(first: 4) { edges { node { ...row } } } }
+              fragment row on WorkOrder { id location { name region { name } } labels(first: 5) { edges { node { label { name } } } } }`,
+    },
+    compiled: true,
+    status: 200,
+    about: /"region":\{"name".*"label":\{"name":"Urgent"\}/,
   },
   {
     name: "one of two operations: not compiled",
