@@ -3,7 +3,7 @@
 // response path objects (a WeakMap per ancestor path); graphql-jit (http/graphql-jit.ts) builds a field's
 // path afresh, as object literals, for every call, so a relation under another relation (a label under a
 // work order's label links) was not found and loaded again by its fallback statement. In a compiled run,
-// each field that returns an object or reads the mapping is given one path object per response path (list indices included),
+// each field that reads or records the mapping is given one path object per response path (list indices included),
 // the same for the field and for every path that passes through it, as graphql-js's are.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
@@ -37,23 +37,27 @@ function intern(root: Stable, path: Path | undefined): Stable {
   return stable;
 }
 
-/**
- * Whether a field may read the mapping: it returns objects (or lists of them), or it is a scalar computed
- * from what plugin-prisma selects for it (its `select`, marked by plugin-prisma's extension).
- */
-function readsMapping<Types extends SchemaTypes>({ type, extensions }: PothosOutputFieldConfig<Types>): boolean {
-  const item = type.kind === "List" ? type.type : type;
-  return (item.kind !== "Scalar" && item.kind !== "Enum") || Boolean(extensions?.pothosPrismaSelect);
-}
-
 const pluginName = "stablePaths";
 
 class StablePathsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+  /**
+   * Whether a field reads or records plugin-prisma's mapping: a relation or a scalar computed from what
+   * plugin-prisma selects for it (both marked by plugin-prisma's extension), or a field that returns rows
+   * of a Prisma model (a prismaField, which plans its own query). Other fields' paths need no identity:
+   * the paths below them are made through the tree whatever called before.
+   */
+  private readsMapping({ type, extensions }: PothosOutputFieldConfig<Types>): boolean {
+    if (extensions?.pothosPrismaSelect) return true;
+    const item = type.kind === "List" ? type.type : type;
+    if (item.kind === "List" || item.kind === "Scalar" || item.kind === "Enum") return false;
+    return Boolean(this.buildCache.getTypeConfig(item.ref).extensions?.pothosPrismaModel);
+  }
+
   override wrapResolve(
     resolver: GraphQLFieldResolver<unknown, Types["Context"], object>,
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types["Context"], object> {
-    if (!readsMapping(fieldConfig)) return resolver;
+    if (!this.readsMapping(fieldConfig)) return resolver;
     return (parent, args, context, info) => {
       if (!compiledRuns.has(context)) return resolver(parent, args, context, info);
       let root = pathsOfRun.get(context);
