@@ -38,6 +38,8 @@ interface Walk {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
+  /** Whether a page size came from a variable (then the cost is the request's, not the document's). */
+  readVariable?: boolean;
 }
 
 /** The page size a field asks for (literal, variable or the argument's default), capped; undefined without one. */
@@ -51,7 +53,10 @@ function pageSize(
   const given = nodeArguments?.find((a) => a.name.value === argument.name)?.value;
   let value: unknown = argument.defaultValue ?? DEFAULT_LIMIT;
   if (given?.kind === Kind.INT) value = Number(given.value);
-  else if (given?.kind === Kind.VARIABLE) value = walk.variables[given.name.value] ?? value;
+  else if (given?.kind === Kind.VARIABLE) {
+    walk.readVariable = true;
+    value = walk.variables[given.name.value] ?? value;
+  }
   return typeof value === "number" && Number.isFinite(value) ? Math.max(1, Math.min(value, MAX_LIMIT)) : DEFAULT_LIMIT;
 }
 
@@ -91,6 +96,9 @@ function selectionCost(selectionSet: SelectionSetNode, type: GraphQLCompositeTyp
   return total;
 }
 
+/** Costs that depend on the document alone (no page size from a variable), by document, then schema and operation name. */
+const documentCosts = new WeakMap<DocumentNode, Map<GraphQLSchema, Map<string, number>>>();
+
 /** The cost of the operation a request runs (operationName picks it), at least 1. */
 export function operationCost(
   schema: GraphQLSchema,
@@ -98,6 +106,11 @@ export function operationCost(
   operationName: string | null | undefined,
   variables: Record<string, unknown> | null | undefined,
 ): number {
+  const known = documentCosts
+    .get(document)
+    ?.get(schema)
+    ?.get(operationName ?? "");
+  if (known !== undefined) return known;
   const operation = getOperationAST(document, operationName) as OperationDefinitionNode | null;
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return 1;
@@ -106,5 +119,14 @@ export function operationCost(
       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
       .map((d) => [d.name.value, d]),
   );
-  return Math.max(1, selectionCost(operation.selectionSet, root, { schema, fragments, variables: variables ?? {} }));
+  const walk: Walk = { schema, fragments, variables: variables ?? {} };
+  const cost = Math.max(1, selectionCost(operation.selectionSet, root, walk));
+  if (!walk.readVariable) {
+    let bySchema = documentCosts.get(document);
+    if (!bySchema) documentCosts.set(document, (bySchema = new Map()));
+    let costs = bySchema.get(schema);
+    if (!costs) bySchema.set(schema, (costs = new Map()));
+    costs.set(operationName ?? "", cost);
+  }
+  return cost;
 }

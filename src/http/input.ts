@@ -58,12 +58,17 @@ export function checkJson(value: unknown, where: string): void {
 /** How deep brackets ({, [, () may nest in a GraphQL document: selections and literals together. */
 const MAX_DOCUMENT_NESTING = 64;
 
+/** Documents whose nesting passed (checkDocumentNesting). */
+const nestingChecked = new Set<string>();
+
 /**
  * A GraphQL document's bracket nesting, read before parsing: graphql-js parses (and coerces) nested
  * literals recursively, so a list literal a few thousand levels deep would exhaust the stack. Strings,
- * block strings and comments are skipped. Iterative.
+ * block strings and comments are skipped. Iterative. A document that passed is not read again (a
+ * client sends the same few documents; a bounded set, emptied when full).
  */
 export function checkDocumentNesting(source: string): void {
+  if (nestingChecked.has(source)) return;
   let depth = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
@@ -80,6 +85,8 @@ export function checkDocumentNesting(source: string): void {
         throw badInput(`the document nests deeper than ${MAX_DOCUMENT_NESTING} levels`);
     } else if (c === "}" || c === "]" || c === ")") depth--;
   }
+  if (nestingChecked.size >= 256) nestingChecked.clear();
+  nestingChecked.add(source);
 }
 
 /** Query parameters: names and values. */

@@ -97,15 +97,25 @@ async function keysetPage(
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backward) page.reverse();
-  const edges = page.map((row) => ({ cursor: encodeCursor(keys, row), node: row }));
+  // Cursors are made only when read: a board that selects no cursor does not encode 25 of them.
+  const edges = page.map((node) => ({
+    node,
+    get cursor() {
+      return encodeCursor(keys, node);
+    },
+  }));
   let total: Promise<number> | undefined;
   return {
     edges,
     pageInfo: {
       hasNextPage: backward ? cursor != null : more,
       hasPreviousPage: backward ? more : cursor != null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      get startCursor() {
+        return edges[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return edges.at(-1)?.cursor ?? null;
+      },
     },
     totalCount: () => {
       total ??= table.count({ where });
