@@ -37,6 +37,12 @@ const SORT_LIMIT = 20_000;
 const RARE_LIMIT = 10_000;
 /** Dictionary terms one search may expand to (a short prefix of a big vocabulary goes to GIN). */
 const TERM_LIMIT = 400;
+/**
+ * count_by of a query that matches fewer work orders than this (by the dictionary) groups their rows
+ * on the GIN path: a few locations' 1,572 rows are grouped through the column's index in 3 ms, where
+ * building and ANDing their bits took 23 ms.
+ */
+const GROUP_ROWS_LIMIT = 2_000;
 /** Pending work orders of a company past which the live-row correction costs more than the GIN path. */
 const PENDING_LIMIT = 2_000;
 
@@ -196,6 +202,18 @@ function resolve(
 }
 
 /**
+ * At most how many indexed work orders the groups match, by the dictionary's docs: the smallest group's
+ * alternatives, each its smallest pattern (work orders still pending are not counted: a bound for
+ * choosing a path, not an answer).
+ */
+function matchBound(groups: Group[], expansion: Expansion): number {
+  const docsOf = (pattern: Pattern) => expansion.get(key(pattern))!.reduce((sum, t) => sum + t.docs, 0);
+  return Math.min(
+    ...groups.map((alternatives) => alternatives.reduce((sum, patterns) => sum + Math.min(...patterns.map(docsOf)), 0)),
+  );
+}
+
+/**
  * Rare terms (of one pattern, so of one kind) as the condition that finds their work orders: a facet's
  * column through its btree index, words and pairs as a tsquery through the GIN index.
  */
@@ -260,7 +278,7 @@ function bitmapCtes(companyId: number, groups: Group[], expansion: Expansion): S
 }
 
 /** Each pattern's terms in the dictionary (a materialized triple is listed even when no work order holds it). */
-type Expansion = Map<string, { term: string; bitmapped: boolean }[]>;
+type Expansion = Map<string, { term: string; bitmapped: boolean; docs: number }[]>;
 
 const key = (pattern: Pattern) => `${pattern.prefix ? "*" : "="}${pattern.term}`;
 
@@ -437,6 +455,7 @@ export async function bitmapCountBy(
   ctx: Context,
   query: BitmapQuery,
   groupBy: string,
+  { groupRowsLimit = GROUP_ROWS_LIMIT }: { groupRowsLimit?: number } = {},
 ): Promise<{ value: string | null; count: number }[] | null> {
   if (!Object.hasOwn(GROUPS, groupBy)) return null;
   const { kind, old } = GROUPS[groupBy];
@@ -464,7 +483,7 @@ export async function bitmapCountBy(
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
   const planned = resolve(groups, expansion);
-  if (planned.confirm) return null;
+  if (planned.confirm || matchBound(planned.groups, expansion) < groupRowsLimit) return null;
   // A value in a rare term has no bits to AND: the GIN path groups those.
   const [{ rare }] = await ctx.db.$queryRaw<{ rare: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM (${terms}) t WHERE docs > 0 AND NOT bitmapped) AS rare`;
