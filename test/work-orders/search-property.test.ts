@@ -334,6 +334,7 @@ const seen = {
   facets: 0,
   groups: 0,
   smallGroups: 0,
+  smallLists: 0,
   totals: 0,
 };
 /** The count_by fields the bitmaps answered at least once. */
@@ -392,8 +393,15 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     count: expected.length,
   };
   // As configured (few matches: decoded), then with every page walked where the sort allows it.
+  // This corpus is small: every query matches fewer work orders than a list without a search text or a
+  // count_by reads from their rows by default (FEW_MATCHES), so the bits are asked for with no such bound.
+  const ctx = { db: t.db, viewer } as Context;
+  if (!unfiltered && !args.search.trim()) {
+    expect(await bitmapSearch(ctx, fast), "few matches: read from their rows").toBeNull();
+    seen.smallLists++;
+  }
   for (const decodeLimit of [undefined, 0]) {
-    const found = await bitmapSearch({ db: t.db, viewer } as Context, fast, { decodeLimit });
+    const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0 });
     if (!found) return;
     if (decodeLimit === undefined) seen.bitmaps++;
     if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
@@ -402,10 +410,7 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
   }
   // count_by on a status or facet from the bits, where they answer: every group's count.
   const groupBy = GROUP_BY[q.offset % GROUP_BY.length];
-  const ctx = { db: t.db, viewer } as Context;
-  // This corpus is small: every query with a search or filter matches fewer work orders than count_by
-  // groups from their rows by default (GROUP_ROWS_LIMIT), so the bits are asked for with no such limit.
-  const grouped = await bitmapCountBy(ctx, fast, groupBy, { groupRowsLimit: 0 });
+  const grouped = await bitmapCountBy(ctx, fast, groupBy, { fewMatches: 0 });
   if (grouped && !unfiltered) {
     expect(await bitmapCountBy(ctx, fast, groupBy), "few matches: grouped from their rows").toBeNull();
     seen.smallGroups++;
@@ -690,6 +695,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.facets).toBeGreaterThan(5);
     expect(seen.groups).toBeGreaterThan(5);
     expect(seen.smallGroups).toBeGreaterThan(5);
+    expect(seen.smallLists).toBeGreaterThan(5);
     expect(seen.totals).toBeGreaterThan(2);
     expect([...groupedBy].sort()).toEqual([...GROUP_BY].sort());
 

@@ -38,11 +38,11 @@ const RARE_LIMIT = 10_000;
 /** Dictionary terms one search may expand to (a short prefix of a big vocabulary goes to GIN). */
 const TERM_LIMIT = 400;
 /**
- * count_by of a query that matches fewer work orders than this (by the dictionary) groups their rows
- * on the GIN path: a few locations' 1,572 rows are grouped through the column's index in 3 ms, where
- * building and ANDing their bits took 23 ms.
+ * A query the dictionary puts under this many matches reads their rows on the GIN path instead of the
+ * bits (count_by always; a list when it has no search text): a few locations' 1,572 rows are grouped
+ * through the column's index in 3 ms, where building and ANDing their rare terms' bits took 23 ms.
  */
-const GROUP_ROWS_LIMIT = 2_000;
+const FEW_MATCHES = 2_000;
 /** Pending work orders of a company past which the live-row correction costs more than the GIN path. */
 const PENDING_LIMIT = 2_000;
 
@@ -455,7 +455,7 @@ export async function bitmapCountBy(
   ctx: Context,
   query: BitmapQuery,
   groupBy: string,
-  { groupRowsLimit = GROUP_ROWS_LIMIT }: { groupRowsLimit?: number } = {},
+  { fewMatches = FEW_MATCHES }: { fewMatches?: number } = {},
 ): Promise<{ value: string | null; count: number }[] | null> {
   if (!Object.hasOwn(GROUPS, groupBy)) return null;
   const { kind, old } = GROUPS[groupBy];
@@ -483,7 +483,7 @@ export async function bitmapCountBy(
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
   const planned = resolve(groups, expansion);
-  if (planned.confirm || matchBound(planned.groups, expansion) < groupRowsLimit) return null;
+  if (planned.confirm || matchBound(planned.groups, expansion) < fewMatches) return null;
   // A value in a rare term has no bits to AND: the GIN path groups those.
   const [{ rare }] = await ctx.db.$queryRaw<{ rare: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM (${terms}) t WHERE docs > 0 AND NOT bitmapped) AS rare`;
@@ -518,7 +518,7 @@ export async function bitmapCountBy(
 export async function bitmapSearch(
   ctx: Context,
   query: BitmapQuery,
-  options: { countOnly?: boolean; decodeLimit?: number } = {},
+  options: { countOnly?: boolean; decodeLimit?: number; fewMatches?: number } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
   const groups = groupsOf(await analysisOf(ctx, query), query);
@@ -526,6 +526,7 @@ export async function bitmapSearch(
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
   const planned = resolve(groups, expansion);
+  if (!query.search.trim() && matchBound(planned.groups, expansion) < (options.fewMatches ?? FEW_MATCHES)) return null;
   const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
   const counted = sql`((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
           - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
