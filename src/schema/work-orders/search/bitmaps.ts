@@ -385,13 +385,16 @@ async function tooManyPending(ctx: Context, companyId: number): Promise<boolean>
 /**
  * `pending`, `old` (the indexed values of pending work orders that have a doc) and `total` (n: every work
  * order of the company in `query.where`): the dictionary's docs of the status terms (each indexed work
- * order has exactly one), less the pending ones' indexed docs, plus their live rows.
+ * order has exactly one), less the pending ones' indexed docs, plus their live rows. With `statuses`,
+ * of those statuses only (`query.where` filters on them too).
  */
-const companyTotalCtes = (query: BitmapQuery) => sql`
+const companyTotalCtes = (query: BitmapQuery, statuses?: string[]) => sql`
   pending AS MATERIALIZED (SELECT "workOrderId" AS id FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${query.companyId}),
-  old AS (SELECT x.* FROM "WorkOrderSearchPending" x JOIN "WorkOrderSearchDoc" d USING ("workOrderId") WHERE x."buyerCompanyId" = ${query.companyId}),
+  old AS (SELECT x.* FROM "WorkOrderSearchPending" x JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
+           WHERE x."buyerCompanyId" = ${query.companyId} ${statuses ? sql`AND x."oldStatus"::text = ANY(${statuses}::text[])` : Prisma.empty}),
   total AS (
-    SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId} AND ${ofKind(TERM.status)})
+    SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId}
+               AND ${statuses ? sql`term = ANY(${statuses.map((status) => TERM.status + status)}::text[])` : ofKind(TERM.status)})
          - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
   )`;
 
@@ -448,8 +451,9 @@ export async function indexedWorkOrders(ctx: Pick<Context, "db" | "now">, compan
  * count_by of a buyer's list (with or without search and filters) grouped on a status or facet, as
  * {value (text: the caller types it), count} with count > 0, the null group (no supplier facility)
  * among them; null for the GIN path. Each group is its term's bits ANDed with the query's (without a
- * search or filter, the dictionary's count), corrected by the pending rows as the count is: their
- * indexed value out, their live row in.
+ * search or filter, the dictionary's count; with a status filter only, the dictionary's counts of the
+ * facet under those statuses), corrected by the pending rows as the count is: their indexed value out,
+ * their live row in.
  */
 export async function bitmapCountBy(
   ctx: Context,
@@ -475,6 +479,24 @@ export async function bitmapCountBy(
       WITH ${companyTotalCtes(query)},
       parts (value, n) AS (
         SELECT substr(term, 2), docs FROM (${terms}) t
+        UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
+        UNION ALL ${live}
+      )
+      ${GROUPED}`;
+  }
+  if (query.statuses && groups.length === 1 && !query.facets.length && kind !== TERM.status) {
+    // A status filter only: the dictionary's counts of the facet under each status (TERM.statusFacet),
+    // corrected by the pending rows, instead of every matching row (a location's per status at 1M: 0.4 s).
+    if (await tooManyPending(ctx, query.companyId)) return null;
+    const low = query.statuses.map((status) => `${TERM.statusFacet}${status} ${kind}`);
+    const high = low.map((prefix) => prefix.slice(0, -1) + String.fromCharCode(kind.charCodeAt(0) + 1));
+    return ctx.db.$queryRaw`
+      WITH ${companyTotalCtes(query, query.statuses)},
+      parts (value, n) AS (
+        SELECT substr(t.term, length(p.low) + 1), t.docs
+          FROM unnest(${low}::text[], ${high}::text[]) p (low, high)
+          JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = ${query.companyId}
+           AND t.term >= p.low COLLATE "C" AND t.term < p.high COLLATE "C"
         UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
         UNION ALL ${live}
       )

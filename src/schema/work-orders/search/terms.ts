@@ -29,6 +29,11 @@ export const TERM = {
   asset: "a",
   /** `b` + its buyerFacilityId (a count_by group only). */
   buyerFacility: "b",
+  /**
+   * `x` + its status + a space + one of its facet terms above (`xOpen l12`): the dictionary's count of a
+   * facet's work orders per status, for count_by with a status filter only; never given bitmaps.
+   */
+  statusFacet: "x",
 } as const;
 
 /**

@@ -37,8 +37,8 @@ $$;
 -- One round: up to batch_size pending work orders, oldest first, in the caller's transaction. New work
 -- orders get the next ordinals of their company; old and new terms (the materialized triples among them)
 -- are diffed, the dictionary updated, bits set and cleared with one write per (term, chunk); terms in
--- `common` or more work orders of a company get bitmaps (SEARCH_BITMAP_MIN_DOCS). Returns how many work
--- orders it indexed.
+-- `common` or more work orders of a company get bitmaps (SEARCH_BITMAP_MIN_DOCS), but for the facets
+-- under a status, which are only counted. Returns how many work orders it indexed.
 CREATE OR REPLACE FUNCTION work_order_search_index(batch_size int, common int) RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -58,8 +58,9 @@ BEGIN
   INSERT INTO work_order_search_delta
   SELECT p."buyerCompanyId",
          unnest(work_order_search_terms(p."oldVector", p."oldStatus")
-                || work_order_search_facets(p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId",
-                                           p."oldPlannedMaintenanceScheduleId", p."oldIsPM", p."oldAssetId", p."oldBuyerFacilityId")), d.ordinal, -1
+                || work_order_search_with_status(p."oldStatus", work_order_search_facets(
+                     p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId",
+                     p."oldPlannedMaintenanceScheduleId", p."oldIsPM", p."oldAssetId", p."oldBuyerFacilityId"))), d.ordinal, -1
     FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
    WHERE p."workOrderId" = ANY(ids)
   UNION ALL
@@ -79,8 +80,9 @@ BEGIN
   INSERT INTO work_order_search_delta
   SELECT w."buyerCompanyId",
          unnest(work_order_search_terms(w."searchVector", w.status)
-                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId",
-                                           w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId")), d.ordinal, 1
+                || work_order_search_with_status(w.status, work_order_search_facets(
+                     w."locationId", w."supplierFacilityId", w."problemTypeId",
+                     w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId"))), d.ordinal, 1
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
    WHERE w.id = ANY(ids)
   UNION ALL
@@ -128,7 +130,7 @@ BEGIN
   INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
   SELECT t."buyerCompanyId", t.term FROM "WorkOrderSearchTerm" t
     JOIN (SELECT DISTINCT company, term FROM work_order_search_delta) x ON x.company = t."buyerCompanyId" AND x.term = t.term
-   WHERE NOT t.bitmapped AND t.docs >= common
+   WHERE NOT t.bitmapped AND t.docs >= common AND t.term NOT LIKE '{{TERM_STATUS_FACET}}%'
   ON CONFLICT DO NOTHING;
 
   DELETE FROM "WorkOrderSearchTerm" t USING (SELECT DISTINCT company, term FROM work_order_search_delta) x

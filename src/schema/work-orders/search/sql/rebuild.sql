@@ -1,8 +1,8 @@
 -- Builds the whole bitmap index from the live rows, set-based (docs/operations.md "The search index":
 -- after a bulk load with triggers off, or to start afresh). Writers wait while it runs (it locks the
--- pending table). Terms in `common` or more work orders of a company get bitmaps: pass the service's
--- SEARCH_BITMAP_MIN_DOCS. The triples that were materialized are asked for again, and the indexer builds
--- them from the new ordinals.
+-- pending table). Terms in `common` or more work orders of a company get bitmaps (but for the facets
+-- under a status, which are only counted): pass the service's SEARCH_BITMAP_MIN_DOCS. The triples that
+-- were materialized are asked for again, and the indexer builds them from the new ordinals.
 CREATE OR REPLACE FUNCTION work_order_search_rebuild(common int) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -17,11 +17,13 @@ BEGIN
   CREATE TEMP TABLE work_order_search_all ON COMMIT DROP AS
   SELECT d."buyerCompanyId" AS company, d.ordinal,
          unnest(work_order_search_terms(w."searchVector", w.status)
-                || work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId",
-                                           w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId")) AS term
+                || work_order_search_with_status(w.status, work_order_search_facets(
+                     w."locationId", w."supplierFacilityId", w."problemTypeId",
+                     w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId"))) AS term
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id;
   INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped)
-  SELECT company, term, count(*), count(*) >= common OR term LIKE '{{TERM_STATUS}}%' FROM work_order_search_all GROUP BY company, term;
+  SELECT company, term, count(*), (count(*) >= common AND term NOT LIKE '{{TERM_STATUS_FACET}}%') OR term LIKE '{{TERM_STATUS}}%'
+    FROM work_order_search_all GROUP BY company, term;
   INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
   SELECT x.company, x.term, b.chunk, b.bits
     FROM (SELECT a.company, a.term, array_agg(a.ordinal) AS ordinals

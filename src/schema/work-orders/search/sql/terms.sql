@@ -31,6 +31,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                             '{{TERM_IS_PM}}' || is_pm, '{{TERM_ASSET}}' || asset, '{{TERM_BUYER_FACILITY}}' || buyer_facility], NULL)
 $$;
 
+-- A work order's facet terms (work_order_search_facets) and each of them again under its status:
+-- {{TERM_STATUS_FACET}} + status + ' ' + the facet term ('{{TERM_STATUS_FACET}}Unassigned {{TERM_LOCATION}}12'), whose dictionary counts
+-- answer count_by with a status filter only (#29: a location's or asset's work orders per status,
+-- without reading their rows). They are counted, never given bitmaps.
+CREATE OR REPLACE FUNCTION work_order_search_with_status(s "WorkOrderStatus", facets text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT facets || array(SELECT '{{TERM_STATUS_FACET}}' || s || ' ' || f FROM unnest(facets) f)
+$$;
+
 -- Every triple of a vector: three lexemes, each one or two positions after the one before.
 CREATE OR REPLACE FUNCTION work_order_search_triples(v tsvector) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
