@@ -445,8 +445,8 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
  */
 async function checkStatusGroups(): Promise<void> {
   seen.statusGroups = 0;
+  // check() groups by GROUP_BY[offset % its length]: every field once.
   for (const company of ["acme", "globex"] as const)
-    // check() groups by GROUP_BY[offset % its length]: every field once.
     for (const status of [[STATUS_POOL[0]], [STATUS_POOL[1], STATUS_POOL[2]], [...STATUS_POOL]])
       for (let offset = 0; offset < GROUP_BY.length; offset++)
         await check({ company, parts: [], status, offset, limit: 25 });
