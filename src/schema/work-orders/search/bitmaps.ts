@@ -11,7 +11,7 @@
 // and fast (reference numbers the parser splits, filters other than status, long phrases with many
 // candidates, a supplier's scope, a large backlog of pending work orders) returns null and list.ts
 // answers on the GIN path, with the same results.
-import { Prisma } from "../../../db.ts";
+import { Prisma, sqlRows } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import { CHUNK_BITS, FACETS, GROUP_FACETS, TERM } from "./terms.ts";
 
@@ -369,12 +369,22 @@ function docPageSql(query: BitmapQuery, { by, order }: Walk, walk: boolean): Sql
 type Walk = { by: "createdAt" | "woPriority"; order: "asc" | "desc" };
 
 /**
- * The groups of `parts` (value, n) with count > 0, and the null group as what the total leaves; the
- * caller types and sorts the values as count_by answers them.
+ * count_by's groups as CTEs and the final SELECT: `counted` (value, n), the indexed work orders per value
+ * (one row per value: the dictionary's or the bits' count), and `fixes` (value, n), the pending rows'
+ * corrections, joined instead of grouped together: grouping the 20,000 values of an asset's count_by
+ * took 40–50 ms of a 65 ms statement, a hash join on the few corrections a few. Groups with count > 0,
+ * and the null group as what `total` (a CTE before these) leaves; the caller types and sorts the values.
+ * Values compare in the "C" collation: the database's default (C.UTF-8 here) made hashing them slower.
  */
-const GROUPED = sql`SELECT value, sum(n)::int AS count FROM parts GROUP BY value HAVING sum(n) > 0
-   UNION ALL
-   SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0`;
+const grouped = (counted: Sql, fixes: Sql) => sql`
+  fix (value, n) AS MATERIALIZED (SELECT value COLLATE "C", sum(n)::int FROM (${fixes}) f (value, n) GROUP BY 1),
+  parts (value, n) AS MATERIALIZED (
+    SELECT coalesce(c.value, f.value), coalesce(c.n, 0) + coalesce(f.n, 0)
+      FROM (${counted}) c (value, n) FULL JOIN fix f ON f.value = c.value COLLATE "C"
+  )
+  SELECT value, n::int AS count FROM parts WHERE n > 0
+  UNION ALL
+  SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0`;
 
 /** Whether the company has more pending work orders than the live-row correction should read. */
 async function tooManyPending(ctx: Context, companyId: number): Promise<boolean> {
@@ -470,19 +480,16 @@ export async function bitmapCountBy(
      WHERE "buyerCompanyId" = ${query.companyId} AND ${ofKind(kind)}`;
   const oldValue = Prisma.raw(`x."${old}"`);
   // Pending work orders: their indexed value (those with a doc) out, their live row's value in.
-  const live = sql`SELECT ${column}::text AS value, count(*) AS n FROM pending p JOIN "WorkOrder" w ON w.id = p.id
-                     WHERE ${query.where} AND ${column} IS NOT NULL GROUP BY 1`;
+  const fixes = sql`SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
+    UNION ALL SELECT ${column}::text, count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id
+               WHERE ${query.where} AND ${column} IS NOT NULL GROUP BY 1`;
   if (!groups.length) {
     // Every work order of the company: the dictionary's counts, corrected by the pending rows.
     if (await tooManyPending(ctx, query.companyId)) return null;
-    return ctx.db.$queryRaw`
-      WITH ${companyTotalCtes(query)},
-      parts (value, n) AS (
-        SELECT substr(term, 2), docs FROM (${terms}) t
-        UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
-        UNION ALL ${live}
-      )
-      ${GROUPED}`;
+    return sqlRows(
+      ctx.db,
+      sql`WITH ${companyTotalCtes(query)}, ${grouped(sql`SELECT substr(term, 2), docs FROM (${terms}) t`, fixes)}`,
+    );
   }
   if (query.statuses && groups.length === 1 && !query.facets.length && kind !== TERM.status) {
     // A status filter only: the dictionary's counts of the facet under each status (TERM.statusFacet),
@@ -490,17 +497,13 @@ export async function bitmapCountBy(
     if (await tooManyPending(ctx, query.companyId)) return null;
     const low = query.statuses.map((status) => `${TERM.statusFacet}${status} ${kind}`);
     const high = low.map((prefix) => prefix.slice(0, -1) + String.fromCharCode(kind.charCodeAt(0) + 1));
-    return ctx.db.$queryRaw`
-      WITH ${companyTotalCtes(query, query.statuses)},
-      parts (value, n) AS (
-        SELECT substr(t.term, length(p.low) + 1), t.docs
-          FROM unnest(${low}::text[], ${high}::text[]) p (low, high)
-          JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = ${query.companyId}
-           AND t.term >= p.low COLLATE "C" AND t.term < p.high COLLATE "C"
-        UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
-        UNION ALL ${live}
-      )
-      ${GROUPED}`;
+    // One row per value and status: summed per value (a single status's are one per value already).
+    const counted = sql`SELECT substr(t.term, length(p.low) + 1) COLLATE "C", sum(t.docs)::int
+        FROM unnest(${low}::text[], ${high}::text[]) p (low, high)
+        JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = ${query.companyId}
+         AND t.term >= p.low COLLATE "C" AND t.term < p.high COLLATE "C"
+       GROUP BY 1`;
+    return sqlRows(ctx.db, sql`WITH ${companyTotalCtes(query, query.statuses)}, ${grouped(counted, fixes)}`);
   }
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
@@ -511,23 +514,25 @@ export async function bitmapCountBy(
     SELECT EXISTS (SELECT 1 FROM (${terms}) t WHERE docs > 0 AND NOT bitmapped) AS rare`;
   if (rare) return null;
   const ctes = bitmapCtes(query.companyId, planned.groups, expansion);
-  return ctx.db.$queryRaw`
+  return sqlRows(
+    ctx.db,
+    sql`
     WITH ${ctes}, terms AS (${terms}),
     old AS (SELECT x.*, d.ordinal FROM pending p JOIN "WorkOrderSearchPending" x ON x."workOrderId" = p.id
               JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id JOIN q ON q.chunk = d.ordinal / ${CHUNK}
              WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1),
-    parts (value, n) AS (
-      SELECT substr(b.term, 2), sum(bit_count(b.bits & q.bits))
-        FROM terms t JOIN "WorkOrderSearchBitmap" b ON b."buyerCompanyId" = ${query.companyId} AND b.term = t.term COLLATE "C"
-        JOIN q ON q.chunk = b.chunk
-       GROUP BY b.term
-      UNION ALL SELECT ${oldValue}::text, -count(*) FROM old x WHERE ${oldValue} IS NOT NULL GROUP BY 1
-      UNION ALL ${live}
-    ), total AS (
+    total AS (
       SELECT (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (SELECT count(*) FROM old)
            + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
-    )
-    ${GROUPED}`;
+    ),
+    ${grouped(
+      sql`SELECT substr(b.term, 2), sum(bit_count(b.bits & q.bits))
+            FROM terms t JOIN "WorkOrderSearchBitmap" b ON b."buyerCompanyId" = ${query.companyId} AND b.term = t.term COLLATE "C"
+            JOIN q ON q.chunk = b.chunk
+           GROUP BY b.term`,
+      fixes,
+    )}`,
+  );
 }
 
 /**
