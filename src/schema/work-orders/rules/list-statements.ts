@@ -7,7 +7,9 @@ import type { RowReader } from "../../core/json-rows.ts";
 import { type ListArgs, pageOf } from "../../core/list.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { searchSql } from "../search/text-query.ts";
-import { filterSql } from "./list-filters.ts";
+import { filterSql, SORTABLE } from "./list-filters.ts";
+
+type Sortable = (typeof SORTABLE)[number];
 import { workOrderScopeSql } from "./scope.ts";
 
 const sql = Prisma.sql;
@@ -36,19 +38,19 @@ export function orderSql(args: WorkOrderQueryArgs): Sql {
   const order = (args.order ?? "asc").toLowerCase();
   if (order !== "asc" && order !== "desc") throw badInput('order must be "asc" or "desc"');
   const dir = Prisma.raw(order);
-  switch (args.sort_by) {
-    case "createdAt":
-      return sql`w."createdAt" ${dir}, w.id ${dir}`;
-    case "locationName":
-      return sql`(SELECT l.name FROM "Location" l WHERE l.id = w."locationId") ${dir}, w.id ${dir}`;
-    case "woPriority":
-      return sql`w."woPriority" ${dir} NULLS LAST, w.id ${dir}`;
-    case "lastServiceCallServiceScheduledAt":
-      return sql`(SELECT max(s."scheduledAt") FROM "ServiceCall" s WHERE s."workOrderId" = w.id) ${dir} NULLS LAST, w.id ${dir}`;
-    default:
-      return sql`w."createdAt" DESC, w.id DESC`;
-  }
+  if (!SORTABLE.includes(args.sort_by as never)) return sql`w."createdAt" DESC, w.id DESC`;
+  const sort = args.sort_by as Sortable;
+  const nullsLast = sort === "woPriority" || sort === "lastServiceCallServiceScheduledAt";
+  return sql`${SORT_KEYS[sort]} ${dir} ${nullsLast ? Prisma.raw("NULLS LAST") : Prisma.empty}, w.id ${dir}`;
 }
+
+/** Each sort_by's key of a work order row `w` (its id breaks ties); the search docs keep a copy of each. */
+export const SORT_KEYS: Record<Sortable, Sql> = {
+  createdAt: sql`w."createdAt"`,
+  locationName: sql`(SELECT l.name FROM "Location" l WHERE l.id = w."locationId")`,
+  woPriority: sql`w."woPriority"`,
+  lastServiceCallServiceScheduledAt: sql`(SELECT max(s."scheduledAt") FROM "ServiceCall" s WHERE s."workOrderId" = w.id)`,
+};
 
 /** offset and limit as on every list (default 10, at most 25), plus the 10,000-row window. */
 export function windowPage(args: ListArgs) {

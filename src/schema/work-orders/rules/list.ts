@@ -18,6 +18,7 @@ import {
   bitmapSearch,
   bitmapTotal,
   indexedWorkOrders,
+  type Walk,
 } from "../search/bitmaps.ts";
 import { FACETS } from "../search/terms.ts";
 import { parseSearch } from "../search/text-query.ts";
@@ -25,6 +26,7 @@ import { anyOf, col, GROUPABLE, SORTABLE } from "./list-filters.ts";
 import {
   orderSql,
   rowsSql,
+  SORT_KEYS,
   type WorkOrderQueryArgs,
   windowPage,
   workOrderStatements,
@@ -65,12 +67,10 @@ export function bitmapQueryOf(
     filters: { status: "string", ...Object.fromEntries(Object.keys(FACETS).map((column) => [column, "int" as const])) },
   });
   const order = (args.order ?? "asc").toLowerCase() as "asc" | "desc";
-  const walk =
-    args.sort_by === "createdAt" || args.sort_by === "woPriority"
-      ? { by: args.sort_by as "createdAt" | "woPriority", order }
-      : SORTABLE.includes(args.sort_by as never)
-        ? undefined
-        : { by: "createdAt" as const, order: "desc" as const };
+  const by = SORTABLE.includes(args.sort_by as never) ? (args.sort_by as (typeof SORTABLE)[number]) : undefined;
+  const walk: Walk = by
+    ? { by, order, live: SORT_KEYS[by] }
+    : { by: "createdAt", order: "desc", live: SORT_KEYS.createdAt };
   return {
     companyId: viewer.buyerCompanyId,
     ...parseSearch(args.search ?? ""),

@@ -31,7 +31,7 @@ const DECODE_LIMIT = 20_000;
  */
 const WALK_ROWS = 10_000;
 const WALKED_PER_MATCH = 10;
-/** Sorts no index walks (locationName, lastServiceCallServiceScheduledAt) read every match's row up to this many. */
+/** Candidates that must be confirmed (a phrase's pairs) are read, every row, up to this many. */
 const SORT_LIMIT = 20_000;
 /** Work orders in rare (GIN-only) terms one search may read through the GIN index. */
 const RARE_LIMIT = 10_000;
@@ -83,8 +83,8 @@ export interface BitmapQuery {
   /** The full WHERE of the GIN path (scope, filters, search) over `"WorkOrder" w`: pending rows are read with it. */
   where: Sql;
   order: Sql;
-  /** The sort index a walk can follow (createdAt, woPriority), if the order is one of those. */
-  walk: Walk | undefined;
+  /** The page's order as the docs' sort indexes walk it (every sort_by; createdAt desc when none). */
+  walk: Walk;
   skip: number;
   take: number;
 }
@@ -337,36 +337,47 @@ const BITMAP = sql`bitmap AS (
 const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / ${CHUNK} + 1], d.ordinal % ${CHUNK}) = 1, false)`;
 
 /**
- * A page in createdAt or woPriority order (the two sorts an index can serve) from the ordinals' own
- * indexes, which hold each work order's createdAt and woPriority: no work order row is read but the
- * pending ones. Indexed work orders come from their bits, decoded when they are few, else by walking the
- * docs in the page's order and testing each bit until offset + limit are in; pending ones from their
- * live rows. woPriority sorts NULLS LAST either way: its walk takes the rows with a priority, then those
- * without (by id; ordered by the index's own columns, so that the planner walks that index).
+ * The sorts the docs keep a key of (sql/indexer.sql work_order_search_sort_keys), each with its own index:
+ * the doc's column, and whether it may be null (sorted last in either order).
  */
-function docPageSql(query: BitmapQuery, { by, order }: Walk, walk: boolean): Sql {
+const DOC_SORTS = {
+  createdAt: { column: "createdAt", nullable: false },
+  woPriority: { column: "woPriority", nullable: true },
+  locationName: { column: "locationName", nullable: false },
+  lastServiceCallServiceScheduledAt: { column: "lastServiceCallAt", nullable: true },
+} as const;
+
+/** A page's order as the docs walk it: the sort_by, the direction, and the key over a live row `w` (pending ones). */
+export type Walk = { by: keyof typeof DOC_SORTS; order: "asc" | "desc"; live: Sql };
+
+/**
+ * A page in any sort_by order from the ordinals' own indexes, which hold each work order's sort keys: no
+ * work order row is read but the pending ones. Indexed work orders come from their bits, decoded when
+ * they are few, else by walking the docs in the page's order and testing each bit until offset + limit
+ * are in; pending ones from their live rows. A key that may be null sorts NULLS LAST either way: its walk
+ * takes the rows with a key, then those without (by id; ordered by the index's own columns, so that the
+ * planner walks that index).
+ */
+function docPageSql(query: BitmapQuery, { by, order, live }: Walk, walk: boolean): Sql {
+  const { column, nullable } = DOC_SORTS[by];
+  const key = Prisma.raw(`d."${column}"`);
   const dir = Prisma.raw(order);
   const n = query.skip + query.take;
-  const docs = (
-    where: Sql,
-    sort: Sql,
-  ) => sql`(SELECT d."workOrderId" AS id, d."createdAt", d."woPriority" FROM "WorkOrderSearchDoc" d
+  const docs = (where: Sql, sort: Sql) => sql`(SELECT d."workOrderId" AS id, ${key} AS key FROM "WorkOrderSearchDoc" d
       WHERE d."buyerCompanyId" = ${query.companyId} AND ${where} AND d."workOrderId" NOT IN (SELECT id FROM pending) ${sort})`;
+  const walked = (where: Sql) =>
+    docs(sql`${where} AND ${BIT_SET}`, sql`ORDER BY ${key} ${dir}, d."workOrderId" ${dir} LIMIT ${n}`);
   const indexed = !walk
     ? docs(sql`d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))`, Prisma.empty)
-    : by === "createdAt"
-      ? docs(BIT_SET, sql`ORDER BY d."createdAt" ${dir}, d."workOrderId" ${dir} LIMIT ${n}`)
-      : sql`${docs(sql`d."woPriority" IS NOT NULL AND ${BIT_SET}`, sql`ORDER BY d."woPriority" ${dir}, d."workOrderId" ${dir} LIMIT ${n}`)}
-            UNION ALL ${docs(sql`d."woPriority" IS NULL AND ${BIT_SET}`, sql`ORDER BY d."woPriority" ${dir}, d."workOrderId" ${dir} LIMIT ${n}`)}`;
-  const sort = by === "createdAt" ? sql`"createdAt" ${dir}, id ${dir}` : sql`"woPriority" ${dir} NULLS LAST, id ${dir}`;
+    : nullable
+      ? sql`${walked(sql`${key} IS NOT NULL`)} UNION ALL ${walked(sql`${key} IS NULL`)}`
+      : walked(sql`TRUE`);
   return sql`SELECT ARRAY(SELECT id FROM (
       ${indexed}
       UNION ALL
-      SELECT w.id, w."createdAt", w."woPriority" FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
-    ) m ORDER BY ${sort} LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
+      SELECT w.id, ${live} FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
+    ) m ORDER BY key ${dir} ${nullable ? Prisma.raw("NULLS LAST") : Prisma.empty}, id ${dir} LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
 }
-
-type Walk = { by: "createdAt" | "woPriority"; order: "asc" | "desc" };
 
 /**
  * count_by's groups as CTEs and the final SELECT: `counted` (value, n), the indexed work orders per value
@@ -538,9 +549,9 @@ export async function bitmapCountBy(
 /**
  * The page and exact total of a buyer's search, or null for the GIN path. Four statements at most:
  * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page.
- * In createdAt (the default) or woPriority order the page comes from the docs alone (docPageSql), in
- * the count's statement; a walk is expected to test (offset + limit) × work orders ÷ matches rows. The
- * other sorts, and matches that must be confirmed, read the matches' rows (up to SORT_LIMIT).
+ * In every sort_by order the page comes from the docs alone (docPageSql), in the count's statement; a
+ * walk is expected to test (offset + limit) × work orders ÷ matches rows. Matches that must be confirmed
+ * (a phrase's pairs) read the candidates' rows (up to SORT_LIMIT).
  */
 export async function bitmapSearch(
   ctx: Context,
@@ -559,9 +570,9 @@ export async function bitmapSearch(
           - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
                JOIN q ON q.chunk = d.ordinal / ${CHUNK} WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1)
           + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int`;
-  // A sort the docs serve, with exact bits: count and page in one statement (q computed once), the page
-  // walked or decoded as the count and the company's size decide (only the branch taken runs).
-  if (!planned.confirm && !options.countOnly && query.walk) {
+  // Exact bits: count and page in one statement (q computed once), the page walked or decoded as the
+  // count and the company's size decide (only the branch taken runs).
+  if (!planned.confirm && !options.countOnly) {
     const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
       WITH ${ctes}, ${BITMAP}, counted AS MATERIALIZED (
         SELECT ${counted} AS count,
@@ -581,12 +592,9 @@ export async function bitmapSearch(
     await ctx.db.$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
                              SELECT ${query.companyId}, unnest(${planned.missing}::text[]) ON CONFLICT DO NOTHING`;
   }
-  if (planned.confirm && count > SORT_LIMIT) return null;
-  if (!planned.confirm && options.countOnly) return { ids: [], count };
+  if (!planned.confirm) return { ids: [], count };
   if (count > SORT_LIMIT) return null;
-  // Few matches: their rows, sorted. A row is in if its bit is exact and set, or its live row matches
-  // (pending rows; every row when the bits are candidates only).
-  const check = planned.confirm ? query.where : sql`(w.id NOT IN (SELECT id FROM pending) OR ${query.where})`;
+  // Candidates: their rows, confirmed by the search's own condition and sorted (pending ones among them).
   const [page] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
     WITH ${ctes}, candidates AS (
       SELECT d."workOrderId" AS id FROM "WorkOrderSearchDoc" d
@@ -596,7 +604,7 @@ export async function bitmapSearch(
       SELECT id FROM pending
     ), m AS MATERIALIZED (
       SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w
-       WHERE w.id = ANY(ARRAY(SELECT id FROM candidates)) AND w."buyerCompanyId" = ${query.companyId} AND ${check}
+       WHERE w.id = ANY(ARRAY(SELECT id FROM candidates)) AND w."buyerCompanyId" = ${query.companyId} AND ${query.where}
     )
     SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${query.order} LIMIT ${query.take} OFFSET ${query.skip}) AS ids,
            (SELECT count(*) FROM m)::int AS count`;

@@ -25,6 +25,50 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- The sort keys a doc keeps of its work order (docs/work-order-search.md "The page"), read from the live
+-- rows: createdAt, woPriority, its location's name and its last service call's scheduledAt, the four
+-- sort_by values, so that a page in any of those orders walks the docs' indexes.
+CREATE OR REPLACE FUNCTION work_order_search_sort_keys(ids int[])
+RETURNS TABLE (id int, "buyerCompanyId" int, "createdAt" timestamptz, "woPriority" int, "locationName" text, "lastServiceCallAt" timestamptz)
+LANGUAGE sql STABLE AS $$
+  SELECT w.id, w."buyerCompanyId", w."createdAt", w."woPriority", l.name,
+         (SELECT max(s."scheduledAt") FROM "ServiceCall" s WHERE s."workOrderId" = w.id)
+    FROM "WorkOrder" w JOIN "Location" l ON l.id = w."locationId"
+   WHERE w.id = ANY(ids)
+$$;
+
+-- Work orders whose sort keys changed outside their own row (a location renamed; a service call added,
+-- moved or deleted) are marked pending as they stand, as work_order_search_changed marks a changed row:
+-- the indexer copies their new keys into their docs, and reads take their live rows meanwhile. Each is
+-- locked first, as every writer of a work order does (work_order_search_index relies on it), so that no
+-- such change can commit between the indexer's read of the keys and its clearing of the pending rows.
+CREATE OR REPLACE FUNCTION work_order_search_touch(ids int[]) RETURNS void
+LANGUAGE sql AS $$
+  WITH locked AS (SELECT * FROM "WorkOrder" WHERE id = ANY(ids) ORDER BY id FOR NO KEY UPDATE)
+  INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus",
+                                        "oldLocationId", "oldSupplierFacilityId", "oldProblemTypeId",
+                                        "oldPlannedMaintenanceScheduleId", "oldIsPM", "oldAssetId", "oldBuyerFacilityId")
+  SELECT id, "buyerCompanyId", "searchVector", status, "locationId", "supplierFacilityId", "problemTypeId",
+         "plannedMaintenanceScheduleId", "isPM", "assetId", "buyerFacilityId"
+    FROM locked
+  ON CONFLICT DO NOTHING
+$$;
+
+-- The triggers' functions (migration 20261213090014): a location's new name, a service call's change.
+CREATE OR REPLACE FUNCTION work_order_search_location_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM work_order_search_touch(array(SELECT id FROM "WorkOrder" WHERE "locationId" = NEW.id));
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION work_order_search_service_call_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM work_order_search_touch(CASE TG_OP WHEN 'INSERT' THEN ARRAY[NEW."workOrderId"]
+                                             WHEN 'DELETE' THEN ARRAY[OLD."workOrderId"]
+                                             ELSE ARRAY[OLD."workOrderId", NEW."workOrderId"] END);
+  RETURN NULL;
+END $$;
+
 -- The materialized triples of one company that a vector holds (what the indexer maintains). Companies
 -- without any are skipped before a triple is computed.
 CREATE OR REPLACE FUNCTION work_order_search_materialized(company int, v tsvector) RETURNS SETOF text
@@ -68,15 +112,20 @@ BEGIN
     FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId"),
          work_order_search_materialized(p."buyerCompanyId", p."oldVector") t (term)
    WHERE p."workOrderId" = ANY(ids);
-  UPDATE "WorkOrderSearchDoc" d SET "createdAt" = w."createdAt", "woPriority" = w."woPriority" FROM "WorkOrder" w
-   WHERE w.id = ANY(ids) AND d."workOrderId" = w.id
-     AND (d."createdAt" <> w."createdAt" OR d."woPriority" IS DISTINCT FROM w."woPriority");
-  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority")
+  UPDATE "WorkOrderSearchDoc" d
+     SET "createdAt" = w."createdAt", "woPriority" = w."woPriority", "locationName" = w."locationName",
+         "lastServiceCallAt" = w."lastServiceCallAt"
+    FROM work_order_search_sort_keys(ids) w
+   WHERE d."workOrderId" = w.id
+     AND (d."createdAt" <> w."createdAt" OR d."woPriority" IS DISTINCT FROM w."woPriority"
+          OR d."locationName" <> w."locationName" OR d."lastServiceCallAt" IS DISTINCT FROM w."lastServiceCallAt");
+  INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority", "locationName", "lastServiceCallAt")
   SELECT w.id, w."buyerCompanyId",
          coalesce((SELECT max(d.ordinal) FROM "WorkOrderSearchDoc" d WHERE d."buyerCompanyId" = w."buyerCompanyId"), -1)
-           + row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id), w."createdAt", w."woPriority"
-    FROM "WorkOrder" w
-   WHERE w.id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
+           + row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id), w."createdAt", w."woPriority",
+         w."locationName", w."lastServiceCallAt"
+    FROM work_order_search_sort_keys(ids) w
+   WHERE NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
   INSERT INTO work_order_search_delta
   SELECT w."buyerCompanyId",
          unnest(work_order_search_terms(w."searchVector", w.status)
