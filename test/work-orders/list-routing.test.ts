@@ -89,26 +89,34 @@ describe("work order lists without a search text, by company size", () => {
     expect(small.statements).toBe(always.statements);
   });
 
-  it("a list without a filter takes a large company's total from the dictionary, a small one's from its rows", async () => {
-    const path = `/v1/buyer/work_order/work_orders?limit=5&offset=3`;
-    const texts = async (t: TestApp) => {
+  it("a list without a filter takes a large company's total from the dictionary and its page from the docs, a small one's from its rows", async () => {
+    const texts = async (t: TestApp, path: string) => {
       await t.call("acme-key", "GET", path); // the company's size is read once a minute: not this request's
       t.statements!.recording = [];
       const reply = await t.call("acme-key", "GET", path);
       const recorded = t.statements!.recording;
       t.statements!.recording = undefined;
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-      return { list: listOf(reply.body), counted: recorded.filter((s) => /count\(\*\)/.test(s)) };
+      return {
+        list: listOf(reply.body),
+        counted: recorded.filter((s) => /count\(\*\)/.test(s)),
+        docs: recorded.some((s) => s.includes('"WorkOrderSearchDoc"')),
+      };
     };
-    const plain = await texts(configured);
-    const always = await texts(bitmapsAlways);
-    expect(plain.list).toEqual(always.list);
-    expect(plain.list.count).toBeGreaterThanOrEqual(12);
-    expect(plain.counted).toEqual([expect.stringMatching(/SELECT count\(\*\)::int AS count FROM "WorkOrder"/)]);
-    expect(always.counted).toEqual([expect.stringContaining('"WorkOrderSearchTerm"')]);
+    for (const sort of ["", "&sort_by=locationName&order=desc", "&sort_by=lastServiceCallServiceScheduledAt"]) {
+      const path = `/v1/buyer/work_order/work_orders?limit=5&offset=3${sort}`;
+      const plain = await texts(configured, path);
+      const always = await texts(bitmapsAlways, path);
+      expect(plain.list).toEqual(always.list);
+      expect(plain.list.count).toBeGreaterThanOrEqual(12);
+      expect(plain.counted).toEqual([expect.stringMatching(/SELECT count\(\*\)::int AS count FROM "WorkOrder"/)]);
+      expect(always.counted).toEqual([expect.stringContaining('"WorkOrderSearchTerm"')]);
+      expect([plain.docs, always.docs]).toEqual([false, true]);
+    }
     // A new work order is pending until indexed: the dictionary's total counts it from its live row.
     await workOrders(bitmapsAlways);
     await workOrders(configured);
-    expect((await texts(bitmapsAlways)).list).toEqual((await texts(configured)).list);
+    const path = `/v1/buyer/work_order/work_orders?limit=5&offset=0&sort_by=locationName`;
+    expect((await texts(bitmapsAlways, path)).list).toEqual((await texts(configured, path)).list);
   });
 });

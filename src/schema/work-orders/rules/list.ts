@@ -15,6 +15,7 @@ import {
   BITMAP_GROUPS,
   type BitmapQuery,
   bitmapCountBy,
+  bitmapPageAll,
   bitmapSearch,
   bitmapTotal,
   indexedWorkOrders,
@@ -109,6 +110,10 @@ export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, quer
   const fast = await bitmapsFor(ctx, bitmapQueryOf(ctx.viewer, args, ctx.search?.bitmaps));
   const found = fast && (await bitmapSearch(ctx, fast));
   if (found) return { data: await rowsOf(ctx, found.ids, query, reader), count: found.count };
+  // No search or filter: a large company's page walked from the docs in any order, its total counted by the dictionary.
+  const all = !fast && unfiltered(args) ? await bitmapsFor(ctx, everything(ctx, args)) : undefined;
+  const walked = all && (await bitmapPageAll(ctx, all));
+  if (walked) return { data: await rowsOf(ctx, walked.ids, query, reader), count: walked.count };
   const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args, reader);
   const [[picked], separate] = await Promise.all([
     sqlRows<{ ids: number[]; count: number | null; rows?: unknown[] }>(ctx.db, page),
@@ -118,18 +123,19 @@ export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, quer
   return { data, count: picked.count ?? separate! };
 }
 
+/** A list or count without a search text or filter: every work order in the key's scope. */
+const unfiltered = (args: WorkOrderQueryArgs) => !args.search?.trim() && !Object.keys(args.filter ?? {}).length;
+
+/** Such a list as the bitmap path takes it (a buyer's, when the bitmaps are on). */
+const everything = (ctx: Context, args: WorkOrderQueryArgs) =>
+  bitmapQueryOf(ctx.viewer, args, ctx.search?.bitmaps, { unfiltered: true });
+
 /**
  * A list's total from `count`, the statement that counts its rows; without a search or filter, a large
  * company's from the search dictionary instead (bitmapTotal: a count of a million rows takes 100–200 ms).
  */
 async function listTotal(ctx: Context, args: WorkOrderQueryArgs, count: Prisma.Sql): Promise<number> {
-  const unfiltered = !args.search?.trim() && !Object.keys(args.filter ?? {}).length;
-  const fast = unfiltered
-    ? await bitmapsFor(
-        ctx,
-        bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.search?.bitmaps, { unfiltered: true }),
-      )
-    : undefined;
+  const fast = unfiltered(args) ? await bitmapsFor(ctx, everything(ctx, { ...args, offset: 0, limit: 1 })) : undefined;
   const total = fast ? await bitmapTotal(ctx, fast) : null;
   return total ?? (await sqlRows<{ count: number }>(ctx.db, count))[0].count;
 }
@@ -167,10 +173,7 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
     throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
   // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below.
   const fast = BITMAP_GROUPS.includes(args.group_by)
-    ? await bitmapsFor(
-        ctx,
-        bitmapQueryOf(ctx.viewer, { ...args, offset: 0, limit: 1 }, ctx.search?.bitmaps, { unfiltered: true }),
-      )
+    ? await bitmapsFor(ctx, everything(ctx, { ...args, offset: 0, limit: 1 }))
     : undefined;
   const grouped = fast && (await bitmapCountBy(ctx, fast, args.group_by));
   if (grouped) {
