@@ -338,17 +338,23 @@ const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / ${C
 
 /**
  * The sorts the docs keep a key of (sql/indexer.sql work_order_search_sort_keys), each with its own index:
- * the doc's column, and whether it may be null (sorted last in either order).
+ * the doc's column, and for a key that may be null (sorted last in either order) its type's largest
+ * value: a descending walk of the keys up to it starts at the last key, where `IS NOT NULL` walked
+ * through every null first (the index keeps them at its end: 300,000 priorities, 15 ms before the first row).
  */
-const DOC_SORTS = {
-  createdAt: { column: "createdAt", nullable: false },
-  woPriority: { column: "woPriority", nullable: true },
-  locationName: { column: "locationName", nullable: false },
-  lastServiceCallServiceScheduledAt: { column: "lastServiceCallAt", nullable: true },
-} as const;
+const DOC_SORTS: Record<Walk["by"], { column: string; nullable?: { max: string } }> = {
+  createdAt: { column: "createdAt" },
+  woPriority: { column: "woPriority", nullable: { max: "2147483647" } },
+  locationName: { column: "locationName" },
+  lastServiceCallServiceScheduledAt: { column: "lastServiceCallAt", nullable: { max: "'infinity'::timestamptz" } },
+};
 
 /** A page's order as the docs walk it: the sort_by, the direction, and the key over a live row `w` (pending ones). */
-export type Walk = { by: keyof typeof DOC_SORTS; order: "asc" | "desc"; live: Sql };
+export type Walk = {
+  by: "createdAt" | "woPriority" | "locationName" | "lastServiceCallServiceScheduledAt";
+  order: "asc" | "desc";
+  live: Sql;
+};
 
 /**
  * A page in any sort_by order from the ordinals' own indexes, which hold each work order's sort keys: no
@@ -370,7 +376,7 @@ function docPageSql(query: BitmapQuery, { by, order, live }: Walk, walk: boolean
   const indexed = !walk
     ? docs(sql`d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))`, Prisma.empty)
     : nullable
-      ? sql`${walked(sql`${key} IS NOT NULL`)} UNION ALL ${walked(sql`${key} IS NULL`)}`
+      ? sql`${walked(sql`${key} <= ${Prisma.raw(nullable.max)}`)} UNION ALL ${walked(sql`${key} IS NULL`)}`
       : walked(sql`TRUE`);
   return sql`SELECT ARRAY(SELECT id FROM (
       ${indexed}
