@@ -43,6 +43,7 @@ export const GROUPABLE = [
 
 /** Sort fields; any other value (or none) sorts by createdAt descending (List and filter rules 3). */
 export const SORTABLE = ["createdAt", "locationName", "woPriority", "lastServiceCallServiceScheduledAt"] as const;
+export type Sortable = (typeof SORTABLE)[number];
 
 /** The list's query parameters beyond its arguments, as its route documents them. */
 export const WORK_ORDER_QUERY: ListQuery = {

@@ -7,9 +7,7 @@ import type { RowReader } from "../../core/json-rows.ts";
 import { type ListArgs, pageOf } from "../../core/list.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import { searchSql } from "../search/text-query.ts";
-import { filterSql, SORTABLE } from "./list-filters.ts";
-
-type Sortable = (typeof SORTABLE)[number];
+import { filterSql, SORTABLE, type Sortable } from "./list-filters.ts";
 import { workOrderScopeSql } from "./scope.ts";
 
 const sql = Prisma.sql;

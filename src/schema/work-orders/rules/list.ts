@@ -23,7 +23,7 @@ import {
 } from "../search/bitmaps.ts";
 import { FACETS } from "../search/terms.ts";
 import { parseSearch } from "../search/text-query.ts";
-import { anyOf, col, GROUPABLE, SORTABLE } from "./list-filters.ts";
+import { anyOf, col, GROUPABLE, SORTABLE, type Sortable } from "./list-filters.ts";
 import {
   orderSql,
   rowsSql,
@@ -68,7 +68,7 @@ export function bitmapQueryOf(
     filters: { status: "string", ...Object.fromEntries(Object.keys(FACETS).map((column) => [column, "int" as const])) },
   });
   const order = (args.order ?? "asc").toLowerCase() as "asc" | "desc";
-  const by = SORTABLE.includes(args.sort_by as never) ? (args.sort_by as (typeof SORTABLE)[number]) : undefined;
+  const by = SORTABLE.includes(args.sort_by as never) ? (args.sort_by as Sortable) : undefined;
   const walk: Walk = by
     ? { by, order, live: SORT_KEYS[by] }
     : { by: "createdAt", order: "desc", live: SORT_KEYS.createdAt };
