@@ -423,11 +423,7 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
   // A status filter alone is counted from the facets under each status however few match (TERM.statusFacet).
   const statusOnly = fast.statuses && !fast.facets.length && !args.search.trim() && groupBy !== "status";
   if (grouped && !unfiltered && statusOnly) {
-    const byValue = (groups: { value: string | null }[] | null) =>
-      groups && [...groups].sort((a, b) => String(a.value).localeCompare(String(b.value)));
-    expect(byValue(await bitmapCountBy(ctx, fast, groupBy)), "a status filter: the facets under it").toEqual(
-      byValue(grouped),
-    );
+    expect(await bitmapCountBy(ctx, fast, groupBy), "a status filter: the facets under it").toEqual(grouped);
     seen.statusGroups++;
   } else if (grouped && !unfiltered) {
     expect(await bitmapCountBy(ctx, fast, groupBy), "few matches: grouped from their rows").toBeNull();

@@ -34,7 +34,6 @@ import {
   workOrderWhere,
 } from "./list-statements.ts";
 import { workOrderScope } from "./scope.ts";
-import { STATUSES } from "./state-machine.ts";
 
 const sql = Prisma.sql;
 
@@ -171,31 +170,12 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
   if (!args.group_by) return { count: await listTotal(ctx, args, count) };
   if (!GROUPABLE.includes(args.group_by))
     throw badInput(`cannot group by ${JSON.stringify(args.group_by)}; groupable fields: ${GROUPABLE.join(", ")}`);
-  // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below.
+  // Status and facets are grouped from the bitmaps (search/bitmaps.ts), typed and ordered as below answers.
   const fast = BITMAP_GROUPS.includes(args.group_by)
     ? await bitmapsFor(ctx, everything(ctx, { ...args, offset: 0, limit: 1 }))
     : undefined;
   const grouped = fast && (await bitmapCountBy(ctx, fast, args.group_by));
-  if (grouped) {
-    // As the GIN path answers: statuses as text in the lifecycle's order, isPM as booleans, ids as numbers; null last.
-    const typed = (value: string | null) =>
-      value === null || args.group_by === "status"
-        ? value
-        : args.group_by === "isPM"
-          ? value === "true"
-          : Number(value);
-    const rank = (value: string | null) =>
-      value === null
-        ? Number.POSITIVE_INFINITY
-        : args.group_by === "status"
-          ? STATUSES.indexOf(value as never)
-          : Number(typed(value));
-    // Ranked once per group, not per comparison: an asset's count_by has 20,000 groups.
-    return grouped
-      .map(({ value, count }) => ({ value: typed(value), count, rank: rank(value) }))
-      .sort((a, b) => a.rank - b.rank)
-      .map(({ value, count }) => ({ value, count }));
-  }
+  if (grouped) return grouped;
   const group = col(args.group_by);
   // Statuses come out as text, ordered as the lifecycle declares them (like count_by on other enums).
   const value = args.group_by === "status" ? sql`${group}::text` : group;

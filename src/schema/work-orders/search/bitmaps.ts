@@ -390,18 +390,21 @@ function docPageSql(query: BitmapQuery, { by, order, live }: Walk, walk: boolean
  * (one row per value: the dictionary's or the bits' count), and `fixes` (value, n), the pending rows'
  * corrections, joined instead of grouped together: grouping the 20,000 values of an asset's count_by
  * took 40–50 ms of a 65 ms statement, a hash join on the few corrections a few. Groups with count > 0,
- * and the null group as what `total` (a CTE before these) leaves; the caller types and sorts the values.
- * Values compare in the "C" collation: the database's default (C.UTF-8 here) made hashing them slower.
+ * and the null group as what `total` (a CTE before these) leaves, each value as its column's `type`
+ * (statuses as text), in its order, null last: as the GIN path answers. Values compare in the "C"
+ * collation while text: the database's default (C.UTF-8 here) made hashing them slower.
  */
-const grouped = (counted: Sql, fixes: Sql) => sql`
+const grouped = (counted: Sql, fixes: Sql, type: string) => sql`
   fix (value, n) AS MATERIALIZED (SELECT value COLLATE "C", sum(n)::int FROM (${fixes}) f (value, n) GROUP BY 1),
   parts (value, n) AS MATERIALIZED (
     SELECT coalesce(c.value, f.value), coalesce(c.n, 0) + coalesce(f.n, 0)
       FROM (${counted}) c (value, n) FULL JOIN fix f ON f.value = c.value COLLATE "C"
   )
-  SELECT value, n::int AS count FROM parts WHERE n > 0
-  UNION ALL
-  SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0`;
+  SELECT value::${Prisma.raw(type)} AS value, count FROM (
+    SELECT value, n::int AS count FROM parts WHERE n > 0
+    UNION ALL
+    SELECT NULL, n::int FROM (SELECT (SELECT n FROM total) - (SELECT coalesce(sum(n), 0) FROM parts) AS n) z WHERE n > 0
+  ) g ORDER BY 1 NULLS LAST`;
 
 /** Whether the company has more pending work orders than the live-row correction should read. */
 async function tooManyPending(ctx: Context, companyId: number): Promise<boolean> {
@@ -458,12 +461,12 @@ export async function bitmapPageAll(
  * count_by groups the bitmap postings answer: the status and the facet terms (terms.ts GROUP_FACETS), with
  * the pending table's column of the indexed value.
  */
-const GROUPS: Record<string, { kind: string; old: string }> = {
-  status: { kind: TERM.status, old: "oldStatus" },
+const GROUPS: Record<string, { kind: string; old: string; type: string }> = {
+  status: { kind: TERM.status, old: "oldStatus", type: '"WorkOrderStatus"' },
   ...Object.fromEntries(
     Object.entries(GROUP_FACETS).map(([column, kind]) => [
       column,
-      { kind, old: `old${column[0].toUpperCase()}${column.slice(1)}` },
+      { kind, old: `old${column[0].toUpperCase()}${column.slice(1)}`, type: column === "isPM" ? "boolean" : "int" },
     ]),
   ),
 };
@@ -493,8 +496,8 @@ export async function indexedWorkOrders(ctx: Pick<Context, "db" | "now">, compan
 
 /**
  * count_by of a buyer's list (with or without search and filters) grouped on a status or facet, as
- * {value (text: the caller types it), count} with count > 0, the null group (no supplier facility)
- * among them; null for the GIN path. Each group is its term's bits ANDed with the query's (without a
+ * {value, count} with count > 0, typed and ordered as the GIN path answers, the null group (no supplier
+ * facility) last; null for the GIN path. Each group is its term's bits ANDed with the query's (without a
  * search or filter, the dictionary's count; with a status filter only, the dictionary's counts of the
  * facet under those statuses), corrected by the pending rows as the count is: their indexed value out,
  * their live row in.
@@ -504,9 +507,9 @@ export async function bitmapCountBy(
   query: BitmapQuery,
   groupBy: string,
   { fewMatches = FEW_MATCHES }: { fewMatches?: number } = {},
-): Promise<{ value: string | null; count: number }[] | null> {
+): Promise<{ value: string | number | boolean | null; count: number }[] | null> {
   if (!Object.hasOwn(GROUPS, groupBy)) return null;
-  const { kind, old } = GROUPS[groupBy];
+  const { kind, old, type } = GROUPS[groupBy];
   const column = Prisma.raw(`w."${groupBy}"`);
   const groups = groupsOf(await analysisOf(ctx, query), query);
   if (!groups) return null;
@@ -522,7 +525,7 @@ export async function bitmapCountBy(
     if (await tooManyPending(ctx, query.companyId)) return null;
     return sqlRows(
       ctx.db,
-      sql`WITH ${companyTotalCtes(query)}, ${grouped(sql`SELECT substr(term, 2), docs FROM (${terms}) t`, fixes)}`,
+      sql`WITH ${companyTotalCtes(query)}, ${grouped(sql`SELECT substr(term, 2), docs FROM (${terms}) t`, fixes, type)}`,
     );
   }
   if (query.statuses && groups.length === 1 && !query.facets.length && kind !== TERM.status) {
@@ -537,7 +540,7 @@ export async function bitmapCountBy(
         JOIN "WorkOrderSearchTerm" t ON t."buyerCompanyId" = ${query.companyId}
          AND t.term >= p.low COLLATE "C" AND t.term < p.high COLLATE "C"
        GROUP BY 1`;
-    return sqlRows(ctx.db, sql`WITH ${companyTotalCtes(query, query.statuses)}, ${grouped(counted, fixes)}`);
+    return sqlRows(ctx.db, sql`WITH ${companyTotalCtes(query, query.statuses)}, ${grouped(counted, fixes, type)}`);
   }
   const expansion = await expand(ctx, query.companyId, groups);
   if (!expansion) return null;
@@ -565,6 +568,7 @@ export async function bitmapCountBy(
             JOIN q ON q.chunk = b.chunk
            GROUP BY b.term`,
       fixes,
+      type,
     )}`,
   );
 }
