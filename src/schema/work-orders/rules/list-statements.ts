@@ -88,9 +88,17 @@ export function workOrderStatements(viewer: Viewer, args: WorkOrderQueryArgs, re
   const rows = reader ? sql`, ${rowsSql(viewer, reader, sql`p.ids`)} AS rows` : sql``;
   // The page's ids are materialized: both the answer and the rows read them, and PostgreSQL would
   // otherwise put the ARRAY sub-select in each place and sort the matches twice.
+  // Sorted by location name, the matches carry it from a join: a lookup per match (the sort key's
+  // sub-select) took 190 ms for a month's 27,000 at 1M, the join 30 ms.
+  const byName = args.sort_by === "locationName";
+  const matches = byName
+    ? sql`SELECT w.id, sort_location.name AS "locationName" FROM "WorkOrder" w
+            JOIN "Location" sort_location ON sort_location.id = w."locationId" WHERE ${where}`
+    : sql`SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where}`;
+  const dir = Prisma.raw(args.order?.toLowerCase() === "desc" ? "desc" : "asc");
   const page = narrowed
-    ? sql`WITH m AS MATERIALIZED (SELECT w.id, w."createdAt", w."woPriority", w."locationId" FROM "WorkOrder" w WHERE ${where}),
-               p AS MATERIALIZED (SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids)
+    ? sql`WITH m AS MATERIALIZED (${matches}),
+               p AS MATERIALIZED (SELECT ARRAY(SELECT w.id FROM m w ORDER BY ${byName ? sql`w."locationName" ${dir}, w.id ${dir}` : order} LIMIT ${take} OFFSET ${skip}) AS ids)
           SELECT p.ids, (SELECT count(*) FROM m)::int AS count${rows} FROM p`
     : sql`WITH p AS MATERIALIZED (SELECT ARRAY(SELECT w.id FROM "WorkOrder" w WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}) AS ids)
           SELECT p.ids, NULL::int AS count${rows} FROM p`;
