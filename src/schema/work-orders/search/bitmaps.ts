@@ -428,6 +428,10 @@ const companyTotalCtes = (query: BitmapQuery, statuses?: string[]) => sql`
          - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
   )`;
 
+/** companyTotalCtes's `total`, or null when the company has more pending work orders than it should read. */
+const totalUnlessBacklog = (query: BitmapQuery) =>
+  sql`CASE WHEN ${pendingUpToLimit(query.companyId)} > ${PENDING_LIMIT} THEN NULL ELSE (SELECT n FROM total)::int END`;
+
 /**
  * The exact number of a buyer's work orders without a search or filter (the list's total), from the
  * dictionary instead of a count of its rows (a million rows: 100–200 ms); null when too many are pending.
@@ -435,8 +439,7 @@ const companyTotalCtes = (query: BitmapQuery, statuses?: string[]) => sql`
 export async function bitmapTotal(ctx: Context, query: BitmapQuery): Promise<number | null> {
   const [{ n }] = await ctx.db.$queryRaw<{ n: number | null }[]>`
     WITH ${companyTotalCtes(query)}
-    SELECT CASE WHEN ${pendingUpToLimit(query.companyId)} > ${PENDING_LIMIT} THEN NULL
-                ELSE (SELECT n FROM total)::int END AS n`;
+    SELECT ${totalUnlessBacklog(query)} AS n`;
   return n;
 }
 
@@ -451,7 +454,7 @@ export async function bitmapPageAll(
 ): Promise<{ ids: number[]; count: number } | null> {
   const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>`
     WITH ${companyTotalCtes(query)}
-    SELECT CASE WHEN ${pendingUpToLimit(query.companyId)} > ${PENDING_LIMIT} THEN NULL ELSE (SELECT n FROM total)::int END AS count,
+    SELECT ${totalUnlessBacklog(query)} AS count,
            CASE WHEN (SELECT n FROM total) <= ${query.skip} THEN ARRAY[]::int[]
                 ELSE (${docPageSql(query, query.walk, true, sql`TRUE`)}) END AS ids`;
   return found.count === null ? null : { ids: found.ids, count: found.count };
