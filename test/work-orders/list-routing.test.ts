@@ -58,6 +58,21 @@ async function listed(t: TestApp, path: string) {
   return { body: reply.body, statements: t.statements!.statements - before };
 }
 
+/** A list's answer on `t` with the texts of the statements it sent (the company's size read before). */
+async function texts(t: TestApp, path: string) {
+  await t.call("acme-key", "GET", path); // the company's size is read once a minute: not this request's
+  t.statements!.recording = [];
+  const reply = await t.call("acme-key", "GET", path);
+  const recorded = t.statements!.recording;
+  t.statements!.recording = undefined;
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return {
+    list: listOf(reply.body),
+    counted: recorded.filter((s) => /count\(\*\)/.test(s)),
+    docs: recorded.some((s) => s.includes('"WorkOrderSearchDoc"')),
+  };
+}
+
 describe("work order lists without a search text, by company size", () => {
   const filtered = `/v1/buyer/work_order/work_orders?status=Unassigned&limit=5&sort_by=createdAt&order=desc`;
 
@@ -90,19 +105,6 @@ describe("work order lists without a search text, by company size", () => {
   });
 
   it("a list without a filter takes a large company's total from the dictionary and its page from the docs, a small one's from its rows", async () => {
-    const texts = async (t: TestApp, path: string) => {
-      await t.call("acme-key", "GET", path); // the company's size is read once a minute: not this request's
-      t.statements!.recording = [];
-      const reply = await t.call("acme-key", "GET", path);
-      const recorded = t.statements!.recording;
-      t.statements!.recording = undefined;
-      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-      return {
-        list: listOf(reply.body),
-        counted: recorded.filter((s) => /count\(\*\)/.test(s)),
-        docs: recorded.some((s) => s.includes('"WorkOrderSearchDoc"')),
-      };
-    };
     for (const sort of ["", "&sort_by=locationName&order=desc", "&sort_by=lastServiceCallServiceScheduledAt"]) {
       const path = `/v1/buyer/work_order/work_orders?limit=5&offset=3${sort}`;
       const plain = await texts(configured, path);
@@ -118,5 +120,29 @@ describe("work order lists without a search text, by company size", () => {
     await workOrders(configured);
     const path = `/v1/buyer/work_order/work_orders?limit=5&offset=0&sort_by=locationName`;
     expect((await texts(bitmapsAlways, path)).list).toEqual((await texts(configured, path)).list);
+  });
+
+  it("a created window alone takes a large company's page and total from the docs, a small one's from its rows", async () => {
+    // Hours 2 to 8 of the first day (inclusive): 7 of each batch of 12 (two batches by now in either instance).
+    const window = [
+      "createdAtStart=2026-10-01T02:00:00.000Z&createdAtEnd=2026-10-01T08:00:00.000Z",
+      "createdAt=2026-10-01T02:00:00.000Z,2026-10-01T08:00:00.000Z",
+    ];
+    for (const [i, filter] of window.entries())
+      for (const sort of [
+        "",
+        "&sort_by=createdAt&order=asc",
+        "&sort_by=locationName&order=desc",
+        "&sort_by=woPriority",
+      ]) {
+        const path = `/v1/buyer/work_order/work_orders?${filter}&limit=4&offset=${i * 2}${sort}`;
+        const plain = await texts(configured, path);
+        const always = await texts(bitmapsAlways, path);
+        expect(plain.list, path).toEqual(always.list);
+        expect(plain.list.count, path).toBe(14);
+        expect(plain.list.ids, path).toHaveLength(4);
+        expect([plain.docs, always.docs], path).toEqual([false, true]);
+        expect(always.counted, path).toEqual([expect.stringContaining('FROM "WorkOrderSearchDoc" d')]);
+      }
   });
 });

@@ -25,12 +25,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
-import {
-  bitmapCountBy,
-  bitmapPageAll,
-  bitmapSearch,
-  bitmapTotal,
-} from "../../src/schema/work-orders/search/bitmaps.ts";
+import { bitmapCountBy, bitmapSearch, bitmapTotal, docsPage } from "../../src/schema/work-orders/search/bitmaps.ts";
 import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
@@ -268,6 +263,9 @@ interface Query {
   problemTypeId?: number;
   supplierFacilityId?: number;
   isPM?: boolean;
+  /** The created window's bounds in hours (day()), inclusive; either may be absent. */
+  createdFrom?: number;
+  createdTo?: number;
   sortBy?: "createdAt" | "locationName" | "woPriority" | "lastServiceCallServiceScheduledAt" | "bogus";
   order?: "asc" | "desc";
   offset: number;
@@ -295,6 +293,8 @@ async function reference(q: Query): Promise<Row[]> {
       (q.problemTypeId === undefined || row.problemTypeId === q.problemTypeId) &&
       (q.supplierFacilityId === undefined || row.supplierFacilityId === q.supplierFacilityId) &&
       (q.isPM === undefined || row.isPM === q.isPM) &&
+      (q.createdFrom === undefined || row.createdAt >= day(q.createdFrom)) &&
+      (q.createdTo === undefined || row.createdAt <= day(q.createdTo)) &&
       live.every((m) => m(indexed.get(row.id)!, row)),
   );
   const dir = q.order === "desc" ? -1 : 1;
@@ -322,6 +322,8 @@ function queryString(q: Query): string {
   if (q.problemTypeId !== undefined) params.set("problemTypeId", String(q.problemTypeId));
   if (q.supplierFacilityId !== undefined) params.set("supplierFacilityId", String(q.supplierFacilityId));
   if (q.isPM !== undefined) params.set("isPM", String(q.isPM));
+  if (q.createdFrom !== undefined) params.set("createdAtStart", day(q.createdFrom).toISOString());
+  if (q.createdTo !== undefined) params.set("createdAtEnd", day(q.createdTo).toISOString());
   if (q.sortBy) params.set("sort_by", q.sortBy);
   if (q.order) params.set("order", q.order);
   params.set("offset", String(q.offset));
@@ -342,6 +344,7 @@ const seen = {
   statusGroups: 0,
   smallLists: 0,
   totals: 0,
+  windows: 0,
 };
 /** The count_by fields the bitmaps answered at least once. */
 const groupedBy = new Set<string>();
@@ -372,6 +375,8 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     ...(q.locationId !== undefined && { locationId: String(q.locationId) }),
     ...(q.problemTypeId !== undefined && { problemTypeId: String(q.problemTypeId) }),
     ...(q.supplierFacilityId !== undefined && { supplierFacilityId: String(q.supplierFacilityId) }),
+    ...(q.createdFrom !== undefined && { createdAtStart: day(q.createdFrom).toISOString() }),
+    ...(q.createdTo !== undefined && { createdAtEnd: day(q.createdTo).toISOString() }),
   };
   const args = {
     search: searchText(q.parts),
@@ -387,16 +392,23 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     ids: expected.slice(q.offset, q.offset + take).map((r) => r.id),
     count: expected.length,
   };
-  // Without a search or filter, a large company's total comes from the dictionary (bitmapTotal), and
-  // its page from the docs walked in the list's order (bitmapPageAll).
+  // Without a search or filter, a large company's total comes from the dictionary (bitmapTotal).
   const unfiltered = !args.search.trim() && !args.filter && q.isPM === undefined;
   const everything = unfiltered ? bitmapQueryOf(viewer, args, true, { unfiltered: true }) : undefined;
   if (everything) {
     seen.totals++;
     const total = await bitmapTotal({ db: t.db, viewer } as Context, everything);
     expect({ qs: queryString(q), total }).toEqual({ qs: queryString(q), total: expected.length });
-    const page = await bitmapPageAll({ db: t.db, viewer } as Context, everything);
-    expect({ qs: queryString(q), ...page }).toEqual(answer);
+  }
+  // Without a search or any filter but a created window, the page from the docs alone (docsPage): as it
+  // chooses, walked in the list's order, and read from the window and sorted.
+  const docs = q.isPM === undefined ? bitmapQueryOf(viewer, args, true, { docs: true }) : undefined;
+  if (docs) {
+    if (args.filter) seen.windows++;
+    for (const walk of [undefined, true, false]) {
+      const page = await docsPage({ db: t.db, viewer } as Context, docs, { walk });
+      expect({ qs: queryString(q), walk, ...page }).toEqual({ ...answer, walk });
+    }
   }
   const fast = q.isPM === undefined ? bitmapQueryOf(viewer, args) : undefined;
   if (!fast) return;
@@ -633,6 +645,8 @@ function queryArb(): fc.Arbitrary<Query> {
       problemTypeId: sometimes(fc.constantFrom(...problems.acme, ...problems.globex)),
       supplierFacilityId: sometimes(fc.constantFrom(...suppliers.acme.filter((id) => id !== null))),
       isPM: sometimes(fc.boolean()),
+      createdFrom: sometimes(fc.integer({ min: 0, max: 90 })),
+      createdTo: sometimes(fc.integer({ min: 0, max: 90 })),
       sortBy: fc.option(
         fc.constantFrom(
           "createdAt",
@@ -725,6 +739,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.smallGroups).toBeGreaterThan(5);
     expect(seen.smallLists).toBeGreaterThan(5);
     expect(seen.totals).toBeGreaterThan(2);
+    expect(seen.windows).toBeGreaterThan(2);
     expect([...groupedBy].sort()).toEqual([...GROUP_BY].sort());
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):

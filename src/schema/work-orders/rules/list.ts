@@ -10,14 +10,15 @@ import type { Context } from "../../core/context.ts";
 import { badInput } from "../../core/errors.ts";
 import { type RowReader, rowReader } from "../../core/json-rows.ts";
 import { filterWhere } from "../../core/list.ts";
+import { windowKeys, windowOf } from "../../core/time-window.ts";
 import type { Viewer } from "../../core/viewer.ts";
 import {
   BITMAP_GROUPS,
   type BitmapQuery,
   bitmapCountBy,
-  bitmapPageAll,
   bitmapSearch,
   bitmapTotal,
+  docsPage,
   indexedWorkOrders,
   type Walk,
 } from "../search/bitmaps.ts";
@@ -39,38 +40,50 @@ const sql = Prisma.sql;
 
 /** Filters the bitmap postings answer: the status terms and the facets (search/terms.ts). */
 const BITMAP_FILTERS = ["status", ...Object.keys(FACETS)];
+/** The filter keys of the created window, which the docs answer alone (docsPage). */
+const CREATED_WINDOW = windowKeys(["createdAt"]);
 
 /**
  * A buyer's search, or list without a search but with a filter, whose filters are all status and facets
  * (location, supplier facility, problem type) can be answered from the bitmap postings
- * (search/bitmaps.ts); anything else, or a search that path declines, takes the GIN path.
+ * (search/bitmaps.ts); anything else, or a search that path declines, takes the GIN path. `unfiltered`:
+ * without a search or filter too (every work order: the dictionary's counts). `docs`: instead, a list
+ * without a search whose only filter, if any, is the created window (docsPage).
  */
 export function bitmapQueryOf(
   viewer: Viewer,
   args: WorkOrderQueryArgs,
   enabled = true,
-  options: { unfiltered?: boolean } = {},
+  options: { unfiltered?: boolean; docs?: boolean } = {},
 ): BitmapQuery | undefined {
   const filter = (args.filter ?? {}) as Record<string, unknown>;
+  const names = Object.keys(filter);
   if (
     !enabled ||
     viewer.kind !== "buyer" ||
     viewer.buyerCompanyId === null ||
     viewer.buyerCompanyId === undefined ||
-    !(options.unfiltered || args.search?.trim() || Object.keys(filter).length) ||
-    Object.keys(filter).some((name) => !BITMAP_FILTERS.includes(name))
+    (options.docs
+      ? args.search?.trim() || names.some((name) => !CREATED_WINDOW.includes(name))
+      : !(options.unfiltered || args.search?.trim() || names.length) ||
+        names.some((name) => !BITMAP_FILTERS.includes(name)))
   )
     return undefined;
   const { where } = workOrderWhere(viewer, args); // validates every argument first, as the GIN path does
   const { skip, take } = windowPage(args);
-  const values = filterWhere(filter, {
-    filters: { status: "string", ...Object.fromEntries(Object.keys(FACETS).map((column) => [column, "int" as const])) },
-  });
   const order = (args.order ?? "asc").toLowerCase() as "asc" | "desc";
   const by = SORTABLE.includes(args.sort_by as never) ? (args.sort_by as Sortable) : undefined;
   const walk: Walk = by
     ? { by, order, live: SORT_KEYS[by] }
     : { by: "createdAt", order: "desc", live: SORT_KEYS.createdAt };
+  const values = options.docs
+    ? {}
+    : filterWhere(filter, {
+        filters: {
+          status: "string",
+          ...Object.fromEntries(Object.keys(FACETS).map((column) => [column, "int" as const])),
+        },
+      });
   return {
     companyId: viewer.buyerCompanyId,
     ...parseSearch(args.search ?? ""),
@@ -79,6 +92,7 @@ export function bitmapQueryOf(
     facets: (Object.keys(FACETS) as (keyof typeof FACETS)[])
       .filter((column) => values[column] !== undefined)
       .map((column) => ({ column, values: anyOf(values[column]) as number[] })),
+    ...(options.docs && names.length ? { created: windowOf(filter, "createdAt") } : {}),
     where,
     order: orderSql(args),
     walk,
@@ -109,10 +123,12 @@ export async function workOrderPage(ctx: Context, args: WorkOrderQueryArgs, quer
   const fast = await bitmapsFor(ctx, bitmapQueryOf(ctx.viewer, args, ctx.search?.bitmaps));
   const found = fast && (await bitmapSearch(ctx, fast));
   if (found) return { data: await rowsOf(ctx, found.ids, query, reader), count: found.count };
-  // No search or filter: a large company's page walked from the docs in any order, its total counted by the dictionary.
-  const all = !fast && unfiltered(args) ? await bitmapsFor(ctx, everything(ctx, args)) : undefined;
-  const walked = all && (await bitmapPageAll(ctx, all));
-  if (walked) return { data: await rowsOf(ctx, walked.ids, query, reader), count: walked.count };
+  // No search, and no filter but a created window: a large company's page from the docs in any order.
+  const docs = !fast
+    ? await bitmapsFor(ctx, bitmapQueryOf(ctx.viewer, args, ctx.search?.bitmaps, { docs: true }))
+    : undefined;
+  const paged = docs && (await docsPage(ctx, docs));
+  if (paged) return { data: await rowsOf(ctx, paged.ids, query, reader), count: paged.count };
   const { page, count, pageCounts } = workOrderStatements(ctx.viewer, args, reader);
   const [[picked], separate] = await Promise.all([
     sqlRows<{ ids: number[]; count: number | null; rows?: unknown[] }>(ctx.db, page),
