@@ -237,6 +237,43 @@ describe("workOrderStats", () => {
     ]);
   });
 
+  it("takes each group's median as percentile_cont over the same rows does, to the last bit", async () => {
+    // Completion times with fractions of an hour that no float holds exactly, in groups of odd and even
+    // sizes (two locations × two statuses), and groups with no completion.
+    const ids: number[] = [];
+    for (let i = 0; i < 23; i++) {
+      const hours = ((i * 7919) % 97) / 7 + i / 3;
+      ids.push(
+        await workOrder({
+          status: i % 5 === 4 ? "TechAssigned" : i % 2 ? "WaitingForReview" : "WorkReviewedAndCompleted",
+          createdAt: october(2 + (i % 20), i % 24),
+          location: i % 3 ? "store-1" : "store-2",
+          history: i % 5 === 4 ? [] : [[hours, "WaitingForReview"]],
+        }),
+      );
+    }
+    const rows = await stats(
+      "acme-key",
+      `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [LOCATION, STATUS]) { rows { location { id } status count medianHoursToCompletion } } }`,
+      { ids },
+    );
+    const expected = await t.db.$queryRaw<{ location: number; status: string; count: number; median: number | null }[]>`
+      SELECT w."locationId" AS location, w.status::text AS status, count(*)::int AS count,
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM w."firstCompletedAt" - w."createdAt") / 3600) AS median
+        FROM "WorkOrder" w WHERE w.id = ANY(${ids}) GROUP BY 1, w.status ORDER BY 1, w.status`;
+    expect(expected.filter((e) => e.median !== null && e.count % 2 === 0).length).toBeGreaterThan(0);
+    expect(expected.filter((e) => e.median !== null && e.count % 2 === 1).length).toBeGreaterThan(0);
+    expect(expected.some((e) => e.median === null)).toBe(true);
+    expect(rows).toEqual(
+      expected.map((e) => ({
+        location: { id: e.location },
+        status: e.status,
+        count: e.count,
+        medianHoursToCompletion: e.median,
+      })),
+    );
+  });
+
   it("answers a supplier key within its scope, and a foreign tenant nothing of another's", async () => {
     const { refs } = t.fixture;
     const query = `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [SUPPLIER_FACILITY, STATUS]) { rows { supplierFacility { id } status count } } }`;

@@ -68,6 +68,13 @@ export interface Dimension {
 /** One figure of a group: an aggregate over the source's rows. */
 export interface Measure {
   value: Sql;
+  /**
+   * The figure from the aggregate, computed once per group after grouping (the aggregate as
+   * `grouped`). An ordered-set aggregate (percentile_cont) sorts every group's rows in a sort of its
+   * own: over 19,000 small groups that took half of a 100 ms statement, where an array_agg finished
+   * by a percentile over each array took a tenth.
+   */
+  final?: (grouped: Sql) => Sql;
 }
 
 export interface StatsQuery {
@@ -104,7 +111,14 @@ export function statsSql(q: StatsQuery): Sql {
     q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
     ", ",
   );
-  return sql`SELECT g.*${joinAll(names, "")}
+  const columns = [
+    ...q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
+    sql`g."count"`,
+    ...q.measures.map(([alias, m]) =>
+      m.final ? sql`${m.final(sql`g.${ident(alias)}`)} AS ${ident(alias)}` : sql`g.${ident(alias)}`,
+    ),
+  ];
+  return sql`SELECT ${Prisma.join(columns, ", ")}${joinAll(names, "")}
     FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures], ", ")}
             FROM ${q.from} ${joinAll(joins, " ")}
            WHERE ${q.where}

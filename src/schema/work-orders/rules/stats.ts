@@ -72,9 +72,12 @@ function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measur
         AND w."createdAt" + w."woPriority" * interval '1 hour' < ${now}))::int`,
     };
   // firstCompletedAt: the first change into a completed status, kept on the row by a trigger on the
-  // status history (migration 20261212090000) and carried by the stats index.
+  // status history (migration 20261212090000) and carried by the stats index. The hours of the group's
+  // completed work orders are gathered, then their median taken per group (core/stats.ts Measure.final).
   return {
-    value: sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM w."firstCompletedAt" - w."createdAt") / 3600)`,
+    value: sql`array_agg((extract(epoch FROM w."firstCompletedAt" - w."createdAt") / 3600)::float8)
+                 FILTER (WHERE w."firstCompletedAt" IS NOT NULL)`,
+    final: (hours) => sql`(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY h) FROM unnest(${hours}) h)`,
   };
 }
 
