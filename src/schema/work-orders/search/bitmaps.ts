@@ -480,9 +480,9 @@ function windowSql(created: BitmapQuery["created"]): Sql {
  * and the page is walked; a window's total is its docs counted by the createdAt index, less the pending,
  * plus the pending live rows in it, and its page is walked in the sort's index when that pays (always for
  * createdAt, the range being that index's own; see walksWindows) or else read from the window's range
- * (the createdAt index carries every sort key) and sorted. A
- * company's rows sorted by location name took 2 s at 1M, a month's 27,000 30-57 ms (no index of the work
- * orders has those keys beside the window). `walk` decides the branch instead (the tests take both).
+ * (the createdAt index carries every sort key) and sorted. A company's rows sorted by location name took
+ * 2 s at 1M, a month's 27,000 30-57 ms (no index of the work orders has those keys beside the window).
+ * `walk` decides the branch instead (the tests take both).
  */
 export async function docsPage(
   ctx: Context,
