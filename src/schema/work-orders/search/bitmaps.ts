@@ -50,6 +50,14 @@ const PENDING_LIMIT = 2_000;
 const pendingUpToLimit = (companyId: number) =>
   sql`(SELECT count(*) FROM (SELECT 1 FROM "WorkOrderSearchPending" WHERE "buyerCompanyId" = ${companyId} LIMIT ${PENDING_LIMIT + 1}) x)::int`;
 
+/** The company's pending work orders (the `pending` CTE) whose live rows match the query: what every count adds back. */
+const pendingMatching = (query: BitmapQuery) =>
+  sql`(SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where})`;
+
+/** `n` as an int, or null when the company has more pending work orders than the live-row correction should read. */
+const unlessBacklog = (companyId: number, n: Sql) =>
+  sql`CASE WHEN ${pendingUpToLimit(companyId)} > ${PENDING_LIMIT} THEN NULL ELSE (${n})::int END`;
+
 /** Lexemes with a digit have no terms (work_order_search_terms): searches for them take the GIN path. */
 const DIGIT = /[0-9]/;
 
@@ -447,12 +455,11 @@ const companyTotalCtes = (query: BitmapQuery, statuses?: string[]) => sql`
   total AS (
     SELECT (SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${query.companyId}
                AND ${statuses ? sql`term = ANY(${statuses.map((status) => TERM.status + status)}::text[])` : ofKind(TERM.status)})
-         - (SELECT count(*) FROM old) + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
+         - (SELECT count(*) FROM old) + ${pendingMatching(query)} AS n
   )`;
 
 /** companyTotalCtes's `total`, or null when the company has more pending work orders than it should read. */
-const totalUnlessBacklog = (query: BitmapQuery) =>
-  sql`CASE WHEN ${pendingUpToLimit(query.companyId)} > ${PENDING_LIMIT} THEN NULL ELSE (SELECT n FROM total)::int END`;
+const totalUnlessBacklog = (query: BitmapQuery) => unlessBacklog(query.companyId, sql`SELECT n FROM total`);
 
 /**
  * The exact number of a buyer's work orders without a search or filter (the list's total), from the
@@ -493,10 +500,11 @@ export async function docsPage(
   // Counted and read in two index-only scans of the window: reading its docs once into a materialized
   // CTE for both took longer (8 ms more for a month's 27,000).
   const count = query.created
-    ? sql`CASE WHEN ${pendingUpToLimit(query.companyId)} > ${PENDING_LIMIT} THEN NULL ELSE (
-        (SELECT count(*) FROM "WorkOrderSearchDoc" d WHERE d."buyerCompanyId" = ${query.companyId} AND ${window}
-            AND d."workOrderId" NOT IN (SELECT id FROM pending))
-        + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int END`
+    ? unlessBacklog(
+        query.companyId,
+        sql`(SELECT count(*) FROM "WorkOrderSearchDoc" d WHERE d."buyerCompanyId" = ${query.companyId} AND ${window}
+               AND d."workOrderId" NOT IN (SELECT id FROM pending)) + ${pendingMatching(query)}`,
+      )
     : totalUnlessBacklog(query);
   const walked = docPageSql(query, query.walk, { walked: window });
   const read = docPageSql(query, query.walk, { read: window });
@@ -621,7 +629,7 @@ export async function bitmapCountBy(
              WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1),
     total AS (
       SELECT (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (SELECT count(*) FROM old)
-           + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}) AS n
+           + ${pendingMatching(query)} AS n
     ),
     ${grouped(
       sql`SELECT substr(b.term, 2), sum(bit_count(b.bits & q.bits))
@@ -657,7 +665,7 @@ export async function bitmapSearch(
   const counted = sql`((SELECT coalesce(sum(bit_count(bits)), 0) FROM q)
           - (SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id
                JOIN q ON q.chunk = d.ordinal / ${CHUNK} WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1)
-          + (SELECT count(*) FROM pending p JOIN "WorkOrder" w ON w.id = p.id WHERE ${query.where}))::int`;
+          + ${pendingMatching(query)})::int`;
   // Exact bits: count and page in one statement (q computed once), the page walked or decoded as the
   // count and the company's size decide (only the branch taken runs).
   if (!planned.confirm && !options.countOnly) {
