@@ -273,7 +273,28 @@ describe("contact e-mails of another tenant", () => {
       ),
       "createdBy",
     );
+    // A supplier's contact may create only a work order dispatched to that supplier; case does not hide a contact.
+    expect400(
+      await t.call(
+        "acme-key",
+        "POST",
+        "/v1/buyer/work_order/work_orders",
+        workOrderBody({ createdBy: "bob@coolco.example" }),
+      ),
+      "createdBy",
+    );
+    expect400(
+      await t.call("acme-key", "PATCH", NOTES, { id: woId, note: { text: "hi", noteAddedBy: " Gina@Globex.Example" } }),
+      "note.noteAddedBy",
+    );
     expect(await rowCounts()).toEqual(before);
+    const bySupplier = await t.call(
+      "acme-key",
+      "POST",
+      "/v1/buyer/work_order/work_orders",
+      workOrderBody({ createdBy: "bob@coolco.example", supplierFacilityId: refs["coolco-pdx"] }),
+    );
+    expect(bySupplier.status).toBe(200);
     const fine = await t.call("acme-key", "PATCH", NOTES, {
       id: woId,
       note: { text: "hi", noteAddedBy: "alice@acme.example" },

@@ -1,6 +1,6 @@
 // Creating work orders: the buyer's POST (with upsert by id) and the supplier-initiated POST. See
 // docs/work-order-lifecycle.md for the rules in prose.
-import type { Prisma, Tx } from "../../../db.ts";
+import { Prisma, type Tx } from "../../../db.ts";
 import { badInput, notWritable } from "../../core/errors.ts";
 import { relatedBuyerCompanyWhere } from "../../core/tenancy.ts";
 import { emailOf } from "../../core/email.ts";
@@ -8,50 +8,67 @@ import type { Context } from "../../core/context.ts";
 import { subtreeIds } from "../../assets/public.ts";
 import { writeEvent } from "../events.ts";
 import { initialStatus, type Status } from "./state-machine.ts";
-import { actorOf, FOR_CHANGE, workOrderScope, type WorkOrderActor } from "./scope.ts";
+import { actorOf, workOrderScope, type WorkOrderActor } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "../search/vector.ts";
-import { checkContactEmails } from "./contacts.ts";
+import { contactsOutsideSql, type NamedEmail, refuseOutsideContacts } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 
 /** A supplier facility the company may dispatch to: a live relationship, or the company's own in-house team. */
+const dispatchableSql = (facility: Prisma.Sql, companyId: Prisma.Sql) => Prisma.sql`(
+  EXISTS (SELECT 1 FROM "BuyerSupplierRelationship" b
+           WHERE b."supplierFacilityId" = ${facility}.id AND b."buyerCompanyId" = ${companyId} AND b."deletedAt" IS NULL)
+  OR EXISTS (SELECT 1 FROM "SupplierCompany" c
+              WHERE c.id = ${facility}."supplierCompanyId" AND c."internalTeamOfId" = ${companyId}))`;
+
+const notDispatchable = (supplierFacilityId: number) =>
+  badInput(`supplierFacilityId ${supplierFacilityId} is not a supplier facility of this company's network`);
+
+/** The supplier facility a reassignment dispatches to, when the company may (dispatchableSql); else a 400. */
 export async function dispatchableSupplier(tx: Tx, buyerCompanyId: number, supplierFacilityId: number) {
-  const facility = await tx.supplierFacility.findFirst({
-    where: {
-      id: supplierFacilityId,
-      OR: [
-        { buyerLinks: { some: { buyerCompanyId, deletedAt: null } } },
-        { supplierCompany: { internalTeamOfId: buyerCompanyId } },
-      ],
-    },
-    select: { id: true, currency: true },
-  });
-  if (!facility)
-    throw badInput(`supplierFacilityId ${supplierFacilityId} is not a supplier facility of this company's network`);
+  const [facility] = await tx.$queryRaw<{ id: number; currency: string }[]>`
+    SELECT f.id, f.currency FROM "SupplierFacility" f
+     WHERE f.id = ${supplierFacilityId} AND ${dispatchableSql(Prisma.sql`f`, Prisma.sql`${buyerCompanyId}::int`)}`;
+  if (!facility) throw notDispatchable(supplierFacilityId);
   return facility;
 }
+
+/**
+ * The latest stored rate from `base` to `target` (SQL expressions) as a lateral row r (rate, at): the
+ * query of GET /currency_exchange/latest, so integrators can reproduce the stored rate.
+ */
+const latestRateSql = (base: Prisma.Sql, target: Prisma.Sql) => Prisma.sql`LATERAL (
+  SELECT r.rate, r.at FROM "CurrencyRate" r WHERE r.base = ${base} AND r.target = ${target} ORDER BY r.at DESC LIMIT 1) r`;
 
 /**
  * Cross-currency pricing columns: set when the supplier's currency differs from the location's (rate =
  * latest stored rate from the location's currency to the supplier's, null when none is stored), cleared
  * otherwise — including when no supplier is assigned.
  */
-export async function currencyData(tx: Tx, locationId: number, supplierCurrency: string | null) {
-  const { currency } = await tx.location.findUniqueOrThrow({ where: { id: locationId }, select: { currency: true } });
-  if (supplierCurrency === null || supplierCurrency === currency) {
+function currencyColumns(
+  locationCurrency: string,
+  supplierCurrency: string | null,
+  rate: { rate: Prisma.Decimal | null; rateAt: Date | null },
+) {
+  if (supplierCurrency === null || supplierCurrency === locationCurrency) {
     return { currencyId: null, locationCurrencyId: null, currencyExchangeRate: null, currencyExchangeRateAt: null };
   }
-  // Same query as GET /currency_exchange/latest, so integrators can reproduce the stored rate.
-  const rate = await tx.currencyRate.findFirst({
-    where: { base: currency, target: supplierCurrency },
-    orderBy: { at: "desc" },
-  });
   return {
     currencyId: supplierCurrency,
-    locationCurrencyId: currency,
-    currencyExchangeRate: rate?.rate ?? null,
-    currencyExchangeRateAt: rate?.at ?? null,
+    locationCurrencyId: locationCurrency,
+    currencyExchangeRate: rate.rate,
+    currencyExchangeRateAt: rate.rateAt,
   };
+}
+
+/** currencyColumns for a work order at `locationId` assigned to a supplier paid in `supplierCurrency`. */
+export async function currencyData(tx: Tx, locationId: number, supplierCurrency: string | null) {
+  const [row] = await tx.$queryRaw<{ currency: string; rate: Prisma.Decimal | null; rateAt: Date | null }[]>`
+    SELECT l.currency, r.rate, r.at AS "rateAt"
+      FROM "Location" l LEFT JOIN ${latestRateSql(Prisma.sql`l.currency`, Prisma.sql`${supplierCurrency}::text`)} ON true
+     WHERE l.id = ${locationId}`;
+  if (!row) throw new Error(`currencyData: no location ${locationId}`);
+  return currencyColumns(row.currency, supplierCurrency, row);
 }
 
 /** The fields both create paths read and check against the company. */
@@ -65,55 +82,105 @@ interface ReferenceFields {
   siteSurveyTaskTitleId: number | null;
 }
 
+/** What a create reads of its references besides ReferenceFields (each optional: null reads nothing). */
+interface FactsAsked {
+  buyerFacilityId: number | null;
+  supplierFacilityId: number | null;
+  /** The supplier's currency when the supplier is not read here (an upsert keeps the stored one). */
+  supplierCurrency?: string | null;
+  /** E-mails the create names, checked against the work order's tenants (contacts.ts). */
+  contacts: NamedEmail[];
+}
+
+/** One statement's answer: the company, whether each referenced id is the company's, and what the insert copies. */
+interface Facts {
+  companyName: string;
+  serviceRequestsNeedApproval: boolean;
+  buyerFacility: boolean;
+  /** The location's name and currency; null when it is not the company's. */
+  locationName: string | null;
+  locationCurrency: string | null;
+  problemType: boolean;
+  /** The asset's location; null when no asset was given or it is not the company's. */
+  assetLocationId: number | null;
+  schedule: boolean;
+  supplier: { id: number; currency: string; dispatchable: boolean } | null;
+  rate: Prisma.Decimal | null;
+  rateAt: Date | null;
+  outsideContacts: string[];
+}
+
+/**
+ * Reads, in one statement (a create is one transaction: every statement holds its connection), what a
+ * create checks and copies: the company, each referenced id's ownership, the supplier and the exchange
+ * rate between the location's and the supplier's currencies, and the named contacts outside the tenants.
+ */
+async function readFacts(tx: Tx, companyId: number, f: ReferenceFields, asked: FactsAsked): Promise<Facts> {
+  const company = Prisma.sql`${companyId}::int`;
+  const related = { buyerCompanyId: companyId, supplierFacilityIds: [asked.supplierFacilityId] };
+  const [row] = await tx.$queryRaw<Facts[]>`
+    SELECT co.name AS "companyName", co."serviceRequestsNeedApproval",
+           EXISTS (SELECT 1 FROM "BuyerFacility" b WHERE b.id = ${asked.buyerFacilityId}::int AND b."buyerCompanyId" = co.id) AS "buyerFacility",
+           l.name AS "locationName", l.currency AS "locationCurrency",
+           EXISTS (SELECT 1 FROM "ProblemType" p WHERE p.id = ${f.problemTypeId}::int AND p."buyerCompanyId" = co.id) AS "problemType",
+           (SELECT a."locationId" FROM "Asset" a WHERE a.id = ${f.assetId}::int AND a."buyerCompanyId" = co.id) AS "assetLocationId",
+           EXISTS (SELECT 1 FROM "PlannedMaintenanceSchedule" s
+                    WHERE s.id = ${f.plannedMaintenanceScheduleId}::int AND s."buyerCompanyId" = co.id) AS schedule,
+           CASE WHEN sf.id IS NOT NULL
+                THEN json_build_object('id', sf.id, 'currency', sf.currency, 'dispatchable', ${dispatchableSql(Prisma.sql`sf`, company)})
+           END AS supplier,
+           r.rate, r.at AS "rateAt",
+           ${contactsOutsideSql(asked.contacts, related)} AS "outsideContacts"
+      FROM "BuyerCompany" co
+      LEFT JOIN "Location" l ON l.id = ${f.locationId}::int AND l."buyerCompanyId" = co.id
+      LEFT JOIN "SupplierFacility" sf ON sf.id = ${asked.supplierFacilityId}::int
+      LEFT JOIN ${latestRateSql(Prisma.sql`l.currency`, Prisma.sql`coalesce(sf.currency, ${asked.supplierCurrency ?? null}::text)`)} ON true
+     WHERE co.id = ${company}`;
+  return row;
+}
+
+/** What a new work order's create reads: its facility, supplier and author besides the references. */
+const factsForNew = (input: { buyerFacilityId: number; supplierFacilityId: number | null; createdBy: string }) => ({
+  buyerFacilityId: input.buyerFacilityId,
+  supplierFacilityId: input.supplierFacilityId,
+  contacts: [{ field: "createdBy", email: input.createdBy }],
+});
+
 /**
  * Every referenced id must be the company's (one 400 naming each offending field). The main asset must
  * be at the work order's location and the sub-assets below it; the survey task must be a task of the
  * walkthrough's survey. Returns the walkthrough's task list as text ("- title: answer" lines).
  */
-async function checkReferences(tx: Tx, companyId: number, f: ReferenceFields): Promise<string | null> {
+async function checkReferences(tx: Tx, companyId: number, f: ReferenceFields, facts: Facts): Promise<string | null> {
   if ((f.walkThroughId === null) !== (f.siteSurveyTaskTitleId === null)) {
     throw badInput("walkThroughId and siteSurveyTaskTitleId must be given together or not at all");
   }
-  const owned = { buyerCompanyId: companyId };
-  // One after the other: a transaction is one connection, and pg refuses overlapping queries on it.
-  const location = await tx.location.findFirst({ where: { id: f.locationId, ...owned }, select: { id: true } });
-  const problemType = await tx.problemType.findFirst({
-    where: { id: f.problemTypeId, ...owned },
-    select: { id: true },
-  });
-  const asset =
-    f.assetId === null
-      ? null
-      : await tx.asset.findFirst({ where: { id: f.assetId, ...owned }, select: { locationId: true } });
-  const schedule =
-    f.plannedMaintenanceScheduleId === null
-      ? null
-      : await tx.plannedMaintenanceSchedule.findFirst({
-          where: { id: f.plannedMaintenanceScheduleId, ...owned },
-          select: { id: true },
-        });
+  // Walkthroughs and sub-assets are rare on a create: read only when named.
   const walkthrough =
     f.walkThroughId === null
       ? null
       : await tx.walkthrough.findFirst({
-          where: { id: f.walkThroughId, location: owned },
+          where: { id: f.walkThroughId, location: { buyerCompanyId: companyId } },
           select: { answers: true, survey: { select: { tasks: { orderBy: { id: "asc" } } } } },
         });
   const problems: string[] = [];
-  if (!location) problems.push(`locationId ${f.locationId} is not a location of this company`);
-  if (!problemType) problems.push(`problemTypeId ${f.problemTypeId} is not a problem type of this company`);
+  if (facts.locationName === null) problems.push(`locationId ${f.locationId} is not a location of this company`);
+  if (!facts.problemType) problems.push(`problemTypeId ${f.problemTypeId} is not a problem type of this company`);
   if (f.assetId !== null) {
-    if (!asset) problems.push(`assetId ${f.assetId} is not an asset of this company`);
-    else if (asset.locationId !== f.locationId)
+    if (facts.assetLocationId === null) problems.push(`assetId ${f.assetId} is not an asset of this company`);
+    else if (facts.assetLocationId !== f.locationId)
       problems.push(`assetId ${f.assetId} is not at location ${f.locationId}`);
   }
   if (f.subAssetIds.length) {
-    const below = f.assetId !== null && asset ? (await subtreeIds(tx, f.assetId)).filter((id) => id !== f.assetId) : [];
+    const below =
+      f.assetId !== null && facts.assetLocationId !== null
+        ? (await subtreeIds(tx, f.assetId)).filter((id) => id !== f.assetId)
+        : [];
     const stray = f.subAssetIds.filter((id) => !below.includes(id));
     if (stray.length)
       problems.push(`subAssetIds ${stray.join(", ")} are not sub-assets of assetId ${f.assetId ?? "(none given)"}`);
   }
-  if (f.plannedMaintenanceScheduleId !== null && !schedule) {
+  if (f.plannedMaintenanceScheduleId !== null && !facts.schedule) {
     problems.push(`plannedMaintenanceScheduleId ${f.plannedMaintenanceScheduleId} is not a schedule of this company`);
   }
   if (f.walkThroughId !== null) {
@@ -133,14 +200,23 @@ async function checkReferences(tx: Tx, companyId: number, f: ReferenceFields): P
 const withTaskList = (description: string | null, taskList: string) =>
   `${description ? `${description}\n\n` : ""}Walkthrough task list:\n${taskList}`;
 
-/** Inserts the work order with its first statusChanges entry, the workorder.create event and the search vector. */
+/**
+ * Inserts the work order with its first statusChanges entry, the workorder.create event and the search
+ * vector. `names`: the company's and the location's, for the event (the caller has read them).
+ */
 async function insertWorkOrder(
   tx: Tx,
   data: Omit<Prisma.WorkOrderUncheckedCreateInput, "statusChangedAt">,
+  names: { customer: string; location: string },
   actor: WorkOrderActor,
   now: Date,
 ): Promise<number> {
-  const wo = await tx.workOrder.create({ data: { ...data, statusChangedAt: now }, include: FOR_CHANGE });
+  const inserted = await tx.workOrder.create({
+    data: { ...data, statusChangedAt: now },
+    select: { id: true, buyerCompanyId: true, locationId: true, supplierFacilityId: true, status: true },
+  });
+  // A new work order is visible to no other supplier yet.
+  const wo = { ...inserted, buyerCompany: { name: names.customer }, location: { name: names.location }, visibleTo: [] };
   await tx.workOrderStatusChange.create({
     data: {
       workOrderId: wo.id,
@@ -242,9 +318,6 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
         `work order ${stored.id} is assigned to supplier facility ${stored.supplierFacilityId ?? "none"}; reassign with PATCH /work_order/work_orders/${stored.id}`,
       );
     }
-    if (!(await tx.buyerFacility.findFirst({ where: { id: input.buyerFacilityId, buyerCompanyId: companyId } }))) {
-      throw badInput(`buyerFacilityId ${input.buyerFacilityId} is not a facility of this company`);
-    }
     // Optional fields: absent keeps the stored value on an upsert (the column default on create), null clears.
     const fields = {
       title: titleOf(input.title),
@@ -264,9 +337,25 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
       woPriority: keep(input.woPriority, stored?.woPriority ?? null),
     };
     const isPM = input.isPM ?? stored?.isPM ?? fields.plannedMaintenanceScheduleId !== null;
-    const taskList = await checkReferences(tx, companyId, fields);
+    const supplierFacilityId = stored ? null : (input.supplierFacilityId ?? null);
+    const facts = await readFacts(
+      tx,
+      companyId,
+      fields,
+      stored
+        ? {
+            buyerFacilityId: input.buyerFacilityId,
+            supplierFacilityId,
+            supplierCurrency: stored.supplierFacility?.currency,
+            contacts: [],
+          }
+        : factsForNew({ ...input, supplierFacilityId, createdBy }),
+    );
+    if (!facts.buyerFacility)
+      throw badInput(`buyerFacilityId ${input.buyerFacilityId} is not a facility of this company`);
+    const taskList = await checkReferences(tx, companyId, fields, facts);
     if (stored) {
-      const currency = await currencyData(tx, fields.locationId, stored.supplierFacility?.currency ?? null);
+      const currency = currencyColumns(facts.locationCurrency!, stored.supplierFacility?.currency ?? null, facts);
       await tx.workOrder.update({ where: { id: stored.id }, data: { ...fields, ...currency, isPM } });
       await refreshSearchVector(tx, stored.id);
       return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: stored.id } });
@@ -278,11 +367,12 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
         ...fields,
         isPM,
         createdBy,
-        supplierFacilityId: input.supplierFacilityId ?? null,
+        supplierFacilityId,
         needApproval: input.needApproval,
         status: input.status,
         includeWalkthroughTaskList: input.includeWalkthroughTaskList,
       },
+      facts,
       taskList,
       actorOf(ctx.viewer),
       now,
@@ -311,6 +401,7 @@ async function insertChecked(
   tx: Tx,
   companyId: number,
   input: CompanyWorkOrder,
+  facts: Facts,
   taskList: string | null,
   actor: WorkOrderActor,
   now: Date,
@@ -318,24 +409,17 @@ async function insertChecked(
   const { needApproval, status, includeWalkthroughTaskList: include, ...fields } = input;
   const includeWalkthroughTaskList = include ?? false;
   if (includeWalkthroughTaskList && taskList === null) throw badInput("includeWalkthroughTaskList needs walkThroughId");
-  const supplier =
-    input.supplierFacilityId === null ? null : await dispatchableSupplier(tx, companyId, input.supplierFacilityId);
-  await checkContactEmails(tx, [{ field: "createdBy", email: input.createdBy }], {
-    buyerCompanyId: companyId,
-    supplierFacilityIds: [supplier?.id ?? null],
-  });
-  const company = await tx.buyerCompany.findUniqueOrThrow({
-    where: { id: companyId },
-    select: { serviceRequestsNeedApproval: true },
-  });
+  const supplier = input.supplierFacilityId === null ? null : facts.supplier;
+  if (input.supplierFacilityId !== null && !supplier?.dispatchable) throw notDispatchable(input.supplierFacilityId);
+  refuseOutsideContacts(factsForNew(input).contacts, facts.outsideContacts);
   // needApproval overrides the company default; a requested PendingApproval asks for approval too.
   // Any other requested status is only a wish: the facts (approval, supplier) decide.
-  const needsApproval = (needApproval ?? company.serviceRequestsNeedApproval) || status === "PendingApproval";
+  const needsApproval = (needApproval ?? facts.serviceRequestsNeedApproval) || status === "PendingApproval";
   return insertWorkOrder(
     tx,
     {
       ...fields,
-      ...(await currencyData(tx, fields.locationId, supplier?.currency ?? null)),
+      ...currencyColumns(facts.locationCurrency!, supplier?.currency ?? null, facts),
       description: includeWalkthroughTaskList ? withTaskList(fields.description, taskList!) : fields.description,
       includeWalkthroughTaskList,
       buyerCompanyId: companyId,
@@ -344,6 +428,7 @@ async function insertChecked(
       supplierFacilityId: supplier?.id ?? null,
       assignedAt: supplier ? now : null,
     },
+    { customer: facts.companyName, location: facts.locationName! },
     actor,
     now,
   );
@@ -361,7 +446,8 @@ export async function createCompanyWorkOrder(
   actor: WorkOrderActor,
   now: Date,
 ): Promise<number> {
-  return insertChecked(tx, companyId, input, await checkReferences(tx, companyId, input), actor, now);
+  const facts = await readFacts(tx, companyId, input, factsForNew(input));
+  return insertChecked(tx, companyId, input, facts, await checkReferences(tx, companyId, input, facts), actor, now);
 }
 
 export interface SupplierWorkOrderInput {
@@ -400,16 +486,19 @@ export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkO
       walkThroughId: null,
       siteSurveyTaskTitleId: null,
     };
-    await checkReferences(tx, location.buyerCompanyId, fields);
-    const supplier = await tx.supplierFacility.findUniqueOrThrow({
-      where: { id: ctx.viewer.supplierFacilityId! },
-      select: { id: true, currency: true },
+    // The key's own facility: related to the buyer (the location's condition), so no dispatch check.
+    const facts = await readFacts(tx, location.buyerCompanyId, fields, {
+      buyerFacilityId: null,
+      supplierFacilityId: ctx.viewer.supplierFacilityId!,
+      contacts: [],
     });
+    await checkReferences(tx, location.buyerCompanyId, fields, facts);
+    const supplier = facts.supplier!;
     const id = await insertWorkOrder(
       tx,
       {
         ...fields,
-        ...(await currencyData(tx, fields.locationId, supplier.currency)),
+        ...currencyColumns(facts.locationCurrency!, supplier.currency, facts),
         description: input.description ?? null,
         poNumber: input.poNumber ?? null,
         woPriority: input.woPriority ?? null,
@@ -421,6 +510,7 @@ export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkO
         supplierFacilityId: supplier.id,
         assignedAt: now,
       },
+      { customer: facts.companyName, location: facts.locationName! },
       actorOf(ctx.viewer),
       now,
     );

@@ -2,6 +2,7 @@
 // uses: the append_notes endpoints and the note attached to a status action), the append bodies' rules,
 // and reading the thread.
 import { Prisma, type Tx } from "../../../db.ts";
+import type { WorkOrderNote } from "../../../generated/prisma/client.ts";
 import { badInput } from "../../core/errors.ts";
 import { emailOf } from "../../core/email.ts";
 import type { Context } from "../../core/context.ts";
@@ -17,7 +18,7 @@ import {
 } from "./scope.ts";
 import { eventContext } from "./status.ts";
 import { refreshSearchVector } from "../search/vector.ts";
-import { checkContactEmails } from "./contacts.ts";
+import { contactsOutsideSql, emailsOf, refuseOutsideContacts } from "./contacts.ts";
 import { inTransaction } from "../../core/transaction.ts";
 import { findWritable } from "../../core/tenancy.ts";
 
@@ -38,7 +39,8 @@ export interface NoteInput {
 /**
  * Writes notes (one, or a bulk batch sharing one noteAddedAt, in order), subscribes the author (and any
  * extra emails) to the buyer subscriber list, and records one workorder.new_note event: a bulk photo
- * post is one grouped notification with every photo URL. Caller supplies the transaction.
+ * post is one grouped notification with every photo URL. Caller supplies the transaction. Returns the
+ * notes written, in order.
  */
 export async function appendRootNotes(
   tx: Tx,
@@ -51,7 +53,7 @@ export async function appendRootNotes(
     bulk?: boolean;
     formerSupplierFacilityId?: number | null;
   },
-): Promise<number[]> {
+): Promise<WorkOrderNote[]> {
   const authors = notes.map((n, i) => ({
     field: notes.length > 1 ? `notes[${i}].noteAddedBy` : "note.noteAddedBy",
     email: n.noteAddedBy,
@@ -61,31 +63,32 @@ export async function appendRootNotes(
   // The note of an action that took the work order from its supplier (decline) is still that supplier's.
   if (options.formerSupplierFacilityId !== undefined)
     related.supplierFacilityIds.push(options.formerSupplierFacilityId);
-  await checkContactEmails(tx, [...authors, ...tagged], related);
-  const ids: number[] = [];
-  for (const note of notes) {
-    const row = await tx.workOrderNote.create({
-      data: {
-        workOrderId: wo.id,
-        thread: "root",
-        text: note.text ?? "",
-        noteAddedBy: note.noteAddedBy,
-        noteAddedAt: options.now,
-        photo: note.photo ?? null,
-        video: note.video ?? null,
-        audio: note.audio ?? null,
-        otherFile: note.otherFile ?? null,
-        elements: (note.elements ?? []) as object[],
-      },
-    });
-    ids.push(row.id);
-  }
-  const emails = [
-    ...new Set([...notes.map((n) => n.noteAddedBy), ...(options.subscribe ?? [])].map((e) => e.trim().toLowerCase())),
-  ];
-  await tx.workOrderSubscriber.createMany({
-    data: emails.map((email) => ({ workOrderId: wo.id, email })),
-    skipDuplicates: true,
+  // Every named e-mail (authors and tagged users) is subscribed, unless one is a contact of an unrelated
+  // tenant: then the 400 rolls the append back. One statement: the check and the subscriptions.
+  const named = [...authors, ...tagged];
+  const [{ outside }] = await tx.$queryRaw<{ outside: string[] }[]>`
+    WITH outside AS (SELECT ${contactsOutsideSql(named, related)} AS emails),
+         subscribed AS (
+           INSERT INTO "WorkOrderSubscriber" ("workOrderId", email)
+           SELECT ${wo.id}::int, e FROM outside, unnest(${emailsOf(named)}::text[]) e
+            WHERE cardinality(outside.emails) = 0
+           ON CONFLICT DO NOTHING)
+    SELECT emails AS outside FROM outside`;
+  refuseOutsideContacts(named, outside);
+  // One statement for the batch: its rows come back in the order given (ids follow VALUES order).
+  const created = await tx.workOrderNote.createManyAndReturn({
+    data: notes.map((note) => ({
+      workOrderId: wo.id,
+      thread: "root" as const,
+      text: note.text ?? "",
+      noteAddedBy: note.noteAddedBy,
+      noteAddedAt: options.now,
+      photo: note.photo ?? null,
+      video: note.video ?? null,
+      audio: note.audio ?? null,
+      otherFile: note.otherFile ?? null,
+      elements: (note.elements ?? []) as object[],
+    })),
   });
   const first = notes[0];
   await writeEvent(tx, "workorder.new_note", eventContext(wo), {
@@ -97,7 +100,7 @@ export async function appendRootNotes(
     addedAt: options.now.toISOString(),
   });
   await refreshSearchVector(tx, wo.id);
-  return ids;
+  return created.sort((a, b) => a.id - b.id);
 }
 
 // ---- the append bodies
@@ -199,8 +202,7 @@ async function append(
   const now = ctx.now();
   return inTransaction(ctx.db, async (tx) => {
     const wo = await lockForChange(tx, workOrderId, scope);
-    const ids = await appendRootNotes(tx, wo, notes, { now, addedByName: actorOf(ctx.viewer).name, ...options });
-    return tx.workOrderNote.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });
+    return appendRootNotes(tx, wo, notes, { now, addedByName: actorOf(ctx.viewer).name, ...options });
   });
 }
 

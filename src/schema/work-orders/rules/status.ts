@@ -10,8 +10,14 @@ export const factsOf = (wo: WorkOrderForChange): TransitionFacts => ({
   supplierInitiated: wo.status === "SupplierInitiatedPendingApproval",
 });
 
+/** What an event's context is read from: a work order with its company's and location's names and visibility list. */
+export type EventSource = Pick<
+  WorkOrderForChange,
+  "id" | "buyerCompanyId" | "locationId" | "supplierFacilityId" | "status" | "visibleTo"
+> & { buyerCompany: { name: string }; location: { name: string } };
+
 export function eventContext(
-  wo: WorkOrderForChange,
+  wo: EventSource,
   supplierFacilityId = wo.supplierFacilityId,
   status = wo.status,
 ): WorkOrderEventContext {
