@@ -2,6 +2,7 @@
 // black-box probe (issue #18), and contact e-mails of another tenant refused where a body names a contact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { acmeWorkOrderBody } from "../support/work-order-events.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -17,15 +18,7 @@ const expect400 = (reply: { status: number; body: any }, field?: string) => {
   if (field) expect(reply.body.message).toContain(field);
 };
 
-const workOrderBody = (extra: Record<string, unknown> = {}) => ({
-  title: "Hostile",
-  locationId: refs["store-1"],
-  problemTypeId: refs.hvac,
-  buyerFacilityId: refs["acme-hq"],
-  buyerCompanyId: refs.acme,
-  createdBy: "alice@acme.example",
-  ...extra,
-});
+const workOrderBody = (extra: Record<string, unknown> = {}) => acmeWorkOrderBody(refs, { title: "Hostile", ...extra });
 
 async function rowCounts() {
   const [workOrders, notes, assetTypes, subscribers] = await Promise.all([

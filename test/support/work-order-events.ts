@@ -1,7 +1,18 @@
 // A work order to write events about and the events' context and payloads, for the tests that write
-// work order events directly (events, resilience).
+// work order events directly (events, resilience); and the body of a buyer's create, for those that POST.
 import type { WorkOrderEventContext } from "../../src/schema/work-orders/events.ts";
 import type { TestApp } from "./app.ts";
+
+/** The body of acme's POST /work_orders at store-1 (hvac, acme-hq, by alice), with `extra` fields. */
+export const acmeWorkOrderBody = (refs: Record<string, number>, extra: Record<string, unknown> = {}) => ({
+  title: "Cooler warm",
+  locationId: refs["store-1"],
+  problemTypeId: refs.hvac,
+  buyerFacilityId: refs["acme-hq"],
+  buyerCompanyId: refs.acme,
+  createdBy: "alice@acme.example",
+  ...extra,
+});
 
 /** A work order of acme at store-1, assigned to coolco-pdx, for events to be about (title and status may differ). */
 export async function acmeWorkOrder(

@@ -3,6 +3,7 @@
 // decline with and without auto-pick, and the full happy path.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { acmeWorkOrderBody } from "../support/work-order-events.ts";
 
 let t: TestApp;
 let refs: Record<string, number>;
@@ -16,15 +17,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function create(extra: Record<string, unknown> = {}): Promise<{ id: number; status: string }> {
-  const reply = await t.call("acme-key", "POST", WO, {
-    title: "Cooler warm",
-    locationId: refs["store-1"],
-    problemTypeId: refs.hvac,
-    buyerFacilityId: refs["acme-hq"],
-    buyerCompanyId: refs.acme,
-    createdBy: "alice@acme.example",
-    ...extra,
-  });
+  const reply = await t.call("acme-key", "POST", WO, acmeWorkOrderBody(refs, extra));
   expect(reply.status).toBe(200);
   return reply.body.data;
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { acmeWorkOrderBody } from "../support/work-order-events.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,18 +26,8 @@ async function statementsOf(method: string, path: string, body: unknown) {
   return { body: reply.body, statements: t.statements!.statements - before };
 }
 
-const create = (extra: Record<string, unknown> = {}) => {
-  const { refs } = t.fixture;
-  return statementsOf("POST", LIST, {
-    title: "Statements",
-    locationId: refs["store-1"],
-    problemTypeId: refs.hvac,
-    buyerFacilityId: refs["acme-hq"],
-    buyerCompanyId: refs.acme,
-    createdBy: "alice@acme.example",
-    ...extra,
-  });
-};
+const create = (extra: Record<string, unknown> = {}) =>
+  statementsOf("POST", LIST, acmeWorkOrderBody(t.fixture.refs, extra));
 
 describe("statements per write", () => {
   it("a create sends as many with a supplier, an asset and a schedule as without, at most 10", async () => {

@@ -392,17 +392,36 @@ function docPageSql(query: BitmapQuery, { by, order, live }: Walk, pick: { walke
       WHERE d."buyerCompanyId" = ${query.companyId} AND ${where} AND d."workOrderId" NOT IN (SELECT id FROM pending) ${sort})`;
   const walked = (where: Sql, member: Sql) =>
     docs(sql`${where} AND ${member}`, sql`ORDER BY ${key} ${dir}, d."workOrderId" ${dir} LIMIT ${n}`);
+  const names = by === "locationName" ? locationNames(query) : undefined;
   const indexed =
     "read" in pick
       ? docs(pick.read, Prisma.empty)
-      : nullable
-        ? sql`${walked(sql`${key} <= ${Prisma.raw(nullable.max)}`, pick.walked)} UNION ALL ${walked(sql`${key} IS NULL`, pick.walked)}`
-        : walked(sql`TRUE`, pick.walked);
+      : names
+        ? sql`(SELECT x.id, x.key FROM unnest(${names}) AS n (name) CROSS JOIN LATERAL ${docs(
+            sql`${key} = n.name AND ${pick.walked}`,
+            sql`ORDER BY d."workOrderId" ${dir} LIMIT ${n}`,
+          )} x)`
+        : nullable
+          ? sql`${walked(sql`${key} <= ${Prisma.raw(nullable.max)}`, pick.walked)} UNION ALL ${walked(sql`${key} IS NULL`, pick.walked)}`
+          : walked(sql`TRUE`, pick.walked);
   return sql`SELECT ARRAY(SELECT id FROM (
       ${indexed}
       UNION ALL
       SELECT w.id, ${live} FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
     ) m ORDER BY key ${dir} ${nullable ? Prisma.raw("NULLS LAST") : Prisma.empty}, id ${dir} LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
+}
+
+/**
+ * The names of a location filter's locations, when it has one (an array). Its matches all carry one of
+ * them, so a walk by location name walks each name's docs apart (its first offset + limit, in id order)
+ * and the page is their merge, where one walk of the name index tests every doc sorted before them and
+ * between them (a store's 25,000 work orders took a walk of 500,000 docs, 95 ms). A renamed location's
+ * docs are pending until indexed again, and pending ones are read live: the docs' names are the locations'.
+ */
+function locationNames(query: BitmapQuery): Sql | undefined {
+  const locations = query.facets.find((f) => f.column === "locationId");
+  if (!locations) return undefined;
+  return sql`ARRAY(SELECT DISTINCT l.name FROM "Location" l WHERE l.id = ANY(${locations.values}::int[]))`;
 }
 
 /** The matches' docs by their decoded ordinals (docPageSql's `read` of the bits). */
