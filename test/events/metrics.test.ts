@@ -286,6 +286,14 @@ describe("worker counters in a process running both roles", () => {
     expect(value(after, "outbox_oldest_unrelayed_age_seconds")).toBe(0);
   });
 
+  it("says at start when PostgreSQL's autovacuum is off, and only then", async () => {
+    const started = t.logs.findIndex((l) => l.msg === "workers started");
+    expect(started).toBeGreaterThanOrEqual(0);
+    const [{ autovacuum }] = await t.db.$queryRaw<{ autovacuum: string }[]>`SHOW autovacuum`;
+    const warned = t.logs.filter((l) => String(l.msg).startsWith("PostgreSQL's autovacuum is off"));
+    expect(warned).toHaveLength(autovacuum === "on" ? 0 : 1);
+  });
+
   it("counts a failed attempt as retry, and the delivery waits for it in retry_wait", async () => {
     const before = await scrape(t.url);
     receiver.state.failing = true;
