@@ -139,12 +139,22 @@ async function readFacts(tx: Tx, companyId: number, f: ReferenceFields, asked: F
   return row;
 }
 
+/** The e-mail a new work order names: its creator, checked against its tenants. */
+const creator = (createdBy: string): NamedEmail[] => [{ field: "createdBy", email: createdBy }];
+
 /** What a new work order's create reads: its facility, supplier and author besides the references. */
 const factsForNew = (input: { buyerFacilityId: number; supplierFacilityId: number | null; createdBy: string }) => ({
   buyerFacilityId: input.buyerFacilityId,
   supplierFacilityId: input.supplierFacilityId,
-  contacts: [{ field: "createdBy", email: input.createdBy }],
+  contacts: creator(input.createdBy),
 });
+
+/** The currency columns of a work order at the facts' location, paid in `supplierCurrency` (null: no supplier). */
+const currencyOf = (facts: Facts, supplierCurrency: string | null) =>
+  currencyColumns(facts.locationCurrency!, supplierCurrency, facts);
+
+/** The names the workorder.create event carries, from the facts. */
+const namesOf = (facts: Facts) => ({ customer: facts.companyName, location: facts.locationName! });
 
 /**
  * Every referenced id must be the company's (one 400 naming each offending field). The main asset must
@@ -355,7 +365,7 @@ export async function createWorkOrder(ctx: Context, input: WorkOrderInput, query
       throw badInput(`buyerFacilityId ${input.buyerFacilityId} is not a facility of this company`);
     const taskList = await checkReferences(tx, companyId, fields, facts);
     if (stored) {
-      const currency = currencyColumns(facts.locationCurrency!, stored.supplierFacility?.currency ?? null, facts);
+      const currency = currencyOf(facts, stored.supplierFacility?.currency ?? null);
       await tx.workOrder.update({ where: { id: stored.id }, data: { ...fields, ...currency, isPM } });
       await refreshSearchVector(tx, stored.id);
       return tx.workOrder.findUniqueOrThrow({ ...query, where: { id: stored.id } });
@@ -411,7 +421,7 @@ async function insertChecked(
   if (includeWalkthroughTaskList && taskList === null) throw badInput("includeWalkthroughTaskList needs walkThroughId");
   const supplier = input.supplierFacilityId === null ? null : facts.supplier;
   if (input.supplierFacilityId !== null && !supplier?.dispatchable) throw notDispatchable(input.supplierFacilityId);
-  refuseOutsideContacts(factsForNew(input).contacts, facts.outsideContacts);
+  refuseOutsideContacts(creator(input.createdBy), facts.outsideContacts);
   // needApproval overrides the company default; a requested PendingApproval asks for approval too.
   // Any other requested status is only a wish: the facts (approval, supplier) decide.
   const needsApproval = (needApproval ?? facts.serviceRequestsNeedApproval) || status === "PendingApproval";
@@ -419,7 +429,7 @@ async function insertChecked(
     tx,
     {
       ...fields,
-      ...currencyColumns(facts.locationCurrency!, supplier?.currency ?? null, facts),
+      ...currencyOf(facts, supplier?.currency ?? null),
       description: includeWalkthroughTaskList ? withTaskList(fields.description, taskList!) : fields.description,
       includeWalkthroughTaskList,
       buyerCompanyId: companyId,
@@ -428,7 +438,7 @@ async function insertChecked(
       supplierFacilityId: supplier?.id ?? null,
       assignedAt: supplier ? now : null,
     },
-    { customer: facts.companyName, location: facts.locationName! },
+    namesOf(facts),
     actor,
     now,
   );
@@ -498,7 +508,7 @@ export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkO
       tx,
       {
         ...fields,
-        ...currencyColumns(facts.locationCurrency!, supplier.currency, facts),
+        ...currencyOf(facts, supplier.currency),
         description: input.description ?? null,
         poNumber: input.poNumber ?? null,
         woPriority: input.woPriority ?? null,
@@ -510,7 +520,7 @@ export async function createSupplierWorkOrder(ctx: Context, input: SupplierWorkO
         supplierFacilityId: supplier.id,
         assignedAt: now,
       },
-      { customer: facts.companyName, location: facts.locationName! },
+      namesOf(facts),
       actorOf(ctx.viewer),
       now,
     );
