@@ -60,3 +60,39 @@ describe("the due-work dispatcher", () => {
     await waitFor(() => started.length === 6, 2_000, "the last two attempts");
   });
 });
+
+describe("rows handed over by their writer (reserve)", () => {
+  it("holds free slots for them, runs what is handed over without a claim, and gives the rest back", async () => {
+    const rows = dueRows(0);
+    const started: number[] = [];
+    const finish = gate();
+    dispatcher = startDueWork<number>({
+      ...common,
+      concurrency: 4,
+      claim: rows.claim,
+      run: async (row, sent) => {
+        started.push(row);
+        await finish.opened;
+        sent();
+      },
+    });
+    await waitFor(() => rows.limits.length === 1, 2_000, "the first claim");
+    const first = dispatcher.reserve(3);
+    expect(first.count).toBe(3);
+    // Only the one slot left is offered to another writer, and to the claims.
+    expect(dispatcher.reserve(5).count).toBe(1);
+    first.handOver([101, 102]);
+    expect(started).toEqual([101, 102]);
+    expect(rows.limits).toHaveLength(1); // no claim ran for them
+    expect(() => first.handOver([])).toThrow(/once/);
+    // The third reserved slot came back: with the second reservation still held, one is free.
+    expect(dispatcher.reserve(5).count).toBe(1);
+    finish.open();
+  });
+
+  it("refuses more rows than it reserved for", async () => {
+    dispatcher = startDueWork<number>({ ...common, concurrency: 2, claim: async () => [], run: async () => {} });
+    const reservation = dispatcher.reserve(1);
+    expect(() => reservation.handOver([1, 2])).toThrow(/2 rows handed over for 1 slots/);
+  });
+});

@@ -1,12 +1,14 @@
 // Events written while no worker runs wait in the outbox and are delivered exactly once per endpoint
-// when a worker starts; deliveries a dying worker had written or claimed are attempted by the next
-// one; and no Redis at all is needed to deliver (the schedule is in PostgreSQL).
+// when a worker starts; deliveries a dying worker had written, claimed, or written leased to itself are
+// attempted by the next one; a worker's relay hands what it writes to its own dispatcher without a
+// claim; and no Redis at all is needed to deliver (the schedule is in PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type App } from "../../src/app.ts";
 import type { Config } from "../../src/config.ts";
 import { writeEvent } from "../../src/schema/work-orders/events.ts";
 import { relayOutbox } from "../../src/schema/webhooks/jobs/relay.ts";
 import { claimDeliveries } from "../../src/schema/webhooks/jobs/delivery.ts";
+import { sqlPool } from "../../src/db.ts";
 import { startTestApp, type TestApp, silentLogger } from "../support/app.ts";
 import { startReceiver } from "../support/receiver.ts";
 import { sleep, waitFor } from "../support/wait.ts";
@@ -121,6 +123,68 @@ describe("outbox durability", () => {
       ).toBe(true);
     } finally {
       await worker.close();
+    }
+  });
+
+  it("attempts the deliveries a dying worker's relay wrote leased to itself once their lease runs out", async () => {
+    receiver.receipts.length = 0;
+    const before = await t.db.webhookDelivery.count();
+    const expected = await writeEvents(4);
+    const leaseEnds = new Date(Date.now() + 1_000);
+    // Its dispatcher had slots for half of them; it died before the POSTs.
+    const round = await relayOutbox({ db: t.db, now: () => new Date() }, 200, {
+      slots: (wanted) => Math.floor(wanted / 2),
+      leaseUntil: () => leaseEnds,
+    });
+    expect(round.deliveries).toBe(expected);
+    expect(round.held).toHaveLength(Math.floor(expected / 2));
+    const rows = await t.db.webhookDelivery.findMany({ where: { id: { in: round.held.map((d) => d.id) } } });
+    expect(rows.every((d) => d.leaseUntil?.getTime() === leaseEnds.getTime() && d.attempts === 0)).toBe(true);
+    // What it handed over is what a claim of those rows would have read.
+    const endpoint = await t.db.webhookEndpoint.findUniqueOrThrow({ where: { id: rows[0].endpointId } });
+    const first = round.held.find((d) => d.id === rows[0].id)!;
+    expect(first).toMatchObject({ webhookId: rows[0].webhookId, body: rows[0].body, url: endpoint.url });
+    expect(first.secret).toBe(endpoint.secret);
+    expect(first.eventAt.getTime()).toBe(rows[0].eventAt.getTime());
+
+    const worker = await startWorker();
+    try {
+      const all = await t.db.webhookDelivery.findMany({ skip: before, orderBy: { id: "asc" } });
+      expect(all).toHaveLength(expected);
+      await expectDeliveredOnce(all.map((d) => d.webhookId));
+      const heldIds = new Set(round.held.map((d) => d.webhookId));
+      const heldReceipts = receiver.receipts.filter((r) => heldIds.has(r.headers["webhook-id"] as string));
+      expect(heldReceipts).toHaveLength(round.held.length);
+      expect(heldReceipts.every((r) => r.at >= leaseEnds.getTime())).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("hands the deliveries its relay writes to its own dispatcher: no claim takes them", async () => {
+    receiver.receipts.length = 0;
+    // Every claim this process sends, and how many rows it took.
+    const pool = sqlPool(t.db);
+    const query = pool.query.bind(pool);
+    const claimed: number[] = [];
+    pool.query = (async (...args: Parameters<typeof query>) => {
+      const result = await (query as (...a: unknown[]) => Promise<{ rows: unknown[] }>)(...args);
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
+      if (text?.includes('UPDATE "WebhookDelivery" t SET "leaseUntil"')) claimed.push(result.rows.length);
+      return result;
+    }) as typeof pool.query;
+    const worker = await startWorker();
+    try {
+      await waitFor(() => claimed.length > 0, 5_000, "the dispatcher's first claim");
+      const before = await t.db.webhookDelivery.count();
+      const expected = await writeEvents(3);
+      await waitFor(() => receiver.receipts.length >= expected, 15_000, "the deliveries");
+      const written = await t.db.webhookDelivery.findMany({ skip: before, orderBy: { id: "asc" } });
+      await expectDeliveredOnce(written.map((d) => d.webhookId));
+      expect(claimed.every((n) => n === 0)).toBe(true);
+    } finally {
+      await worker.close();
+      pool.query = query as typeof pool.query;
     }
   });
 

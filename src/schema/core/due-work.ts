@@ -4,7 +4,9 @@
 // claims due rows that nobody holds (FOR UPDATE SKIP LOCKED, so any number of worker processes share
 // them), runs up to `concurrency` at once, and each run records its outcome: the next due time or
 // none, and the lease ended. A worker that dies mid-attempt leaves a lease that runs out, and the row
-// is due again. Losing Redis, or every worker, loses no row and no schedule.
+// is due again. Losing Redis, or every worker, loses no row and no schedule. A process that writes due
+// rows itself may write some already leased to itself and hand them straight to its dispatcher
+// (`reserve`): they skip the claim, and the lease covers them exactly as a claim's would.
 //
 // Work that is database-only (e.g. a generator that writes rows when a schedule is due) needs no lease:
 // claim and do it in one transaction per round (FOR UPDATE SKIP LOCKED, core/poll-loop.ts).
@@ -28,21 +30,36 @@ export interface DueWorkOptions<T> {
   intervalMs: number;
 }
 
-export interface DueWork {
+/** Slots held for rows about to be written already leased (DueWork.reserve). */
+export interface Reservation<T> {
+  /** How many rows may be written leased: slots free now, held until handOver. */
+  count: number;
+  /**
+   * Runs the rows written leased (at most `count`; fewer, or none when the write failed) and gives the
+   * rest of the slots back. Call it exactly once, after the rows are committed.
+   */
+  handOver(items: T[]): void;
+}
+
+export interface DueWork<T = unknown> {
   /** Due rows may have appeared (written by this process): look now instead of at the next interval. */
   poke(): void;
+  /** Holds up to `max` free slots for rows this process is about to write leased to itself (no claim then). */
+  reserve(max: number): Reservation<T>;
   /** Stops claiming, then waits for the attempts in flight. */
   close(): Promise<void>;
 }
 
-export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
+export function startDueWork<T>(o: DueWorkOptions<T>): DueWork<T> {
   // While every slot is taken, claim again only once a quarter of them is free: claims stay batched.
   const refill = Math.max(1, Math.floor(o.concurrency / 4));
   // Every run until it settles (close waits for them); `busy` counts those that still hold a slot (not
   // sent yet). Records waiting to land are bounded too, so a slow database slows the claims down.
   const inFlight = new Set<Promise<unknown>>();
   let busy = 0;
-  const free = () => Math.min(o.concurrency - busy, 2 * o.concurrency - inFlight.size);
+  // Slots promised to rows being written leased (reserve); not claimable meanwhile.
+  let reserved = 0;
+  const free = () => Math.min(o.concurrency - busy, 2 * o.concurrency - inFlight.size) - reserved;
   let stopped = false;
   let saturated = false;
   let wake: (() => void) | undefined;
@@ -107,6 +124,22 @@ export function startDueWork<T>(o: DueWorkOptions<T>): DueWork {
   return {
     poke() {
       if (!saturated) wakeUp();
+    },
+    reserve(max) {
+      const count = stopped ? 0 : Math.max(0, Math.min(max, free()));
+      reserved += count;
+      let open = true;
+      return {
+        count,
+        handOver(items) {
+          if (!open) throw new Error("a reservation is handed over once");
+          if (items.length > count) throw new Error(`${items.length} rows handed over for ${count} slots`);
+          open = false;
+          reserved -= count;
+          for (const item of items) start(item);
+          slotFreed();
+        },
+      };
     },
     async close() {
       stopped = true;

@@ -61,6 +61,7 @@ export function startWebhookJobs(o: WebhookJobOptions) {
       logger: o.logger,
       now: o.now,
       onDeliveries: () => deliveries.poke(),
+      dispatcher: { reserve: (max) => deliveries.reserve(max), leaseMs: o.leaseMs },
     },
     o.relayIntervalMs,
   );
