@@ -43,11 +43,13 @@ async function indexAll(): Promise<void> {
   while ((await indexSearchBatch(t.db, MIN_DOCS)) > 0);
 }
 
-/** The bitmap path asked directly (decodeLimit 0: any phrase that needs confirming asks for its triple). */
-async function bitmaps(search: string) {
-  const found = await bitmapSearch({ db: t.db, viewer } as Context, bitmapQueryOf(viewer, { search, limit: 25 })!, {
-    decodeLimit: 0,
-  });
+/** The bitmap path asked directly (tripleCandidates 0: any phrase that needs confirming asks for its triple). */
+async function bitmaps(search: string, options: Parameters<typeof bitmapSearch>[2] = { tripleCandidates: 0 }) {
+  const found = await bitmapSearch(
+    { db: t.db, viewer } as Context,
+    bitmapQueryOf(viewer, { search, limit: 25 })!,
+    options,
+  );
   return { ids: [...found!.ids].sort((a, b) => a - b), count: found!.count };
 }
 
@@ -157,4 +159,31 @@ describe("phrases of three words", () => {
     ]);
     expect(await bitmaps('"door gasket torn"')).toEqual(expected("door gasket torn"));
   });
+
+  it("are asked for by default once their pairs give more than 1,500 candidates, whatever the decode limit", async () => {
+    // 1,600 work orders with "ice machine leaking": the pairs' candidates, to be confirmed row by row
+    // on every request until the triple is built.
+    const data = (await t.db.workOrder.findFirstOrThrow({ where: { id: [...titles.keys()][0] } })) as Record<
+      string,
+      unknown
+    >;
+    const { id: _id, searchVector: _vector, createdAt: _created, updatedAt: _updated, ...columns } = data;
+    const title = "ice machine leaking at the bar";
+    const rows = await t.db.workOrder.createManyAndReturn({
+      data: Array.from({ length: 1_600 }, () => ({ ...columns, title })) as never,
+      select: { id: true },
+    });
+    for (const { id } of rows) {
+      await refreshSearchVector(t.db, id);
+      titles.set(id, title);
+    }
+    await indexAll();
+    const found = await bitmaps('"ice machine leaking"', {});
+    expect(found.count).toBe(1_600);
+    expect(await requests()).toEqual([{ term: "t11ice machin leak" }]);
+    await indexAll();
+    expect(await triples()).toContainEqual({ term: "t11ice machin leak", docs: 1_600 });
+    expect((await bitmaps('"ice machine leaking"', {})).count).toBe(1_600);
+    expect(await requests()).toEqual([]);
+  }, 60_000);
 });

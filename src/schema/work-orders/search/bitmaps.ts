@@ -33,6 +33,13 @@ const WALK_ROWS = 10_000;
 const WALKED_PER_MATCH = 10;
 /** Candidates that must be confirmed (a phrase's pairs) are read, every row, up to this many. */
 const SORT_LIMIT = 20_000;
+/**
+ * A phrase whose pairs give more candidates than this asks for its triples (the indexer builds them):
+ * confirming 1,500 rows costs about what a triple's bitmap does, 16,000 rows 200 ms a request. Its own
+ * figure, not DECODE_LIMIT's: when that rose to 20,000 for paging, phrases of up to 20,000 candidates
+ * stopped asking and were confirmed row by row on every request.
+ */
+const TRIPLE_CANDIDATES = 1_500;
 /** Work orders in rare (GIN-only) terms one search may read through the GIN index. */
 const RARE_LIMIT = 10_000;
 /** Dictionary terms one search may expand to (a short prefix of a big vocabulary goes to GIN). */
@@ -671,7 +678,7 @@ export async function bitmapCountBy(
 export async function bitmapSearch(
   ctx: Context,
   query: BitmapQuery,
-  options: { countOnly?: boolean; decodeLimit?: number; fewMatches?: number } = {},
+  options: { countOnly?: boolean; decodeLimit?: number; fewMatches?: number; tripleCandidates?: number } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
   const groups = groupsOf(await analysisOf(ctx, query), query);
@@ -702,7 +709,7 @@ export async function bitmapSearch(
   }
   const [{ count }] = await ctx.db.$queryRaw<{ count: number }[]>`WITH ${ctes} SELECT ${counted} AS count`;
   // Candidates past what is cheap to confirm: the phrase's triples are asked for (the indexer builds them).
-  if (planned.confirm && count > decodeLimit && planned.missing.length) {
+  if (planned.confirm && count > (options.tripleCandidates ?? TRIPLE_CANDIDATES) && planned.missing.length) {
     await ctx.db.$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
                              SELECT ${query.companyId}, unnest(${planned.missing}::text[]) ON CONFLICT DO NOTHING`;
   }
