@@ -192,6 +192,7 @@ async function writeDeliveries(
       leaseUntil,
     ],
   );
+  if (leased.length === 0) return [];
   const byWebhookId = new Map(deliveries.map((d) => [d.webhookId, d]));
   return leased.map(({ id, webhookId }) => {
     const { endpoint, body, eventAt } = byWebhookId.get(webhookId)!;
