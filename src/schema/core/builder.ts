@@ -6,7 +6,7 @@ import SubGraphPlugin from "@pothos/plugin-sub-graph";
 import StablePathsPlugin from "./stable-paths.ts";
 import { GraphQLScalarType, Kind } from "graphql";
 import type PrismaTypes from "../../generated/pothos-types.ts";
-import { getDatamodel } from "../../generated/pothos-types.ts";
+import { DATAMODEL } from "./datamodel.ts";
 import type { Context } from "./context.ts";
 import type { SubGraph } from "./interfaces.ts";
 import { badInput } from "./errors.ts";
@@ -28,7 +28,7 @@ export const builder = new SchemaBuilder<{
   plugins: [StablePathsPlugin, PrismaPlugin, RelayPlugin, SubGraphPlugin],
   defaultFieldNullability: false,
   // The client is taken from the context, so each test database or instance brings its own.
-  prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), filterConnectionTotalCount: true },
+  prisma: { client: (ctx) => ctx.db, dmmf: DATAMODEL, filterConnectionTotalCount: true },
   subGraphs: { defaultForTypes: ["buyer", "supplier", "partners", "graphql"], fieldsInheritFromTypes: true },
   // Relay for the dashboard graph only (docs/dashboards.md): the REST types keep their integer \`id\`, so
   // the Node interface's global id is the field \`globalId\` (Relay's compiler: nodeInterfaceIdField), and

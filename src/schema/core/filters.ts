@@ -6,7 +6,7 @@
 import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
 import { type DateTimeRangeValue, DateTimeRange, rangeWhere } from "./ranges.ts";
-import { getDatamodel } from "../../generated/pothos-types.ts";
+import { DATAMODEL } from "./datamodel.ts";
 
 type Where = Record<string, unknown>;
 
@@ -34,7 +34,7 @@ export const match = {
 
 /** A column of a Prisma model, or a schema build failure naming what is wrong. */
 export function columnOf(model: string, name: string) {
-  const column = getDatamodel().datamodel.models[model]?.fields.find((f) => f.name === name);
+  const column = DATAMODEL.datamodel.models[model]?.fields.find((f) => f.name === name);
   if (!column || column.kind === "object") throw new Error(`${model} has no column ${name}`);
   return column;
 }

@@ -12,7 +12,7 @@
 // against the column (a value Prisma would refuse is left to Prisma, which refuses it).
 import { type Db, hasSqlPool, Prisma, sqlRows } from "../../db.ts";
 import * as Enums from "../../generated/prisma/enums.ts";
-import { getDatamodel } from "../../generated/pothos-types.ts";
+import { DATAMODEL } from "./datamodel.ts";
 import { decimalFromText } from "./values.ts";
 
 type Sql = Prisma.Sql;
@@ -30,7 +30,7 @@ interface ModelField {
   relationFromFields?: string[];
 }
 
-const MODELS = getDatamodel().datamodel.models as unknown as Record<string, { fields: ModelField[] }>;
+const MODELS = DATAMODEL.datamodel.models as unknown as Record<string, { fields: ModelField[] }>;
 const ENUMS = Enums as unknown as Record<string, Record<string, string> | undefined>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
