@@ -3,7 +3,7 @@
 // but over such a pool (PrismaPg accepts a pg.Pool), so the bench knows exactly how many statements
 // one HTTP request costs: the key lookup, the page, the count and anything else (an N+1 would show).
 import pg from "pg";
-import { clientOver, type Db } from "../src/db.ts";
+import { clientOver, type Db, SESSION_OPTIONS } from "../src/db.ts";
 
 export interface StatementCounter {
   /** Statements sent since the pool was created. */
@@ -28,7 +28,7 @@ export function createCountingPool(connectionString: string, max = 10): Counting
       return (super.query as (...a: any[]) => any)(...args);
     }
   }
-  const pool = new pg.Pool({ connectionString, max, Client: CountingClient });
+  const pool = new pg.Pool({ connectionString, max, Client: CountingClient, options: SESSION_OPTIONS });
   // An idle connection that fails (the server restarts, the database is dropped) must not crash the
   // bench: without a listener the pool's "error" event would be thrown.
   pool.on("error", (error) => console.error(`bench: an idle pg connection failed: ${error.message}`));

@@ -39,6 +39,14 @@ export interface DbOptions {
  */
 const CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * Settings of every session the service opens. jit=off: PostgreSQL compiles a statement to machine code
+ * when its estimated cost passes jit_above_cost, which the search's statements do at 1M work orders by
+ * the cost of branches they never run; compiling took 140-170 ms of a 150 ms page by priority, which
+ * runs in 10 ms interpreted (docs/performance.md, "Lists at scale" → "Fourteenth session").
+ */
+export const SESSION_OPTIONS = "-c jit=off";
+
 /** Every connection of the pool stayed busy while a query waited for one: overload, not an outage. */
 const POOL_BUSY = "POOL_BUSY";
 class PoolBusyError extends Error {
@@ -234,6 +242,7 @@ export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
     max: options.max ?? 10,
     connectionTimeoutMillis: options.waitMs ?? CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    options: SESSION_OPTIONS,
   });
   pool.on("error", (error) => options.onConnectionError?.(error));
   return clientOver(pool);

@@ -47,4 +47,26 @@ describe("multi-host PostgreSQL URLs", () => {
     expect((await client.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
     await client.end();
   });
+
+  it("opens every session of the pool with the service's settings: no JIT compilation (db.ts SESSION_OPTIONS)", async () => {
+    const server = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
+    const url = `postgresql://${server.username}@${server.host}/postgres`;
+    const plain = primaryClient(url);
+    await plain.connect();
+    // The server's own default is on (PostgreSQL's): the pool's sessions differ from a plain one.
+    const serverDefault = (await plain.query("SHOW jit")).rows[0].jit;
+    await plain.end();
+    const db = createDb(url, { max: 2 });
+    try {
+      const sessions = await Promise.all(
+        [1, 2].map(() => db.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`),
+      );
+      expect({ serverDefault, sessions }).toEqual({
+        serverDefault: "on",
+        sessions: [[{ jit: "off" }], [{ jit: "off" }]],
+      });
+    } finally {
+      await db.$disconnect();
+    }
+  });
 });
