@@ -29,6 +29,7 @@ const PLACEHOLDERS: Record<string, string> = {
   TERM_IS_PM: TERM.isPM,
   TERM_ASSET: TERM.asset,
   TERM_BUYER_FACILITY: TERM.buyerFacility,
+  TERM_PRIORITY: TERM.priority,
   TERM_STATUS_FACET: TERM.statusFacet,
   // The first character after the triples' prefix: the upper end of their range in the dictionary.
   TERM_TRIPLE_END: String.fromCharCode(TERM.triple.charCodeAt(0) + 1),

@@ -332,7 +332,10 @@ function queryString(q: Query): string {
   return params.toString();
 }
 
-/** statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the bitmaps answered (#29). */
+/**
+ * statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the
+ * bitmaps answered (#29); priorityRuns: pages by woPriority answered with every run's bits decoded.
+ */
 const seen = {
   queries: 0,
   found: 0,
@@ -346,6 +349,7 @@ const seen = {
   smallLists: 0,
   totals: 0,
   windows: 0,
+  priorityRuns: 0,
 };
 /** The count_by fields the bitmaps answered at least once. */
 const groupedBy = new Set<string>();
@@ -422,14 +426,18 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     expect(await bitmapSearch(ctx, fast), "few matches: read from their rows").toBeNull();
     seen.smallLists++;
   }
-  for (const decodeLimit of [undefined, 0]) {
-    const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0 });
-    if (!found) return;
-    if (decodeLimit === undefined) seen.bitmaps++;
-    if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
-    if (decodeLimit === undefined && fast.facets.length) seen.facets++;
-    expect({ qs: queryString(q), ...found }).toEqual(answer);
-  }
+  // By woPriority, the walked page goes run by run (bitmaps.ts priorityPageSql): also with every run's bits decoded.
+  const runs = fast.walk.by === "woPriority" ? [undefined, false] : [undefined];
+  for (const decodeLimit of [undefined, 0])
+    for (const walkRuns of decodeLimit === 0 ? runs : [undefined]) {
+      const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0, walkRuns });
+      if (!found) return;
+      if (decodeLimit === undefined) seen.bitmaps++;
+      if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
+      if (decodeLimit === undefined && fast.facets.length) seen.facets++;
+      if (walkRuns === false) seen.priorityRuns++;
+      expect({ qs: queryString(q), walkRuns, ...found }).toEqual({ ...answer, walkRuns });
+    }
   // count_by on a status or facet from the bits, where they answer: every group's count.
   const groupBy = GROUP_BY[q.offset % GROUP_BY.length];
   const grouped = await bitmapCountBy(ctx, fast, groupBy, { fewMatches: 0 });
@@ -486,6 +494,34 @@ async function checkLocationNames(): Promise<void> {
   }
   // Every one of them answered by the bitmaps (walked: check asks with nothing decoded).
   expect(seen.facets - before).toBe(2 * 3 * 2 * 2);
+}
+
+/**
+ * Pages by woPriority through every run (bitmaps.ts priorityPageSql), for each company, one status and
+ * all of them, with a supplier facility and without, both orders, from the first page to past the last:
+ * where a page starts in a later run, runs are skipped by their counts (the generator's small offsets
+ * rarely leave the first run). check() answers each with every run walked and with every run decoded.
+ */
+async function checkPriorityRuns(): Promise<void> {
+  const before = seen.priorityRuns;
+  for (const company of ["acme", "globex"] as const)
+    for (const [status, supplierFacilityId] of [
+      [[STATUS_POOL[0]], undefined],
+      [[...STATUS_POOL], suppliers[company].find((id) => id !== null) ?? undefined],
+    ] as const)
+      for (const order of ["asc", "desc"] as const)
+        for (const offset of [0, 2, 7, 15, 30, 60])
+          await check({
+            company,
+            parts: [],
+            status: [...status],
+            supplierFacilityId,
+            sortBy: "woPriority",
+            order,
+            offset,
+            limit: 4,
+          });
+  expect(seen.priorityRuns - before).toBeGreaterThan(20);
 }
 
 /**
@@ -787,6 +823,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.smallGroups).toBeGreaterThan(5);
     expect(seen.smallLists).toBeGreaterThan(5);
     expect(seen.totals).toBeGreaterThan(2);
+    expect(seen.priorityRuns).toBeGreaterThan(2);
     expect([...groupedBy].sort()).toEqual([...GROUP_BY].sort());
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):
@@ -889,11 +926,13 @@ describe("work order list and count_by against a reference", () => {
     await checkStatusGroups();
     await checkWindows();
     await checkLocationNames();
+    await checkPriorityRuns();
     await indexAll();
     await fc.assert(property(), params());
     await checkStatusGroups();
     await checkWindows();
     await checkLocationNames();
+    await checkPriorityRuns();
   }, 240_000);
 
   it("a renamed location's work orders sort by its new name at once, and after indexing", async () => {

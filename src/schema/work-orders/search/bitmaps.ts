@@ -431,6 +431,94 @@ function locationNames(query: BitmapQuery): Sql | undefined {
   return sql`ARRAY(SELECT DISTINCT l.name FROM "Location" l WHERE l.id = ANY(${locations.values}::int[]))`;
 }
 
+/** Rare priorities' docs (runs without bitmaps, counted by walking them) up to which priorityPageSql answers. */
+const RARE_RUN_DOCS = 10_000;
+
+/**
+ * A page of the bits `q` by woPriority, run by run (TERM.priority): each priority's indexed matches are
+ * counted by AND with its bitmap (a rare priority's by walking its docs), the runs before the page's
+ * offset are skipped with their count and the runs without a match are never walked; in the runs the page
+ * lands in, the docs are walked in id order up to the matches wanted, or decoded (the run's bits ANDed
+ * with the query's) when a walk would test more docs than decoding costs. The run without a priority is
+ * what the others leave and is walked. Pending work orders come from their live rows, placed by their live
+ * key. One walk of the priority index tested every doc of a run with no match before reaching the next: a
+ * supplier without any work order of the first priority walked 116,000 docs for its first page. When the
+ * rare runs hold more than RARE_RUN_DOCS docs, the walk of the whole index (`fallback`) answers instead.
+ * `walkRuns`: true walks every run, false decodes every run with bits (the tests take both).
+ */
+function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLimit: number; walkRuns?: boolean }): Sql {
+  const { companyId, skip, take } = query;
+  const dir = Prisma.raw(query.walk.order);
+  // Whether key a sorts before key b in the page's order (a key that may be null sorts last either way).
+  const before = (a: Sql, b: Sql) =>
+    sql`(${a} IS NOT NULL AND (${b} IS NULL OR ${a} ${Prisma.raw(query.walk.order === "asc" ? "<" : ">")} ${b}))`;
+  const indexed = sql`d."buyerCompanyId" = ${companyId} AND d."workOrderId" NOT IN (SELECT id FROM pending)`;
+  // A run's chunks with the query's, by the run's term.
+  const runBits = (term: Sql) => sql`FROM "WorkOrderSearchBitmap" b JOIN q ON q.chunk = b.chunk
+     WHERE b."buyerCompanyId" = ${companyId} AND b.term = ${term} COLLATE "C"`;
+  const pendingSet = sql`SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}`;
+  const decode =
+    options.walkRuns === undefined
+      ? sql`r.bitmapped AND r.n <= ${options.decodeLimit}
+            AND NOT (r.m::bigint * r.docs <= (${WALK_ROWS} + ${WALKED_PER_MATCH} * r.n::bigint) * r.n)`
+      : sql`r.bitmapped AND ${!options.walkRuns}`;
+  const walk = (key: Sql) => sql`SELECT d."workOrderId" AS id, d."woPriority" AS key FROM "WorkOrderSearchDoc" d
+      WHERE ${indexed} AND ${key} AND ${BIT_SET} ORDER BY d."workOrderId" ${dir} LIMIT r.m`;
+  const rareDocs = sql`(SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm"
+     WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.priority)} AND NOT bitmapped)`;
+  return sql`CASE WHEN ${rareDocs} > ${RARE_RUN_DOCS} THEN (${fallback}) ELSE (WITH terms AS MATERIALIZED (
+      SELECT term, substr(term, 2)::int AS key, docs, bitmapped FROM "WorkOrderSearchTerm"
+       WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.priority)} AND docs > 0
+    ), keyed AS MATERIALIZED (
+      SELECT t.term, t.key, t.docs, t.bitmapped,
+             CASE WHEN t.bitmapped
+                  THEN (SELECT coalesce(sum(bit_count(b.bits & q.bits)), 0) ${runBits(sql`t.term`)})
+                       - (${pendingSet} AND d."woPriority" = t.key)
+                  ELSE (SELECT count(*) FROM "WorkOrderSearchDoc" d WHERE ${indexed} AND d."woPriority" = t.key AND ${BIT_SET})
+             END AS n
+        FROM terms t
+    ), runs AS MATERIALIZED (
+      SELECT term, key, docs, bitmapped, n FROM keyed
+      UNION ALL
+      -- The run without a priority: the indexed matches the others leave.
+      SELECT NULL, NULL, NULL, false,
+             (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (${pendingSet}) - (SELECT coalesce(sum(n), 0) FROM keyed)
+    ), live AS MATERIALIZED (
+      SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
+    ), placed AS MATERIALIZED (
+      -- Each run with matches in the page's order: its indexed matches before it, and every row before it.
+      SELECT o.*, o.before + (SELECT count(*) FROM live l WHERE ${before(sql`l.key`, sql`o.key`)}) AS rows_before
+        FROM (SELECT x.*, sum(x.n) OVER w - x.n AS before, row_number() OVER w AS i FROM runs x WHERE x.n > 0
+              WINDOW w AS (ORDER BY x.key ${dir} NULLS LAST ROWS UNBOUNDED PRECEDING)) o
+    ), start AS MATERIALIZED (
+      -- The run the page starts in (none: it starts among the pending rows before the first run).
+      SELECT i, key, before, rows_before FROM placed WHERE rows_before <= ${skip} ORDER BY i DESC LIMIT 1
+    ), wanted AS MATERIALIZED (
+      -- Rows wanted from the start on, each run's share of them, and how it is read.
+      SELECT r.*, ${decode} AS decode FROM (
+        SELECT o.term, o.key, o.docs, o.bitmapped, o.n,
+               least(o.n, ${skip + take} - coalesce((SELECT rows_before FROM start), 0)
+                          - (o.before - coalesce((SELECT before FROM start), 0))) AS m
+          FROM placed o WHERE o.i >= coalesce((SELECT i FROM start), 1)
+      ) r WHERE r.m > 0
+    )
+    SELECT ARRAY(SELECT id FROM (
+      SELECT x.id, x.key FROM wanted r CROSS JOIN LATERAL (${walk(sql`d."woPriority" = r.key`)}) x
+       WHERE r.key IS NOT NULL AND NOT r.decode
+      UNION ALL
+      SELECT x.id, x.key FROM wanted r CROSS JOIN LATERAL (${walk(sql`d."woPriority" IS NULL`)}) x WHERE r.key IS NULL
+      UNION ALL
+      SELECT x.id, x.key FROM wanted r CROSS JOIN LATERAL (
+        SELECT d."workOrderId" AS id, d."woPriority" AS key FROM "WorkOrderSearchDoc" d
+         WHERE ${indexed} AND d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(b.chunk, b.bits & q.bits) ${runBits(sql`r.term`)}))
+         ORDER BY d."workOrderId" ${dir} LIMIT r.m) x
+       WHERE r.decode
+      UNION ALL
+      SELECT id, key FROM live l WHERE NOT EXISTS (SELECT 1 FROM start s WHERE ${before(sql`l.key`, sql`s.key`)})
+    ) m ORDER BY key ${dir} NULLS LAST, id ${dir}
+      LIMIT ${take} OFFSET ${skip} - coalesce((SELECT rows_before FROM start), 0))) END`;
+}
+
 /** The matches' docs by their decoded ordinals (docPageSql's `read` of the bits). */
 const DECODED = sql`d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))`;
 
@@ -678,7 +766,13 @@ export async function bitmapCountBy(
 export async function bitmapSearch(
   ctx: Context,
   query: BitmapQuery,
-  options: { countOnly?: boolean; decodeLimit?: number; fewMatches?: number; tripleCandidates?: number } = {},
+  options: {
+    countOnly?: boolean;
+    decodeLimit?: number;
+    fewMatches?: number;
+    tripleCandidates?: number;
+    walkRuns?: boolean;
+  } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
   const groups = groupsOf(await analysisOf(ctx, query), query);
@@ -693,8 +787,10 @@ export async function bitmapSearch(
                JOIN q ON q.chunk = d.ordinal / ${CHUNK} WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1)
           + ${pendingMatching(query)})::int`;
   // Exact bits: count and page in one statement (q computed once), the page walked or decoded as the
-  // count and the company's size decide (only the branch taken runs).
+  // count and the company's size decide (only the branch taken runs); by woPriority, run by run.
   if (!planned.confirm && !options.countOnly) {
+    const page = sql`CASE WHEN c.count > ${decodeLimit} OR ${walkPays(query, sql`c.count`, sql`c.docs`)}
+      THEN (${docPageSql(query, query.walk, { walked: BIT_SET })}) ELSE (${docPageSql(query, query.walk, { read: DECODED })}) END`;
     const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
       WITH ${ctes}, ${BITMAP}, counted AS MATERIALIZED (
         SELECT ${counted} AS count,
@@ -702,8 +798,7 @@ export async function bitmapSearch(
       )
       SELECT c.count,
              CASE WHEN c.count <= ${query.skip} THEN ARRAY[]::int[]
-                  WHEN c.count > ${decodeLimit} OR ${walkPays(query, sql`c.count`, sql`c.docs`)}
-                  THEN (${docPageSql(query, query.walk, { walked: BIT_SET })}) ELSE (${docPageSql(query, query.walk, { read: DECODED })}) END AS ids
+                  ELSE ${query.walk.by === "woPriority" ? priorityPageSql(query, page, { decodeLimit, walkRuns: options.walkRuns }) : page} END AS ids
         FROM counted c`;
     return found;
   }

@@ -30,6 +30,11 @@ export const TERM = {
   /** `b` + its buyerFacilityId (a count_by group only). */
   buyerFacility: "b",
   /**
+   * `r` + its woPriority, when it has one: the runs of a page by woPriority (bitmaps.ts priorityPageSql
+   * counts each run's matches and walks only the runs the page lands in). Neither a filter nor a group.
+   */
+  priority: "r",
+  /**
    * `x` + its status + a space + one of its facet terms above (`xOpen l12`): the dictionary's count of a
    * facet's work orders per status, for count_by with a status filter only; never given bitmaps.
    */

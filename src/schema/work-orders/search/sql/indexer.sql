@@ -17,9 +17,9 @@ BEGIN
   ELSE
     INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus",
                                           "oldLocationId", "oldSupplierFacilityId", "oldProblemTypeId",
-                                          "oldPlannedMaintenanceScheduleId", "oldIsPM", "oldAssetId", "oldBuyerFacilityId")
+                                          "oldPlannedMaintenanceScheduleId", "oldIsPM", "oldAssetId", "oldBuyerFacilityId", "oldWoPriority")
     VALUES (OLD.id, OLD."buyerCompanyId", OLD."searchVector", OLD.status, OLD."locationId", OLD."supplierFacilityId", OLD."problemTypeId",
-            OLD."plannedMaintenanceScheduleId", OLD."isPM", OLD."assetId", OLD."buyerFacilityId")
+            OLD."plannedMaintenanceScheduleId", OLD."isPM", OLD."assetId", OLD."buyerFacilityId", OLD."woPriority")
     ON CONFLICT DO NOTHING;
   END IF;
   RETURN NULL;
@@ -47,9 +47,9 @@ LANGUAGE sql AS $$
   WITH locked AS (SELECT * FROM "WorkOrder" WHERE id = ANY(ids) ORDER BY id FOR NO KEY UPDATE)
   INSERT INTO "WorkOrderSearchPending" ("workOrderId", "buyerCompanyId", "oldVector", "oldStatus",
                                         "oldLocationId", "oldSupplierFacilityId", "oldProblemTypeId",
-                                        "oldPlannedMaintenanceScheduleId", "oldIsPM", "oldAssetId", "oldBuyerFacilityId")
+                                        "oldPlannedMaintenanceScheduleId", "oldIsPM", "oldAssetId", "oldBuyerFacilityId", "oldWoPriority")
   SELECT id, "buyerCompanyId", "searchVector", status, "locationId", "supplierFacilityId", "problemTypeId",
-         "plannedMaintenanceScheduleId", "isPM", "assetId", "buyerFacilityId"
+         "plannedMaintenanceScheduleId", "isPM", "assetId", "buyerFacilityId", "woPriority"
     FROM locked
   ON CONFLICT DO NOTHING
 $$;
@@ -104,7 +104,8 @@ BEGIN
          unnest(work_order_search_terms(p."oldVector", p."oldStatus")
                 || work_order_search_with_status(p."oldStatus", work_order_search_facets(
                      p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId",
-                     p."oldPlannedMaintenanceScheduleId", p."oldIsPM", p."oldAssetId", p."oldBuyerFacilityId"))), d.ordinal, -1
+                     p."oldPlannedMaintenanceScheduleId", p."oldIsPM", p."oldAssetId", p."oldBuyerFacilityId",
+                     p."oldWoPriority"))), d.ordinal, -1
     FROM "WorkOrderSearchPending" p JOIN "WorkOrderSearchDoc" d USING ("workOrderId")
    WHERE p."workOrderId" = ANY(ids)
   UNION ALL
@@ -131,7 +132,7 @@ BEGIN
          unnest(work_order_search_terms(w."searchVector", w.status)
                 || work_order_search_with_status(w.status, work_order_search_facets(
                      w."locationId", w."supplierFacilityId", w."problemTypeId",
-                     w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId"))), d.ordinal, 1
+                     w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId", w."woPriority"))), d.ordinal, 1
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
    WHERE w.id = ANY(ids)
   UNION ALL

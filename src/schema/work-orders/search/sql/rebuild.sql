@@ -23,7 +23,7 @@ BEGIN
          unnest(work_order_search_terms(w."searchVector", w.status)
                 || work_order_search_with_status(w.status, work_order_search_facets(
                      w."locationId", w."supplierFacilityId", w."problemTypeId",
-                     w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId"))) AS term
+                     w."plannedMaintenanceScheduleId", w."isPM", w."assetId", w."buyerFacilityId", w."woPriority"))) AS term
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id;
   INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped)
   SELECT company, term, count(*), (count(*) >= common AND term NOT LIKE '{{TERM_STATUS_FACET}}%') OR term LIKE '{{TERM_STATUS}}%'

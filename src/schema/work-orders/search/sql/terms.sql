@@ -22,13 +22,15 @@ $$;
 -- The facets of one work order (#29: filter-only lists and counts): {{TERM_LOCATION}} + locationId,
 -- {{TERM_SUPPLIER_FACILITY}} + supplierFacilityId (none when unassigned), {{TERM_PROBLEM_TYPE}} + problemTypeId; and the count_by
 -- groups {{TERM_PM_SCHEDULE}} + plannedMaintenanceScheduleId, {{TERM_IS_PM}} + isPM ('true' / 'false'), {{TERM_ASSET}} + the main assetId,
--- {{TERM_BUYER_FACILITY}} + buyerFacilityId (search/terms.ts GROUP_FACETS). A null column has no term.
+-- {{TERM_BUYER_FACILITY}} + buyerFacilityId (search/terms.ts GROUP_FACETS); and {{TERM_PRIORITY}} + woPriority, the runs of a page
+-- by priority (search/bitmaps.ts priorityPageSql). A null column has no term.
 CREATE OR REPLACE FUNCTION work_order_search_facets(
-  location int, supplier int, problem int, schedule int, is_pm boolean, asset int, buyer_facility int
+  location int, supplier int, problem int, schedule int, is_pm boolean, asset int, buyer_facility int, priority int
 ) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT array_remove(ARRAY['{{TERM_LOCATION}}' || location, '{{TERM_SUPPLIER_FACILITY}}' || supplier, '{{TERM_PROBLEM_TYPE}}' || problem, '{{TERM_PM_SCHEDULE}}' || schedule,
-                            '{{TERM_IS_PM}}' || is_pm, '{{TERM_ASSET}}' || asset, '{{TERM_BUYER_FACILITY}}' || buyer_facility], NULL)
+                            '{{TERM_IS_PM}}' || is_pm, '{{TERM_ASSET}}' || asset, '{{TERM_BUYER_FACILITY}}' || buyer_facility,
+                            '{{TERM_PRIORITY}}' || priority], NULL)
 $$;
 
 -- A work order's facet terms (work_order_search_facets) and each of them again under its status:
@@ -85,6 +87,8 @@ BEGIN
                                   WHERE w."buyerCompanyId" = company AND w."assetId" = rest::int);
     WHEN '{{TERM_BUYER_FACILITY}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
                                   WHERE w."buyerCompanyId" = company AND w."buyerFacilityId" = rest::int);
+    WHEN '{{TERM_PRIORITY}}' THEN RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
+                                  WHERE w."buyerCompanyId" = company AND w."woPriority" = rest::int);
     ELSE NULL;
   END CASE;
   RETURN array(SELECT d.ordinal FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id
