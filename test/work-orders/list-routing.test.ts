@@ -5,6 +5,8 @@
 // threshold at 0 (every company on the bitmaps). The answers must be the same and the statement counts
 // must show which path ran; a search takes the bitmaps on both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../src/db.ts";
+import { indexedWorkOrders } from "../../src/schema/work-orders/search/bitmaps.ts";
 import { refreshSearchVector } from "../../src/schema/work-orders/search/vector.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
@@ -144,5 +146,17 @@ describe("work order lists without a search text, by company size", () => {
         expect([plain.docs, always.docs], path).toEqual([false, true]);
         expect(always.counted, path).toEqual([expect.stringContaining('FROM "WorkOrderSearchDoc" d')]);
       }
+  });
+});
+
+describe("the company's size that routes a list, read at most once a minute", () => {
+  it("is kept per database client: company ids are a database's own", async () => {
+    // Two databases whose company 1 differ (the tests' databases share their fixture's ids in one process).
+    const client = (size: number) => ({ $queryRaw: async () => [{ size }] }) as unknown as Db;
+    const [small, large] = [client(12), client(25_000)];
+    const now = () => new Date();
+    expect(await indexedWorkOrders({ db: small, now }, 1)).toBe(12);
+    expect(await indexedWorkOrders({ db: large, now }, 1)).toBe(25_000);
+    expect(await indexedWorkOrders({ db: small, now }, 1)).toBe(12);
   });
 });

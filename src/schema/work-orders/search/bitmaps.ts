@@ -656,8 +656,11 @@ const GROUPS: Record<string, { kind: string; old: string; type: string }> = {
 
 export const BITMAP_GROUPS = Object.keys(GROUPS);
 
-/** Each company's indexed work orders, as the dictionary counts them, per process for SIZE_TTL_MS. */
-const sizes = new Map<number, { size: number; until: number }>();
+/**
+ * Each company's indexed work orders, as the dictionary counts them, for SIZE_TTL_MS, per database
+ * client: company ids are a database's own (the tests' databases share them within one process).
+ */
+const sizes = new WeakMap<object, Map<number, { size: number; until: number }>>();
 const SIZE_TTL_MS = 60_000;
 
 /**
@@ -667,13 +670,15 @@ const SIZE_TTL_MS = 60_000;
  */
 export async function indexedWorkOrders(ctx: Pick<Context, "db" | "now">, companyId: number): Promise<number> {
   const now = ctx.now().getTime();
-  const known = sizes.get(companyId);
+  const companies = sizes.get(ctx.db) ?? new Map<number, { size: number; until: number }>();
+  sizes.set(ctx.db, companies);
+  const known = companies.get(companyId);
   if (known && known.until > now) return known.size;
   const [{ size }] = await ctx.db.$queryRaw<{ size: number }[]>`
     SELECT coalesce(sum(docs), 0)::int AS size FROM "WorkOrderSearchTerm"
      WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.status)}`;
-  if (sizes.size >= 10_000) sizes.clear();
-  sizes.set(companyId, { size, until: now + SIZE_TTL_MS });
+  if (companies.size >= 10_000) companies.clear();
+  companies.set(companyId, { size, until: now + SIZE_TTL_MS });
   return size;
 }
 
