@@ -14,6 +14,10 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Test files share their worker process's modules: loading the service's modules took 2.5-4 s per
+    // file (docs/architecture.md, "Why these choices"). A test changes only what it owns (its database,
+    // Redis prefix and server), never module state or process.env.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
