@@ -42,8 +42,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /**
  * Settings of every session the service opens. jit=off: PostgreSQL compiles a statement to machine code
  * when its estimated cost passes jit_above_cost, which the search's statements do at 1M work orders by
- * the cost of branches they never run; compiling took 140-170 ms of a 150 ms page by priority, which
- * runs in 10 ms interpreted (docs/performance.md, "Lists at scale" → "Fourteenth session").
+ * the cost of branches they never run; compiling took 110-170 ms on every execution of a page by
+ * priority that runs in 10 ms interpreted (docs/performance.md, "Lists at scale" → "Fourteenth session").
  */
 export const SESSION_OPTIONS = "-c jit=off";
 

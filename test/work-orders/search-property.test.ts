@@ -426,7 +426,7 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     expect(await bitmapSearch(ctx, fast), "few matches: read from their rows").toBeNull();
     seen.smallLists++;
   }
-  // By woPriority, the walked page goes run by run (bitmaps.ts priorityPageSql): also with every run's bits decoded.
+  // A page by woPriority goes run by run (bitmaps.ts priorityPageSql): also asked with every run's bits decoded.
   const runs = fast.walk.by === "woPriority" ? [undefined, false] : [undefined];
   for (const decodeLimit of [undefined, 0])
     for (const walkRuns of decodeLimit === 0 ? runs : [undefined]) {
