@@ -456,11 +456,9 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
   // A run's chunks with the query's, by the run's term.
   const runBits = (term: Sql) => sql`FROM "WorkOrderSearchBitmap" b JOIN q ON q.chunk = b.chunk
      WHERE b."buyerCompanyId" = ${companyId} AND b.term = ${term} COLLATE "C"`;
-  const pendingSet = sql`SELECT count(*) FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}`;
   const decode =
     options.walkRuns === undefined
-      ? sql`r.bitmapped AND r.n <= ${options.decodeLimit}
-            AND NOT (r.m::bigint * r.docs <= (${WALK_ROWS} + ${WALKED_PER_MATCH} * r.n::bigint) * r.n)`
+      ? sql`r.bitmapped AND r.n <= ${options.decodeLimit} AND NOT ${walkPays(sql`r.m`, sql`r.n`, sql`r.docs`)}`
       : sql`r.bitmapped AND ${!options.walkRuns}`;
   const walk = (key: Sql) => sql`SELECT d."workOrderId" AS id, d."woPriority" AS key FROM "WorkOrderSearchDoc" d
       WHERE ${indexed} AND ${key} AND ${BIT_SET} ORDER BY d."workOrderId" ${dir} LIMIT r.m`;
@@ -469,11 +467,14 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
   return sql`CASE WHEN ${rareDocs} > ${RARE_RUN_DOCS} THEN (${fallback}) ELSE (WITH terms AS MATERIALIZED (
       SELECT term, substr(term, 2)::int AS key, docs, bitmapped FROM "WorkOrderSearchTerm"
        WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.priority)} AND docs > 0
+    ), pending_set AS MATERIALIZED (
+      -- Pending work orders whose indexed bit is set, by their indexed priority: the bits count them, walks skip them.
+      SELECT d."woPriority" AS key FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
     ), keyed AS MATERIALIZED (
       SELECT t.term, t.key, t.docs, t.bitmapped,
              CASE WHEN t.bitmapped
                   THEN (SELECT coalesce(sum(bit_count(b.bits & q.bits)), 0) ${runBits(sql`t.term`)})
-                       - (${pendingSet} AND d."woPriority" = t.key)
+                       - (SELECT count(*) FROM pending_set s WHERE s.key = t.key)
                   ELSE (SELECT count(*) FROM "WorkOrderSearchDoc" d WHERE ${indexed} AND d."woPriority" = t.key AND ${BIT_SET})
              END AS n
         FROM terms t
@@ -482,7 +483,7 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
       UNION ALL
       -- The run without a priority: the indexed matches the others leave.
       SELECT NULL, NULL, NULL, false,
-             (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (${pendingSet}) - (SELECT coalesce(sum(n), 0) FROM keyed)
+             (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (SELECT count(*) FROM pending_set) - (SELECT coalesce(sum(n), 0) FROM keyed)
     ), live AS MATERIALIZED (
       SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
     ), placed AS MATERIALIZED (
@@ -523,11 +524,12 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
 const DECODED = sql`d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))`;
 
 /**
- * Whether a page of `count` matches among a company's `docs` is walked (expected to test at most
- * WALK_ROWS + WALKED_PER_MATCH per match) rather than read and sorted; SQL over the two int expressions.
+ * Whether the first `wanted` of `count` matches among `docs` are walked (expected to test at most
+ * WALK_ROWS + WALKED_PER_MATCH per match) rather than read and sorted; SQL over the int expressions. A
+ * page wants offset + limit of the company's docs; a priority's run its share of them (priorityPageSql).
  */
-const walkPays = (query: BitmapQuery, count: Sql, docs: Sql) =>
-  sql`${query.skip + query.take}::bigint * ${docs} <= (${WALK_ROWS} + ${WALKED_PER_MATCH} * ${count}::bigint) * ${count}`;
+const walkPays = (wanted: Sql | number, count: Sql, docs: Sql) =>
+  sql`${wanted}::bigint * ${docs} <= (${WALK_ROWS} + ${WALKED_PER_MATCH} * ${count}::bigint) * ${count}`;
 
 /**
  * count_by's groups as CTEs and the final SELECT: `counted` (value, n), the indexed work orders per value
@@ -628,7 +630,7 @@ export async function docsPage(
       : !query.created || query.walk.by === "createdAt"
         ? sql`(${walked})`
         : DOC_SORTS[query.walk.by].walksWindows
-          ? sql`CASE WHEN ${walkPays(query, sql`c.count`, sql`c.docs`)} THEN (${walked}) ELSE (${read}) END`
+          ? sql`CASE WHEN ${walkPays(query.skip + query.take, sql`c.count`, sql`c.docs`)} THEN (${walked}) ELSE (${read}) END`
           : sql`(${read})`;
   const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>`
     WITH ${companyTotalCtes(query)}, counted AS MATERIALIZED (
@@ -794,7 +796,7 @@ export async function bitmapSearch(
   // Exact bits: count and page in one statement (q computed once), the page walked or decoded as the
   // count and the company's size decide (only the branch taken runs); by woPriority, run by run.
   if (!planned.confirm && !options.countOnly) {
-    const page = sql`CASE WHEN c.count > ${decodeLimit} OR ${walkPays(query, sql`c.count`, sql`c.docs`)}
+    const page = sql`CASE WHEN c.count > ${decodeLimit} OR ${walkPays(query.skip + query.take, sql`c.count`, sql`c.docs`)}
       THEN (${docPageSql(query, query.walk, { walked: BIT_SET })}) ELSE (${docPageSql(query, query.walk, { read: DECODED })}) END`;
     const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
       WITH ${ctes}, ${BITMAP}, counted AS MATERIALIZED (
