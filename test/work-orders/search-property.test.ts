@@ -334,7 +334,8 @@ function queryString(q: Query): string {
 
 /**
  * statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the
- * bitmaps answered (#29); priorityRuns: pages by woPriority answered with every run's bits decoded.
+ * bitmaps answered (#29); priorityRuns: pages by woPriority answered with every run's bits decoded;
+ * createdBlocks: pages by createdAt answered from the blocks' bounds.
  */
 const seen = {
   queries: 0,
@@ -350,6 +351,7 @@ const seen = {
   totals: 0,
   windows: 0,
   priorityRuns: 0,
+  createdBlocks: 0,
 };
 /** The count_by fields the bitmaps answered at least once. */
 const groupedBy = new Set<string>();
@@ -426,18 +428,24 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     expect(await bitmapSearch(ctx, fast), "few matches: read from their rows").toBeNull();
     seen.smallLists++;
   }
-  // A page by woPriority goes run by run (bitmaps.ts priorityPageSql): also asked with every run's bits decoded.
+  // A page by woPriority goes run by run (bitmaps.ts priorityPageSql): also asked with every run's bits
+  // decoded. A page by createdAt is also asked from the blocks' bounds (createdAtPageSql), at any offset.
   const runs = fast.walk.by === "woPriority" ? [undefined, false] : [undefined];
+  const blocks = fast.walk.by === "createdAt" ? [undefined, "only" as const] : [undefined];
   for (const decodeLimit of [undefined, 0])
-    for (const walkRuns of decodeLimit === 0 ? runs : [undefined]) {
-      const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0, walkRuns });
-      if (!found) return;
-      if (decodeLimit === undefined) seen.bitmaps++;
-      if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
-      if (decodeLimit === undefined && fast.facets.length) seen.facets++;
-      if (walkRuns === false) seen.priorityRuns++;
-      expect({ qs: queryString(q), walkRuns, ...found }).toEqual({ ...answer, walkRuns });
-    }
+    for (const walkRuns of decodeLimit === 0 ? runs : [undefined])
+      for (const createdBlocks of decodeLimit === 0 ? blocks : [undefined]) {
+        const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0, walkRuns, createdBlocks });
+        if (!found) return;
+        if (decodeLimit === undefined) seen.bitmaps++;
+        if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
+        if (decodeLimit === undefined && fast.facets.length) seen.facets++;
+        if (walkRuns === false) seen.priorityRuns++;
+        // "only": null where the blocks cannot start the page (the service walks from the first doc).
+        if (createdBlocks && found.ids === null) continue;
+        if (createdBlocks) seen.createdBlocks++;
+        expect({ qs: queryString(q), walkRuns, ...found }).toEqual({ ...answer, walkRuns });
+      }
   // count_by on a status or facet from the bits, where they answer: every group's count.
   const groupBy = GROUP_BY[q.offset % GROUP_BY.length];
   const grouped = await bitmapCountBy(ctx, fast, groupBy, { fewMatches: 0 });
@@ -826,6 +834,10 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.smallLists).toBeGreaterThan(5);
     expect(seen.totals).toBeGreaterThan(2);
     expect(seen.priorityRuns).toBeGreaterThan(2);
+    expect(seen.createdBlocks).toBeGreaterThan(5);
+    // Every field grouped at least once: the random queries reach most (a run of 120 missed assetId
+    // once), the sweep of status filters each.
+    await checkStatusGroups();
     expect([...groupedBy].sort()).toEqual([...GROUP_BY].sort());
 
     // Phrases of three words from their triples (search-phrases.test.ts has how searches ask for them):

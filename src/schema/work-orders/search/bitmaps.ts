@@ -13,7 +13,7 @@
 // answers on the GIN path, with the same results.
 import { Prisma, sqlRows } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
-import { CHUNK_BITS, FACETS, GROUP_FACETS, TERM } from "./terms.ts";
+import { CHUNK_BITS, CREATED_BLOCK, FACETS, GROUP_FACETS, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
@@ -520,6 +520,80 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
       LIMIT ${take} OFFSET ${skip} - coalesce((SELECT rows_before FROM start), 0))) END`;
 }
 
+/** A block of the createdAt bounds as a literal, and the blocks per chunk of bits. */
+const BLOCK = Prisma.raw(String(CREATED_BLOCK));
+const BLOCKS_PER_CHUNK = CHUNK_BITS / CREATED_BLOCK;
+/**
+ * Blocks whose bounds straddle the page's start and whose docs are walked to count the matches ahead of
+ * it, up to which createdAtPageSql answers: a company whose docs are far out of creation order (rows
+ * imported with old dates) has many, and its walk of the createdAt index answers instead.
+ */
+const STRADDLING_BLOCKS = 8;
+
+/**
+ * A page of the bits `q` by createdAt that starts at a key instead of walking from the first doc: each
+ * block of CREATED_BLOCK ordinals has its matches counted by bit_count and its createdAt bounds kept
+ * (WorkOrderSearchCreatedBlock). The start is the deepest block's first key (its bound in the page's
+ * order) with at most `skip` matches possibly ahead of it; the matches ahead of it are counted exactly:
+ * the blocks wholly ahead by their counts, the few whose bounds straddle it by walking their docs, the
+ * pending ones by their live rows. The page is then walked from the start in the createdAt index. Docs
+ * are numbered as work orders are indexed, so a block's keys are close together and a deep page walks
+ * about one block instead of every doc before it (a status's 10,000th match walked 133,000 docs).
+ * `fallback` (the walk from the first doc) answers when no block may start the page, a block has no
+ * bounds, or more than STRADDLING_BLOCKS straddle the start.
+ */
+function createdAtPageSql(query: BitmapQuery, fallback: Sql): Sql {
+  const { companyId, skip, take } = query;
+  const desc = query.walk.order === "desc";
+  const dir = Prisma.raw(query.walk.order);
+  // Whether key a sorts strictly ahead of key b in the page's order; a block's first and last key in it.
+  const ahead = (a: Sql, b: Sql) => sql`(${a} ${Prisma.raw(desc ? ">" : "<")} ${b})`;
+  const [first, last] = (desc ? ["maxCreatedAt", "minCreatedAt"] : ["minCreatedAt", "maxCreatedAt"]).map((c) =>
+    Prisma.raw(`b."${c}"`),
+  );
+  const indexed = sql`d."buyerCompanyId" = ${companyId} AND d."workOrderId" NOT IN (SELECT id FROM pending)`;
+  const start = sql`(SELECT key FROM start)`;
+  return sql`(WITH pending_set AS MATERIALIZED (
+      -- Pending work orders whose indexed bit is set, by block: the bits count them, walks skip them.
+      SELECT d.ordinal / ${BLOCK} AS block FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
+    ), blocks AS MATERIALIZED (
+      SELECT k.block, k.n - (SELECT count(*) FROM pending_set s WHERE s.block = k.block) AS n, ${first} AS first, ${last} AS last
+        FROM (SELECT q.chunk * ${BLOCKS_PER_CHUNK} + i AS block, bit_count(substring(q.bits FROM i * ${BLOCK} + 1 FOR ${BLOCK})) AS n
+                FROM q, generate_series(0, ${BLOCKS_PER_CHUNK - 1}) i) k
+        LEFT JOIN "WorkOrderSearchCreatedBlock" b ON b."buyerCompanyId" = ${companyId} AND b.block = k.block
+       WHERE k.n > 0
+    ), live AS MATERIALIZED (
+      SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
+    ), start AS MATERIALIZED (
+      -- The deepest block's first key with at most skip matches that may sort ahead of it: the blocks'
+      -- and the pending rows' matches strictly ahead of each key, summed in one pass in the page's order.
+      SELECT key FROM (
+        -- Up to and with the key's peers, less the peers (EXCLUDE GROUP sums every row's frame anew).
+        SELECT key, block, sum(n) OVER (ORDER BY key ${dir}) - sum(n) OVER (PARTITION BY key) AS bound
+          FROM (SELECT first AS key, n, true AS block FROM blocks UNION ALL SELECT key, 1, false FROM live) x
+      ) c WHERE block AND bound <= ${skip} ORDER BY key ${Prisma.raw(desc ? "ASC" : "DESC")} LIMIT 1
+    ), straddling AS MATERIALIZED (
+      SELECT o.block FROM blocks o WHERE ${ahead(sql`o.first`, start)} AND NOT ${ahead(sql`o.last`, start)}
+    ), rows_ahead AS MATERIALIZED (
+      -- Exactly the rows ahead of the start: whole blocks, the straddling blocks' docs, the pending rows.
+      SELECT (SELECT coalesce(sum(o.n), 0) FROM blocks o WHERE ${ahead(sql`o.last`, start)})
+             + (SELECT count(*) FROM straddling x JOIN "WorkOrderSearchDoc" d
+                   ON d."buyerCompanyId" = ${companyId} AND d.ordinal >= x.block * ${BLOCK} AND d.ordinal < (x.block + 1) * ${BLOCK}
+                 WHERE ${indexed} AND ${ahead(sql`d."createdAt"`, start)} AND ${BIT_SET})
+             + (SELECT count(*) FROM live l WHERE ${ahead(sql`l.key`, start)}) AS n
+    )
+    SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM start) OR EXISTS (SELECT 1 FROM blocks WHERE first IS NULL)
+                     OR (SELECT count(*) FROM straddling) > ${STRADDLING_BLOCKS}
+                THEN (${fallback})
+                ELSE ARRAY(SELECT id FROM (
+                  (SELECT d."workOrderId" AS id, d."createdAt" AS key FROM "WorkOrderSearchDoc" d
+                    WHERE ${indexed} AND NOT ${ahead(sql`d."createdAt"`, start)} AND ${BIT_SET}
+                    ORDER BY d."createdAt" ${dir}, d."workOrderId" ${dir} LIMIT ${skip + take} - (SELECT n FROM rows_ahead))
+                  UNION ALL
+                  SELECT id, key FROM live l WHERE NOT ${ahead(sql`l.key`, start)}
+                ) m ORDER BY key ${dir}, id ${dir} LIMIT ${take} OFFSET ${skip} - (SELECT n FROM rows_ahead)) END)`;
+}
+
 /** The matches' docs by their decoded ordinals (docPageSql's `read` of the bits). */
 const DECODED = sql`d.ordinal = ANY(ARRAY(SELECT work_order_search_ordinals(q.chunk, q.bits) FROM q))`;
 
@@ -770,6 +844,18 @@ export async function bitmapCountBy(
  * walk is expected to test (offset + limit) × work orders ÷ matches rows. Matches that must be confirmed
  * (a phrase's pairs) read the candidates' rows (up to SORT_LIMIT).
  */
+/** The exact bits' page in the query's order: by priority run by run, deep by createdAt from a block's key. */
+function pageInOrder(
+  query: BitmapQuery,
+  page: Sql,
+  options: { decodeLimit: number; walkRuns?: boolean; createdBlocks: boolean | "only" },
+): Sql {
+  if (query.walk.by === "woPriority") return priorityPageSql(query, page, options);
+  if (query.walk.by === "createdAt" && options.createdBlocks)
+    return createdAtPageSql(query, options.createdBlocks === "only" ? sql`NULL::int[]` : page);
+  return page;
+}
+
 export async function bitmapSearch(
   ctx: Context,
   query: BitmapQuery,
@@ -779,9 +865,12 @@ export async function bitmapSearch(
     fewMatches?: number;
     tripleCandidates?: number;
     walkRuns?: boolean;
+    /** Deep pages by createdAt from the blocks' bounds; "only" (tests): null where the blocks cannot start the page. */
+    createdBlocks?: boolean | "only";
   } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
+  const createdBlocks = options.createdBlocks ?? query.skip >= CREATED_BLOCK;
   const groups = groupsOf(await analysisOf(ctx, query), query);
   if (!groups?.length) return null;
   const expansion = await expand(ctx, query.companyId, groups);
@@ -805,7 +894,7 @@ export async function bitmapSearch(
       )
       SELECT c.count,
              CASE WHEN c.count <= ${query.skip} THEN ARRAY[]::int[]
-                  ELSE ${query.walk.by === "woPriority" ? priorityPageSql(query, page, { decodeLimit, walkRuns: options.walkRuns }) : page} END AS ids
+                  ELSE ${pageInOrder(query, page, { decodeLimit, walkRuns: options.walkRuns, createdBlocks })} END AS ids
         FROM counted c`;
     return found;
   }

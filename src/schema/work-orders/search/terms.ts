@@ -70,3 +70,9 @@ export const GROUP_FACETS = {
  * VARBIT(8192) (migration 20261206090000), so a change here needs that column changed and the index rebuilt.
  */
 export const CHUNK_BITS = 8192;
+
+/**
+ * Ordinals per block of the createdAt bounds (WorkOrderSearchCreatedBlock): a divisor of CHUNK_BITS, so a
+ * block's bits are one substring of one chunk. A change needs the table rebuilt (work_order_search_rebuild).
+ */
+export const CREATED_BLOCK = 1024;

@@ -127,6 +127,14 @@ BEGIN
          w."locationName", w."lastServiceCallAt"
     FROM work_order_search_sort_keys(ids) w
    WHERE NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
+  -- The createdAt bounds of the blocks these docs are in, widened to hold them (new docs, changed keys).
+  INSERT INTO "WorkOrderSearchCreatedBlock" AS b ("buyerCompanyId", block, "minCreatedAt", "maxCreatedAt")
+  SELECT d."buyerCompanyId", d.ordinal / {{CREATED_BLOCK}}, min(d."createdAt"), max(d."createdAt")
+    FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = ANY(ids) GROUP BY 1, 2
+  ON CONFLICT ("buyerCompanyId", block) DO UPDATE
+     SET "minCreatedAt" = least(b."minCreatedAt", excluded."minCreatedAt"),
+         "maxCreatedAt" = greatest(b."maxCreatedAt", excluded."maxCreatedAt")
+   WHERE excluded."minCreatedAt" < b."minCreatedAt" OR excluded."maxCreatedAt" > b."maxCreatedAt";
   INSERT INTO work_order_search_delta
   SELECT w."buyerCompanyId",
          unnest(work_order_search_terms(w."searchVector", w.status)

@@ -1,0 +1,167 @@
+// Deep pages by createdAt from the blocks' createdAt bounds (search/bitmaps.ts createdAtPageSql, migration
+// 20261216090000): a page under a status filter starts at a block's key, the matches ahead of it counted by
+// the blocks' bits and by walking the few blocks that straddle it. Each page is compared with a plain
+// SQL reference over the live rows, with the blocks forced ("only": null where they cannot start the
+// page), off, and as the service chooses: after indexing, with work orders pending (status and createdAt
+// changed, deleted, created), and after indexing those. Acme's work orders are numbered in creation order
+// but for a few created out of it and ties across block boundaries; Globex's are in random order, so
+// every block's bounds span nearly all the others' and deep pages fall back to the walk from the first doc.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Context } from "../../src/schema/core/context.ts";
+import type { Viewer } from "../../src/schema/core/viewer.ts";
+import { indexSearchBatch } from "../../src/schema/work-orders/jobs.ts";
+import { bitmapQueryOf } from "../../src/schema/work-orders/rules/list.ts";
+import { bitmapSearch } from "../../src/schema/work-orders/search/bitmaps.ts";
+import { CREATED_BLOCK } from "../../src/schema/work-orders/search/terms.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+
+const STATUSES = ["Unassigned", "TechScheduled", "PendingApproval"] as const;
+const ROWS = 6 * CREATED_BLOCK;
+const START = Date.parse("2026-01-01T00:00:00Z");
+const MINUTE = 60_000;
+
+let t: TestApp;
+const companies: Record<"acme" | "globex", number> = { acme: 0, globex: 0 };
+
+/** `n` work orders of `company` with the createdAt `createdAt(i)` and statuses in turn, in id order. */
+async function createMany(company: "acme" | "globex", n: number, createdAt: (i: number) => number) {
+  const refs = t.fixture.refs;
+  const buyerCompanyId = refs[company];
+  const problemType =
+    (await t.db.problemType.findFirst({ where: { buyerCompanyId } })) ??
+    (await t.db.problemType.create({ data: { buyerCompanyId, name: "Blocks" } }));
+  const base = {
+    buyerCompanyId,
+    buyerFacilityId: refs[company === "acme" ? "acme-hq" : "globex-hq"],
+    createdBy: "alice@acme.example",
+    title: "blocks",
+    locationId: refs[company === "acme" ? "store-1" : "g-store"],
+    problemTypeId: problemType.id,
+    statusChangedAt: new Date(START),
+  };
+  return t.db.workOrder.createManyAndReturn({
+    data: Array.from({ length: n }, (_, i) => ({
+      ...base,
+      status: STATUSES[i % STATUSES.length],
+      createdAt: new Date(createdAt(i)),
+    })),
+    select: { id: true },
+  });
+}
+
+async function indexAll(): Promise<void> {
+  while ((await indexSearchBatch(t.db, 2)) > 0);
+}
+
+/** The reference: the company's work orders in `statuses`, by createdAt then id, from the live rows. */
+async function reference(companyId: number, statuses: string[], order: "asc" | "desc"): Promise<number[]> {
+  const rows = await t.db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT id FROM "WorkOrder" WHERE "buyerCompanyId" = $1 AND status::text = ANY($2::text[])
+      ORDER BY "createdAt" ${order}, id ${order}`,
+    companyId,
+    statuses,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Every page at offsets around the blocks' boundaries, the last page and past it, each way the option
+ * asks; how many pages past the first block there were, and how many of them the blocks answered
+ * ("only" gave a page, checked too).
+ */
+async function checkPages(company: "acme" | "globex"): Promise<{ deep: number; byBlocks: number }> {
+  const companyId = companies[company];
+  const viewer = { kind: "buyer", buyerCompanyId: companyId } as Viewer;
+  const ctx = { db: t.db, viewer } as Context;
+  const pages = { deep: 0, byBlocks: 0 };
+  for (const statuses of [[STATUSES[0]], [STATUSES[1], STATUSES[2]]])
+    for (const order of ["desc", "asc"] as const) {
+      const expected = await reference(companyId, statuses, order);
+      const offsets = [
+        0,
+        1,
+        300,
+        341,
+        682,
+        1023,
+        1024,
+        1500,
+        2047,
+        2400,
+        3000,
+        expected.length - 25,
+        expected.length - 1,
+      ];
+      for (const offset of offsets.filter((o) => o >= 0 && o <= 9_975)) {
+        const query = bitmapQueryOf(viewer, {
+          filter: { status: statuses.join(",") },
+          sort_by: "createdAt",
+          order,
+          offset,
+          limit: 25,
+        })!;
+        const answer = { offset, order, statuses, ids: expected.slice(offset, offset + 25), count: expected.length };
+        for (const createdBlocks of [undefined, true, false]) {
+          const found = await bitmapSearch(ctx, query, { fewMatches: 0, createdBlocks });
+          expect({ offset, order, statuses, createdBlocks, ...found }).toEqual({ ...answer, createdBlocks });
+        }
+        if (offset < CREATED_BLOCK || offset >= expected.length) continue;
+        pages.deep++;
+        const only = await bitmapSearch(ctx, query, { fewMatches: 0, createdBlocks: "only" });
+        if (only?.ids === null) continue;
+        expect({ offset, order, statuses, ...only }).toEqual(answer);
+        pages.byBlocks++;
+      }
+    }
+  return pages;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  companies.acme = t.fixture.refs.acme;
+  companies.globex = t.fixture.refs.globex;
+  // Acme: a minute apart in id order, in fives with one createdAt (ties across block boundaries), and
+  // every 700th created 40 hours earlier (its block's bounds reach back over two blocks of others).
+  await createMany("acme", ROWS, (i) => START + (i % 700 === 350 ? i - 2_400 : i - (i % 5)) * MINUTE);
+  // Globex: shuffled, so every block's bounds span nearly all of them (more than STRADDLING_BLOCKS).
+  const shuffled = 10 * CREATED_BLOCK;
+  await createMany("globex", shuffled, (i) => START + ((i * 7_919) % shuffled) * MINUTE);
+  await indexAll();
+}, 120_000);
+afterAll(() => t?.close());
+
+describe("deep pages by createdAt from the blocks' bounds", () => {
+  it("are exact, and answered by the blocks when the docs are numbered about in creation order", async () => {
+    const pages = await checkPages("acme");
+    expect(pages.deep).toBeGreaterThan(20);
+    expect(pages.byBlocks).toBe(pages.deep);
+  }, 120_000);
+
+  it("stay exact with work orders pending (status, createdAt, deleted, new), then indexed again", async () => {
+    const ids = (await reference(companies.acme, [...STATUSES], "asc")).filter((_, i) => i % 97 === 5);
+    for (const [i, id] of ids.entries()) {
+      if (i % 3 === 0) await t.db.workOrder.update({ where: { id }, data: { status: STATUSES[(i + 1) % 3] } });
+      // Moved by a day either way: out of its block's bounds, which the indexer widens.
+      else if (i % 3 === 1)
+        await t.db
+          .$executeRaw`UPDATE "WorkOrder" SET "createdAt" = "createdAt" + ${i % 2 ? "1 day" : "-1 day"}::interval WHERE id = ${id}`;
+      else await t.db.workOrder.delete({ where: { id } });
+    }
+    await createMany("acme", 40, (i) => START + (3_000 + i) * MINUTE);
+    const [{ n }] = await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "WorkOrderSearchPending"`;
+    expect(n).toBeGreaterThan(100);
+    for (const pending of [true, false]) {
+      const pages = await checkPages("acme");
+      expect({ pending, ...pages }).toEqual({ pending, deep: pages.deep, byBlocks: pages.deep });
+      if (pending) await indexAll();
+    }
+  }, 180_000);
+
+  it("fall back to the walk from the first doc where too many blocks straddle the start", async () => {
+    // Near the top few blocks are ahead of the start, and the blocks answer; deeper, more than
+    // STRADDLING_BLOCKS straddle it and the walk from the first doc answers.
+    const pages = await checkPages("globex");
+    expect(pages.byBlocks).toBeGreaterThan(0);
+    expect(pages.byBlocks).toBeLessThan(pages.deep);
+  }, 120_000);
+});
