@@ -3,7 +3,7 @@
 // the blocks' bits and by walking the few blocks that straddle it. Each page is compared with a plain
 // SQL reference over the live rows, with the blocks forced ("only": null where they cannot start the
 // page), off, and as the service chooses: after indexing, with work orders pending (status and createdAt
-// changed, deleted, created), and after indexing those. Acme's work orders are numbered in creation order
+// changed, deleted, created), after indexing those, and after a rebuild. Acme's work orders are numbered in creation order
 // but for a few created out of it and ties across block boundaries; Globex's are in random order, so
 // every block's bounds span nearly all the others' and deep pages fall back to the walk from the first doc.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,6 +156,16 @@ describe("deep pages by createdAt from the blocks' bounds", () => {
       if (pending) await indexAll();
     }
   }, 180_000);
+
+  it("are answered by the blocks again after a rebuild, which recomputes their bounds", async () => {
+    await t.db.$executeRaw`SELECT work_order_search_rebuild(2)`;
+    await indexAll();
+    const [{ blocks }] = await t.db.$queryRaw<{ blocks: number }[]>`
+      SELECT count(*)::int AS blocks FROM "WorkOrderSearchCreatedBlock" WHERE "buyerCompanyId" = ${companies.acme}`;
+    expect(blocks).toBeGreaterThanOrEqual(6);
+    const pages = await checkPages("acme");
+    expect(pages.byBlocks).toBe(pages.deep);
+  }, 120_000);
 
   it("fall back to the walk from the first doc where too many blocks straddle the start", async () => {
     // Near the top few blocks are ahead of the start, and the blocks answer; deeper, more than
