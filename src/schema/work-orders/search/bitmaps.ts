@@ -353,6 +353,22 @@ const BITMAP = sql`bitmap AS (
   )`;
 const BIT_SET = sql`coalesce(get_bit((SELECT chunks FROM bitmap)[d.ordinal / ${CHUNK} + 1], d.ordinal % ${CHUNK}) = 1, false)`;
 
+/** A company's indexed docs that are not pending (pending work orders are read from their live rows). */
+const indexedDocs = (companyId: number) =>
+  sql`d."buyerCompanyId" = ${companyId} AND d."workOrderId" NOT IN (SELECT id FROM pending)`;
+
+/** The pending work orders whose live rows match the query, with their live sort key (id, key). */
+const liveRows = (query: BitmapQuery) =>
+  sql`SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}`;
+
+/**
+ * `pending_set` (key): the pending work orders whose indexed bit is set, each with `key` over its doc `d`:
+ * the bits count them, the walks skip them, so a count from the bits subtracts them.
+ */
+const pendingSet = (key: Sql) => sql`pending_set AS MATERIALIZED (
+      SELECT ${key} AS key FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
+    )`;
+
 /**
  * The sorts the docs keep a key of (sql/indexer.sql work_order_search_sort_keys), each with its own index:
  * the doc's column, and for a key that may be null (sorted last in either order) its type's largest
@@ -390,13 +406,14 @@ export type Walk = {
  * takes the rows with a key, then those without (by id; ordered by the index's own columns, so that the
  * planner walks that index).
  */
-function docPageSql(query: BitmapQuery, { by, order, live }: Walk, pick: { walked: Sql } | { read: Sql }): Sql {
+function docPageSql(query: BitmapQuery, pick: { walked: Sql } | { read: Sql }): Sql {
+  const { by, order } = query.walk;
   const { column, nullable } = DOC_SORTS[by];
   const key = Prisma.raw(`d."${column}"`);
   const dir = Prisma.raw(order);
   const n = query.skip + query.take;
   const docs = (where: Sql, sort: Sql) => sql`(SELECT d."workOrderId" AS id, ${key} AS key FROM "WorkOrderSearchDoc" d
-      WHERE d."buyerCompanyId" = ${query.companyId} AND ${where} AND d."workOrderId" NOT IN (SELECT id FROM pending) ${sort})`;
+      WHERE ${indexedDocs(query.companyId)} AND ${where} ${sort})`;
   const walked = (where: Sql, member: Sql) =>
     docs(sql`${where} AND ${member}`, sql`ORDER BY ${key} ${dir}, d."workOrderId" ${dir} LIMIT ${n}`);
   const names = by === "locationName" ? locationNames(query) : undefined;
@@ -414,7 +431,7 @@ function docPageSql(query: BitmapQuery, { by, order, live }: Walk, pick: { walke
   return sql`SELECT ARRAY(SELECT id FROM (
       ${indexed}
       UNION ALL
-      SELECT w.id, ${live} FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
+      ${liveRows(query)}
     ) m ORDER BY key ${dir} ${nullable ? Prisma.raw("NULLS LAST") : Prisma.empty}, id ${dir} LIMIT ${query.take} OFFSET ${query.skip}) AS ids`;
 }
 
@@ -452,7 +469,7 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
   // Whether key a sorts before key b in the page's order (a key that may be null sorts last either way).
   const before = (a: Sql, b: Sql) =>
     sql`(${a} IS NOT NULL AND (${b} IS NULL OR ${a} ${Prisma.raw(query.walk.order === "asc" ? "<" : ">")} ${b}))`;
-  const indexed = sql`d."buyerCompanyId" = ${companyId} AND d."workOrderId" NOT IN (SELECT id FROM pending)`;
+  const indexed = indexedDocs(companyId);
   // A run's chunks with the query's, by the run's term.
   const runBits = (term: Sql) => sql`FROM "WorkOrderSearchBitmap" b JOIN q ON q.chunk = b.chunk
      WHERE b."buyerCompanyId" = ${companyId} AND b.term = ${term} COLLATE "C"`;
@@ -467,10 +484,7 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
   return sql`CASE WHEN ${rareDocs} > ${RARE_RUN_DOCS} THEN (${fallback}) ELSE (WITH terms AS MATERIALIZED (
       SELECT term, substr(term, 2)::int AS key, docs, bitmapped FROM "WorkOrderSearchTerm"
        WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.priority)} AND docs > 0
-    ), pending_set AS MATERIALIZED (
-      -- Pending work orders whose indexed bit is set, by their indexed priority: the bits count them, walks skip them.
-      SELECT d."woPriority" AS key FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
-    ), keyed AS MATERIALIZED (
+    ), ${pendingSet(sql`d."woPriority"`)}, keyed AS MATERIALIZED (
       SELECT t.term, t.key, t.docs, t.bitmapped,
              CASE WHEN t.bitmapped
                   THEN (SELECT coalesce(sum(bit_count(b.bits & q.bits)), 0) ${runBits(sql`t.term`)})
@@ -484,9 +498,7 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
       -- The run without a priority: the indexed matches the others leave.
       SELECT NULL, NULL, NULL, false,
              (SELECT coalesce(sum(bit_count(bits)), 0) FROM q) - (SELECT count(*) FROM pending_set) - (SELECT coalesce(sum(n), 0) FROM keyed)
-    ), live AS MATERIALIZED (
-      SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
-    ), placed AS MATERIALIZED (
+    ), live AS MATERIALIZED (${liveRows(query)}), placed AS MATERIALIZED (
       -- Each run with matches in the page's order: its indexed matches before it, and every row before it.
       SELECT o.*, o.before + (SELECT count(*) FROM live l WHERE ${before(sql`l.key`, sql`o.key`)}) AS rows_before
         FROM (SELECT x.*, sum(x.n) OVER w - x.n AS before, row_number() OVER w AS i FROM runs x WHERE x.n > 0
@@ -551,20 +563,15 @@ function createdAtPageSql(query: BitmapQuery, fallback: Sql): Sql {
   const [first, last] = (desc ? ["maxCreatedAt", "minCreatedAt"] : ["minCreatedAt", "maxCreatedAt"]).map((c) =>
     Prisma.raw(`b."${c}"`),
   );
-  const indexed = sql`d."buyerCompanyId" = ${companyId} AND d."workOrderId" NOT IN (SELECT id FROM pending)`;
+  const indexed = indexedDocs(companyId);
   const start = sql`(SELECT key FROM start)`;
-  return sql`(WITH pending_set AS MATERIALIZED (
-      -- Pending work orders whose indexed bit is set, by block: the bits count them, walks skip them.
-      SELECT d.ordinal / ${BLOCK} AS block FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
-    ), blocks AS MATERIALIZED (
-      SELECT k.block, k.n - (SELECT count(*) FROM pending_set s WHERE s.block = k.block) AS n, ${first} AS first, ${last} AS last
+  return sql`(WITH ${pendingSet(sql`d.ordinal / ${BLOCK}`)}, blocks AS MATERIALIZED (
+      SELECT k.block, k.n - (SELECT count(*) FROM pending_set s WHERE s.key = k.block) AS n, ${first} AS first, ${last} AS last
         FROM (SELECT q.chunk * ${BLOCKS_PER_CHUNK} + i AS block, bit_count(substring(q.bits FROM i * ${BLOCK} + 1 FOR ${BLOCK})) AS n
                 FROM q, generate_series(0, ${BLOCKS_PER_CHUNK - 1}) i) k
         LEFT JOIN "WorkOrderSearchCreatedBlock" b ON b."buyerCompanyId" = ${companyId} AND b.block = k.block
        WHERE k.n > 0
-    ), live AS MATERIALIZED (
-      SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}
-    ), start AS MATERIALIZED (
+    ), live AS MATERIALIZED (${liveRows(query)}), start AS MATERIALIZED (
       -- The deepest block's first key with at most skip matches that may sort ahead of it: the blocks'
       -- and the pending rows' matches strictly ahead of each key, summed in one pass in the page's order.
       SELECT key FROM (
@@ -696,8 +703,8 @@ export async function docsPage(
                AND d."workOrderId" NOT IN (SELECT id FROM pending)) + ${pendingMatching(query)}`,
       )
     : totalUnlessBacklog(query);
-  const walked = docPageSql(query, query.walk, { walked: window });
-  const read = docPageSql(query, query.walk, { read: window });
+  const walked = docPageSql(query, { walked: window });
+  const read = docPageSql(query, { read: window });
   const page =
     options.walk !== undefined
       ? sql`(${options.walk ? walked : read})`
@@ -837,13 +844,6 @@ export async function bitmapCountBy(
   );
 }
 
-/**
- * The page and exact total of a buyer's search, or null for the GIN path. Four statements at most:
- * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page.
- * In every sort_by order the page comes from the docs alone (docPageSql), in the count's statement; a
- * walk is expected to test (offset + limit) × work orders ÷ matches rows. Matches that must be confirmed
- * (a phrase's pairs) read the candidates' rows (up to SORT_LIMIT).
- */
 /** The exact bits' page in the query's order: by priority run by run, deep by createdAt from a block's key. */
 function pageInOrder(
   query: BitmapQuery,
@@ -856,6 +856,13 @@ function pageInOrder(
   return page;
 }
 
+/**
+ * The page and exact total of a buyer's search, or null for the GIN path. Four statements at most:
+ * analysis and dictionary (small), the count (bitmaps, corrected by the pending rows), then the page.
+ * In every sort_by order the page comes from the docs alone (docPageSql), in the count's statement; a
+ * walk is expected to test (offset + limit) × work orders ÷ matches rows. Matches that must be confirmed
+ * (a phrase's pairs) read the candidates' rows (up to SORT_LIMIT).
+ */
 export async function bitmapSearch(
   ctx: Context,
   query: BitmapQuery,
@@ -883,10 +890,10 @@ export async function bitmapSearch(
                JOIN q ON q.chunk = d.ordinal / ${CHUNK} WHERE get_bit(q.bits, d.ordinal % ${CHUNK}) = 1)
           + ${pendingMatching(query)})::int`;
   // Exact bits: count and page in one statement (q computed once), the page walked or decoded as the
-  // count and the company's size decide (only the branch taken runs); by woPriority, run by run.
+  // count and the company's size decide (only the branch taken runs), in the order's own way (pageInOrder).
   if (!planned.confirm && !options.countOnly) {
     const page = sql`CASE WHEN c.count > ${decodeLimit} OR ${walkPays(query.skip + query.take, sql`c.count`, sql`c.docs`)}
-      THEN (${docPageSql(query, query.walk, { walked: BIT_SET })}) ELSE (${docPageSql(query, query.walk, { read: DECODED })}) END`;
+      THEN (${docPageSql(query, { walked: BIT_SET })}) ELSE (${docPageSql(query, { read: DECODED })}) END`;
     const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number }[]>`
       WITH ${ctes}, ${BITMAP}, counted AS MATERIALIZED (
         SELECT ${counted} AS count,
