@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CHUNK_BITS, CREATED_BLOCK, TERM } from "../src/schema/work-orders/search/terms.ts";
+import { CHUNK_BITS, ORDINAL_BLOCK, TERM } from "../src/schema/work-orders/search/terms.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCES = path.join(ROOT, "src/schema/work-orders/search/sql");
@@ -34,7 +34,7 @@ const PLACEHOLDERS: Record<string, string> = {
   // The first character after the triples' prefix: the upper end of their range in the dictionary.
   TERM_TRIPLE_END: String.fromCharCode(TERM.triple.charCodeAt(0) + 1),
   CHUNK_BITS: String(CHUNK_BITS),
-  CREATED_BLOCK: String(CREATED_BLOCK),
+  ORDINAL_BLOCK: String(ORDINAL_BLOCK),
   /** A chunk of zeros: the initial bits of work_order_search_chunk_bits (an aggregate's initcond is a literal). */
   CHUNK_ZEROS: "0".repeat(CHUNK_BITS),
 };

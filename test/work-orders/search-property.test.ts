@@ -335,7 +335,7 @@ function queryString(q: Query): string {
 /**
  * statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the
  * bitmaps answered (#29); priorityRuns: pages by woPriority answered with every run's bits decoded;
- * createdBlocks: pages by createdAt answered from the blocks' bounds.
+ * createdBlocks, priorityBlocks: pages by createdAt, and by woPriority in a run, that started at a block.
  */
 const seen = {
   queries: 0,
@@ -352,6 +352,7 @@ const seen = {
   windows: 0,
   priorityRuns: 0,
   createdBlocks: 0,
+  priorityBlocks: 0,
 };
 /** The count_by fields the bitmaps answered at least once. */
 const groupedBy = new Set<string>();
@@ -429,21 +430,22 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     seen.smallLists++;
   }
   // A page by woPriority goes run by run (bitmaps.ts priorityPageSql): also asked with every run's bits
-  // decoded. A page by createdAt is also asked from the blocks' bounds (createdAtPageSql), at any offset.
+  // decoded. Pages by createdAt and by woPriority are also asked from a block (blockStartCtes), at any offset.
   const runs = fast.walk.by === "woPriority" ? [undefined, false] : [undefined];
-  const blocks = fast.walk.by === "createdAt" ? [undefined, "only" as const] : [undefined];
+  const blocks =
+    fast.walk.by === "createdAt" || fast.walk.by === "woPriority" ? [undefined, "only" as const] : [undefined];
   for (const decodeLimit of [undefined, 0])
     for (const walkRuns of decodeLimit === 0 ? runs : [undefined])
-      for (const createdBlocks of decodeLimit === 0 ? blocks : [undefined]) {
-        const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0, walkRuns, createdBlocks });
+      for (const fromBlock of decodeLimit === 0 ? blocks : [undefined]) {
+        const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0, walkRuns, blocks: fromBlock });
         if (!found) return;
         if (decodeLimit === undefined) seen.bitmaps++;
         if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
         if (decodeLimit === undefined && fast.facets.length) seen.facets++;
         if (walkRuns === false) seen.priorityRuns++;
         // "only": null where the blocks cannot start the page (the service walks from the first doc).
-        if (createdBlocks && found.ids === null) continue;
-        if (createdBlocks) seen.createdBlocks++;
+        if (fromBlock && found.ids === null) continue;
+        if (fromBlock) seen[fast.walk.by === "createdAt" ? "createdBlocks" : "priorityBlocks"]++;
         expect({ qs: queryString(q), walkRuns, ...found }).toEqual({ ...answer, walkRuns });
       }
   // count_by on a status or facet from the bits, where they answer: every group's count.
@@ -835,6 +837,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.totals).toBeGreaterThan(2);
     expect(seen.priorityRuns).toBeGreaterThan(2);
     expect(seen.createdBlocks).toBeGreaterThan(5);
+    expect(seen.priorityBlocks).toBeGreaterThan(5);
     // Every field grouped at least once: the random queries reach most (a run of 120 missed assetId
     // once), the sweep of status filters each.
     await checkStatusGroups();

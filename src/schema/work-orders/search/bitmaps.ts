@@ -13,7 +13,7 @@
 // answers on the GIN path, with the same results.
 import { Prisma, sqlRows } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
-import { CHUNK_BITS, CREATED_BLOCK, FACETS, GROUP_FACETS, TERM } from "./terms.ts";
+import { CHUNK_BITS, FACETS, GROUP_FACETS, ORDINAL_BLOCK, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
 type Sql = Prisma.Sql;
@@ -361,12 +361,16 @@ const indexedDocs = (companyId: number) =>
 const liveRows = (query: BitmapQuery) =>
   sql`SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}`;
 
+/** A block of ordinals (WorkOrderSearchBlock) as a literal, and the blocks per chunk of bits. */
+const BLOCK = Prisma.raw(String(ORDINAL_BLOCK));
+const BLOCKS_PER_CHUNK = CHUNK_BITS / ORDINAL_BLOCK;
+
 /**
- * `pending_set` (key): the pending work orders whose indexed bit is set, each with `key` over its doc `d`:
- * the bits count them, the walks skip them, so a count from the bits subtracts them.
+ * `pending_set` (key, block): the pending work orders whose indexed bit is set, each with `key` over its doc
+ * `d` and its doc's block: the bits count them, the walks skip them, so a count from the bits subtracts them.
  */
-const pendingSet = (key: Sql) => sql`pending_set AS MATERIALIZED (
-      SELECT ${key} AS key FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
+const pendingSet = (key: Sql = sql`NULL`) => sql`pending_set AS MATERIALIZED (
+      SELECT ${key} AS key, d.ordinal / ${BLOCK} AS block FROM pending p JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = p.id WHERE ${BIT_SET}
     )`;
 
 /**
@@ -461,9 +465,17 @@ const RARE_RUN_DOCS = 10_000;
  * key. One walk of the priority index tested every doc of a run with no match before reaching the next: a
  * supplier without any work order of the first priority walked 116,000 docs for its first page. When the
  * rare runs hold more than RARE_RUN_DOCS docs, the walk of the whole index (`fallback`) answers instead.
+ * A page deep in a run with bits starts in it at a block's first id (blockStartCtes over the run's bits
+ * ANDed with the query's) where the run's first ORDINAL_BLOCK matches are before the page, or whenever
+ * `blocks` is true or "only" ("only", for the tests: null where no block may start it); the walk of a
+ * status's 10,000th match in its run tested 97,000 docs from the run's start.
  * `walkRuns`: true walks every run, false decodes every run with bits (the tests take both).
  */
-function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLimit: number; walkRuns?: boolean }): Sql {
+function priorityPageSql(
+  query: BitmapQuery,
+  fallback: Sql,
+  options: { decodeLimit: number; walkRuns?: boolean; blocks?: Blocks },
+): Sql {
   const { companyId, skip, take } = query;
   const dir = Prisma.raw(query.walk.order);
   // Whether key a sorts before key b in the page's order (a key that may be null sorts last either way).
@@ -477,8 +489,14 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
     options.walkRuns === undefined
       ? sql`r.bitmapped AND r.n <= ${options.decodeLimit} AND NOT ${walkPays(sql`r.m`, sql`r.n`, sql`r.docs`)}`
       : sql`r.bitmapped AND ${!options.walkRuns}`;
+  // A run's docs in id order from where the run's read starts (its first doc, or a block's first id).
   const walk = (key: Sql) => sql`SELECT d."workOrderId" AS id, d."woPriority" AS key FROM "WorkOrderSearchDoc" d
-      WHERE ${indexed} AND ${key} AND ${BIT_SET} ORDER BY d."workOrderId" ${dir} LIMIT r.m`;
+      WHERE ${indexed} AND ${key} AND ${BIT_SET}
+        AND d."workOrderId" ${Prisma.raw(query.walk.order === "asc" ? ">=" : "<=")} coalesce(r.from_id, ${query.walk.order === "asc" ? -2147483648 : 2147483647})
+      ORDER BY d."workOrderId" ${dir} LIMIT r.m`;
+  // The start run is read from a block where it has bits and, as the service chooses, the page is deep in it.
+  const deep =
+    options.blocks === undefined ? sql`${skip} - s.rows_before >= ${BLOCK}` : sql`${options.blocks !== false}`;
   const rareDocs = sql`(SELECT coalesce(sum(docs), 0) FROM "WorkOrderSearchTerm"
      WHERE "buyerCompanyId" = ${companyId} AND ${ofKind(TERM.priority)} AND NOT bitmapped)`;
   return sql`CASE WHEN ${rareDocs} > ${RARE_RUN_DOCS} THEN (${fallback}) ELSE (WITH terms AS MATERIALIZED (
@@ -505,14 +523,30 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
               WINDOW w AS (ORDER BY x.key ${dir} NULLS LAST ROWS UNBOUNDED PRECEDING)) o
     ), start AS MATERIALIZED (
       -- The run the page starts in (none: it starts among the pending rows before the first run).
-      SELECT i, key, before, rows_before FROM placed WHERE rows_before <= ${skip} ORDER BY i DESC LIMIT 1
+      SELECT i, term, key, bitmapped, before, rows_before FROM placed WHERE rows_before <= ${skip} ORDER BY i DESC LIMIT 1
+    ), ${blockStartCtes(query, {
+      // The start run's matches, when it has bits and the page is deep in it.
+      bits: sql`SELECT q.chunk, b.bits & q.bits FROM start s JOIN "WorkOrderSearchBitmap" b
+                   ON b."buyerCompanyId" = ${companyId} AND b.term = s.term COLLATE "C" JOIN q ON q.chunk = b.chunk
+                 WHERE s.bitmapped AND ${deep}`,
+      key: "workOrderId",
+      docs: sql`d."woPriority" = (SELECT key FROM start)`,
+      pending: sql`s.key = (SELECT key FROM start)`,
+      live: sql`SELECT l.id, l.id AS key FROM live l WHERE l.key = (SELECT key FROM start)`,
+      skip: sql`${skip} - (SELECT rows_before FROM start)`,
+    })}, run_start AS MATERIALIZED (
+      -- Where the start run's read starts: a block's first id and the rows of the run ahead of it, or its first doc.
+      SELECT b.key AS id, a.indexed, a.live FROM block_start b, ahead a WHERE (SELECT ok FROM blocks_usable)
     ), wanted AS MATERIALIZED (
       -- Rows wanted from the start on, each run's share of them, and how it is read.
-      SELECT r.*, ${decode} AS decode FROM (
-        SELECT o.term, o.key, o.docs, o.bitmapped, o.n,
-               least(o.n, ${skip + take} - coalesce((SELECT rows_before FROM start), 0)
-                          - (o.before - coalesce((SELECT before FROM start), 0))) AS m
-          FROM placed o WHERE o.i >= coalesce((SELECT i FROM start), 1)
+      SELECT r.*, ${decode} AND r.from_id IS NULL AS decode FROM (
+        SELECT o.term, o.key, o.docs, o.bitmapped, o.n, f.id AS from_id,
+               CASE WHEN f.id IS NULL
+                    THEN least(o.n, ${skip + take} - coalesce((SELECT rows_before FROM start), 0)
+                                    - (o.before - coalesce((SELECT before FROM start), 0)))
+                    ELSE least(o.n - f.indexed, ${skip + take} - (SELECT rows_before FROM start) - f.indexed - f.live) END AS m
+          FROM placed o LEFT JOIN run_start f ON o.i = (SELECT i FROM start)
+         WHERE o.i >= coalesce((SELECT i FROM start), 1)
       ) r WHERE r.m > 0
     )
     SELECT ARRAY(SELECT id FROM (
@@ -528,77 +562,109 @@ function priorityPageSql(query: BitmapQuery, fallback: Sql, options: { decodeLim
        WHERE r.decode
       UNION ALL
       SELECT id, key FROM live l WHERE NOT EXISTS (SELECT 1 FROM start s WHERE ${before(sql`l.key`, sql`s.key`)})
+        AND NOT EXISTS (SELECT 1 FROM start s, run_start f WHERE l.key = s.key AND ${before(sql`l.id`, sql`f.id`)})
     ) m ORDER BY key ${dir} NULLS LAST, id ${dir}
-      LIMIT ${take} OFFSET ${skip} - coalesce((SELECT rows_before FROM start), 0))) END`;
+      LIMIT ${take}
+      OFFSET ${skip} - coalesce((SELECT rows_before FROM start), 0) - coalesce((SELECT indexed + live FROM run_start), 0))
+      ${options.blocks === "only" ? sql`WHERE EXISTS (SELECT 1 FROM run_start)` : Prisma.empty}) END`;
 }
 
-/** A block of the createdAt bounds as a literal, and the blocks per chunk of bits. */
-const BLOCK = Prisma.raw(String(CREATED_BLOCK));
-const BLOCKS_PER_CHUNK = CHUNK_BITS / CREATED_BLOCK;
 /**
  * Blocks whose bounds straddle the page's start and whose docs are walked to count the matches ahead of
- * it, up to which createdAtPageSql answers: a company whose docs are far out of creation order (rows
- * imported with old dates) has many, and its walk of the createdAt index answers instead.
+ * it, up to which a page starts at a block (blockStartCtes): a company whose docs are far out of creation
+ * order (rows imported with old dates) has many, and the walk from the first doc answers instead.
  */
 const STRADDLING_BLOCKS = 8;
 
+/** The keys a page may start at a block's bound of, with the block table's columns of their bounds. */
+const BLOCK_KEYS = {
+  createdAt: ["minCreatedAt", "maxCreatedAt"],
+  workOrderId: ["minWorkOrderId", "maxWorkOrderId"],
+} as const;
+
 /**
- * A page of the bits `q` by createdAt that starts at a key instead of walking from the first doc: each
- * block of CREATED_BLOCK ordinals has its matches counted by bit_count and its createdAt bounds kept
- * (WorkOrderSearchCreatedBlock). The start is the deepest block's first key (its bound in the page's
- * order) with at most `skip` matches possibly ahead of it; the matches ahead of it are counted exactly:
- * the blocks wholly ahead by their counts, the few whose bounds straddle it by walking their docs, the
- * pending ones by their live rows. The page is then walked from the start in the createdAt index. Docs
- * are numbered as work orders are indexed, so a block's keys are close together and a deep page walks
- * about one block instead of every doc before it (a status's 10,000th match walked 133,000 docs).
- * `fallback` (the walk from the first doc) answers when no block may start the page, a block has no
- * bounds, or more than STRADDLING_BLOCKS straddle the start.
+ * Where a page starts among the blocks of ORDINAL_BLOCK ordinals instead of at its first match: each
+ * block's matches are counted by bit_count of its part of `bits` ((chunk, bits) rows; less its pending docs,
+ * those of `pending_set` s that `pending` picks) and its bounds of `key` are kept (WorkOrderSearchBlock). The
+ * start is the deepest block's first key (its bound in the page's order) with at most `skip` matches
+ * possibly ahead of it; the matches ahead are counted exactly: the blocks wholly ahead by their counts, the
+ * few whose bounds straddle the start by walking their docs (those that `docs` picks with their bit set),
+ * the pending ones by `live` (id, key). Docs are numbered as work orders are indexed, so a block's keys are
+ * close together and a deep page walks about one block from its start instead of every match before it.
+ * The CTEs: `block_start` (key: none when no block may start the page), `ahead` (indexed, live: the rows
+ * ahead of the start) and `blocks_usable` (ok: false when a block has no bounds or too many straddle).
  */
-function createdAtPageSql(query: BitmapQuery, fallback: Sql): Sql {
-  const { companyId, skip, take } = query;
+function blockStartCtes(
+  query: BitmapQuery,
+  spec: { bits: Sql; key: keyof typeof BLOCK_KEYS; docs: Sql; pending: Sql; live: Sql; skip: Sql },
+): Sql {
+  const { companyId } = query;
   const desc = query.walk.order === "desc";
-  const dir = Prisma.raw(query.walk.order);
   // Whether key a sorts strictly ahead of key b in the page's order; a block's first and last key in it.
   const ahead = (a: Sql, b: Sql) => sql`(${a} ${Prisma.raw(desc ? ">" : "<")} ${b})`;
-  const [first, last] = (desc ? ["maxCreatedAt", "minCreatedAt"] : ["minCreatedAt", "maxCreatedAt"]).map((c) =>
-    Prisma.raw(`b."${c}"`),
-  );
-  const indexed = indexedDocs(companyId);
-  const start = sql`(SELECT key FROM start)`;
-  return sql`(WITH ${pendingSet(sql`d.ordinal / ${BLOCK}`)}, blocks AS MATERIALIZED (
-      SELECT k.block, k.n - (SELECT count(*) FROM pending_set s WHERE s.key = k.block) AS n, ${first} AS first, ${last} AS last
-        FROM (SELECT q.chunk * ${BLOCKS_PER_CHUNK} + i AS block, bit_count(substring(q.bits FROM i * ${BLOCK} + 1 FOR ${BLOCK})) AS n
-                FROM q, generate_series(0, ${BLOCKS_PER_CHUNK - 1}) i) k
-        LEFT JOIN "WorkOrderSearchCreatedBlock" b ON b."buyerCompanyId" = ${companyId} AND b.block = k.block
+  const [low, high] = BLOCK_KEYS[spec.key];
+  const [first, last] = (desc ? [high, low] : [low, high]).map((c) => Prisma.raw(`b."${c}"`));
+  const column = Prisma.raw(`d."${spec.key}"`);
+  const start = sql`(SELECT key FROM block_start)`;
+  return sql`blocks AS MATERIALIZED (
+      SELECT k.block, k.n - (SELECT count(*) FROM pending_set s WHERE s.block = k.block AND ${spec.pending}) AS n,
+             ${first} AS first, ${last} AS last
+        FROM (SELECT x.chunk * ${BLOCKS_PER_CHUNK} + i AS block, bit_count(substring(x.bits FROM i * ${BLOCK} + 1 FOR ${BLOCK})) AS n
+                FROM (${spec.bits}) x (chunk, bits), generate_series(0, ${BLOCKS_PER_CHUNK - 1}) i) k
+        LEFT JOIN "WorkOrderSearchBlock" b ON b."buyerCompanyId" = ${companyId} AND b.block = k.block
        WHERE k.n > 0
-    ), live AS MATERIALIZED (${liveRows(query)}), start AS MATERIALIZED (
+    ), block_live AS MATERIALIZED (${spec.live}), block_start AS MATERIALIZED (
       -- The deepest block's first key with at most skip matches that may sort ahead of it: the blocks'
       -- and the pending rows' matches strictly ahead of each key, summed in one pass in the page's order.
       SELECT key FROM (
         -- Up to and with the key's peers, less the peers (EXCLUDE GROUP sums every row's frame anew).
-        SELECT key, block, sum(n) OVER (ORDER BY key ${dir}) - sum(n) OVER (PARTITION BY key) AS bound
-          FROM (SELECT first AS key, n, true AS block FROM blocks UNION ALL SELECT key, 1, false FROM live) x
-      ) c WHERE block AND bound <= ${skip} ORDER BY key ${Prisma.raw(desc ? "ASC" : "DESC")} LIMIT 1
+        SELECT key, block, sum(n) OVER (ORDER BY key ${Prisma.raw(query.walk.order)}) - sum(n) OVER (PARTITION BY key) AS bound
+          FROM (SELECT first AS key, n, true AS block FROM blocks UNION ALL SELECT key, 1, false FROM block_live) x
+      ) c WHERE block AND bound <= ${spec.skip} ORDER BY key ${Prisma.raw(desc ? "ASC" : "DESC")} LIMIT 1
     ), straddling AS MATERIALIZED (
       SELECT o.block FROM blocks o WHERE ${ahead(sql`o.first`, start)} AND NOT ${ahead(sql`o.last`, start)}
-    ), rows_ahead AS MATERIALIZED (
+    ), ahead AS MATERIALIZED (
       -- Exactly the rows ahead of the start: whole blocks, the straddling blocks' docs, the pending rows.
       SELECT (SELECT coalesce(sum(o.n), 0) FROM blocks o WHERE ${ahead(sql`o.last`, start)})
              + (SELECT count(*) FROM straddling x JOIN "WorkOrderSearchDoc" d
                    ON d."buyerCompanyId" = ${companyId} AND d.ordinal >= x.block * ${BLOCK} AND d.ordinal < (x.block + 1) * ${BLOCK}
-                 WHERE ${indexed} AND ${ahead(sql`d."createdAt"`, start)} AND ${BIT_SET})
-             + (SELECT count(*) FROM live l WHERE ${ahead(sql`l.key`, start)}) AS n
-    )
-    SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM start) OR EXISTS (SELECT 1 FROM blocks WHERE first IS NULL)
-                     OR (SELECT count(*) FROM straddling) > ${STRADDLING_BLOCKS}
+                 WHERE ${indexedDocs(companyId)} AND ${spec.docs} AND ${ahead(column, start)} AND ${BIT_SET}) AS indexed,
+             (SELECT count(*) FROM block_live l WHERE ${ahead(sql`l.key`, start)}) AS live
+    ), blocks_usable AS MATERIALIZED (
+      SELECT EXISTS (SELECT 1 FROM block_start) AND NOT EXISTS (SELECT 1 FROM blocks WHERE first IS NULL)
+             AND (SELECT count(*) FROM straddling) <= ${STRADDLING_BLOCKS} AS ok
+    )`;
+}
+
+/**
+ * A page of the bits `q` by createdAt that starts at a block's key (blockStartCtes) and walks the createdAt
+ * index from there (a status's 10,000th match walked 133,000 docs from the first). `fallback` (the walk from
+ * the first doc) answers when no block may start the page.
+ */
+function createdAtPageSql(query: BitmapQuery, fallback: Sql): Sql {
+  const { skip, take } = query;
+  const desc = query.walk.order === "desc";
+  const dir = Prisma.raw(query.walk.order);
+  const ahead = (a: Sql, b: Sql) => sql`(${a} ${Prisma.raw(desc ? ">" : "<")} ${b})`;
+  const start = sql`(SELECT key FROM block_start)`;
+  const rowsAhead = sql`(SELECT indexed + live FROM ahead)`;
+  return sql`(WITH ${pendingSet()}, live AS MATERIALIZED (${liveRows(query)}), ${blockStartCtes(query, {
+    bits: sql`SELECT chunk, bits FROM q`,
+    key: "createdAt",
+    docs: sql`TRUE`,
+    pending: sql`TRUE`,
+    live: sql`SELECT id, key FROM live`,
+    skip: sql`${skip}`,
+  })}
+    SELECT CASE WHEN NOT (SELECT ok FROM blocks_usable)
                 THEN (${fallback})
                 ELSE ARRAY(SELECT id FROM (
                   (SELECT d."workOrderId" AS id, d."createdAt" AS key FROM "WorkOrderSearchDoc" d
-                    WHERE ${indexed} AND NOT ${ahead(sql`d."createdAt"`, start)} AND ${BIT_SET}
-                    ORDER BY d."createdAt" ${dir}, d."workOrderId" ${dir} LIMIT ${skip + take} - (SELECT n FROM rows_ahead))
+                    WHERE ${indexedDocs(query.companyId)} AND NOT ${ahead(sql`d."createdAt"`, start)} AND ${BIT_SET}
+                    ORDER BY d."createdAt" ${dir}, d."workOrderId" ${dir} LIMIT ${skip + take} - ${rowsAhead})
                   UNION ALL
                   SELECT id, key FROM live l WHERE NOT ${ahead(sql`l.key`, start)}
-                ) m ORDER BY key ${dir}, id ${dir} LIMIT ${take} OFFSET ${skip} - (SELECT n FROM rows_ahead)) END)`;
+                ) m ORDER BY key ${dir}, id ${dir} LIMIT ${take} OFFSET ${skip} - ${rowsAhead}) END)`;
 }
 
 /** The matches' docs by their decoded ordinals (docPageSql's `read` of the bits). */
@@ -844,15 +910,21 @@ export async function bitmapCountBy(
   );
 }
 
-/** The exact bits' page in the query's order: by priority run by run, deep by createdAt from a block's key. */
+/**
+ * Whether a page starts at a block (blockStartCtes): undefined, as the service chooses (deep pages); true,
+ * wherever a block may start it; false, never; "only" (tests): wherever a block may start it, and null where none may.
+ */
+type Blocks = boolean | "only" | undefined;
+
+/** The exact bits' page in the query's order: by priority run by run, by createdAt from a block's key when deep. */
 function pageInOrder(
   query: BitmapQuery,
   page: Sql,
-  options: { decodeLimit: number; walkRuns?: boolean; createdBlocks: boolean | "only" },
+  options: { decodeLimit: number; walkRuns?: boolean; blocks: Blocks },
 ): Sql {
   if (query.walk.by === "woPriority") return priorityPageSql(query, page, options);
-  if (query.walk.by === "createdAt" && options.createdBlocks)
-    return createdAtPageSql(query, options.createdBlocks === "only" ? sql`NULL::int[]` : page);
+  if (query.walk.by === "createdAt" && (options.blocks ?? query.skip >= ORDINAL_BLOCK))
+    return createdAtPageSql(query, options.blocks === "only" ? sql`NULL::int[]` : page);
   return page;
 }
 
@@ -872,12 +944,11 @@ export async function bitmapSearch(
     fewMatches?: number;
     tripleCandidates?: number;
     walkRuns?: boolean;
-    /** Deep pages by createdAt from the blocks' bounds; "only" (tests): null where the blocks cannot start the page. */
-    createdBlocks?: boolean | "only";
+    /** Pages by createdAt and in a priority's run from a block (Blocks). */
+    blocks?: Blocks;
   } = {},
 ): Promise<{ ids: number[]; count: number } | null> {
   const decodeLimit = options.decodeLimit ?? DECODE_LIMIT;
-  const createdBlocks = options.createdBlocks ?? query.skip >= CREATED_BLOCK;
   const groups = groupsOf(await analysisOf(ctx, query), query);
   if (!groups?.length) return null;
   const expansion = await expand(ctx, query.companyId, groups);
@@ -901,7 +972,7 @@ export async function bitmapSearch(
       )
       SELECT c.count,
              CASE WHEN c.count <= ${query.skip} THEN ARRAY[]::int[]
-                  ELSE ${pageInOrder(query, page, { decodeLimit, walkRuns: options.walkRuns, createdBlocks })} END AS ids
+                  ELSE ${pageInOrder(query, page, { decodeLimit, walkRuns: options.walkRuns, blocks: options.blocks })} END AS ids
         FROM counted c`;
     return found;
   }

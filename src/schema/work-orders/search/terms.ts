@@ -72,7 +72,8 @@ export const GROUP_FACETS = {
 export const CHUNK_BITS = 8192;
 
 /**
- * Ordinals per block of the createdAt bounds (WorkOrderSearchCreatedBlock): a divisor of CHUNK_BITS, so a
- * block's bits are one substring of one chunk. A change needs the table rebuilt (work_order_search_rebuild).
+ * Ordinals per block of WorkOrderSearchBlock (each block's createdAt and workOrderId bounds): a divisor of
+ * CHUNK_BITS, so a block's bits are one substring of one chunk. A change needs the table rebuilt
+ * (work_order_search_rebuild).
  */
-export const CREATED_BLOCK = 1024;
+export const ORDINAL_BLOCK = 1024;

@@ -127,14 +127,17 @@ BEGIN
          w."locationName", w."lastServiceCallAt"
     FROM work_order_search_sort_keys(ids) w
    WHERE NOT EXISTS (SELECT 1 FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = w.id);
-  -- The createdAt bounds of the blocks these docs are in, widened to hold them (new docs, changed keys).
-  INSERT INTO "WorkOrderSearchCreatedBlock" AS b ("buyerCompanyId", block, "minCreatedAt", "maxCreatedAt")
-  SELECT d."buyerCompanyId", d.ordinal / {{CREATED_BLOCK}}, min(d."createdAt"), max(d."createdAt")
+  -- The bounds of the blocks these docs are in, widened to hold them (new docs, changed createdAt).
+  INSERT INTO "WorkOrderSearchBlock" AS b ("buyerCompanyId", block, "minCreatedAt", "maxCreatedAt", "minWorkOrderId", "maxWorkOrderId")
+  SELECT d."buyerCompanyId", d.ordinal / {{ORDINAL_BLOCK}}, min(d."createdAt"), max(d."createdAt"), min(d."workOrderId"), max(d."workOrderId")
     FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = ANY(ids) GROUP BY 1, 2
   ON CONFLICT ("buyerCompanyId", block) DO UPDATE
      SET "minCreatedAt" = least(b."minCreatedAt", excluded."minCreatedAt"),
-         "maxCreatedAt" = greatest(b."maxCreatedAt", excluded."maxCreatedAt")
-   WHERE excluded."minCreatedAt" < b."minCreatedAt" OR excluded."maxCreatedAt" > b."maxCreatedAt";
+         "maxCreatedAt" = greatest(b."maxCreatedAt", excluded."maxCreatedAt"),
+         "minWorkOrderId" = least(b."minWorkOrderId", excluded."minWorkOrderId"),
+         "maxWorkOrderId" = greatest(b."maxWorkOrderId", excluded."maxWorkOrderId")
+   WHERE excluded."minCreatedAt" < b."minCreatedAt" OR excluded."maxCreatedAt" > b."maxCreatedAt"
+      OR excluded."minWorkOrderId" < b."minWorkOrderId" OR excluded."maxWorkOrderId" > b."maxWorkOrderId";
   INSERT INTO work_order_search_delta
   SELECT w."buyerCompanyId",
          unnest(work_order_search_terms(w."searchVector", w.status)

@@ -12,15 +12,16 @@ BEGIN
   INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
   SELECT "buyerCompanyId", term FROM "WorkOrderSearchTerm" WHERE term LIKE '{{TERM_TRIPLE}}%' ON CONFLICT DO NOTHING;
   TRUNCATE "WorkOrderSearchDoc", "WorkOrderSearchTerm", "WorkOrderSearchBitmap", "WorkOrderSearchPending",
-           "WorkOrderSearchCreatedBlock";
+           "WorkOrderSearchBlock";
   INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority", "locationName", "lastServiceCallAt")
   -- The sort keys as work_order_search_sort_keys reads them for a few ids, here joined for all at once.
   SELECT w.id, w."buyerCompanyId", row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id) - 1, w."createdAt", w."woPriority",
          l.name, s.last
     FROM "WorkOrder" w JOIN "Location" l ON l.id = w."locationId"
     LEFT JOIN (SELECT "workOrderId", max("scheduledAt") AS last FROM "ServiceCall" GROUP BY 1) s ON s."workOrderId" = w.id;
-  INSERT INTO "WorkOrderSearchCreatedBlock" ("buyerCompanyId", block, "minCreatedAt", "maxCreatedAt")
-  SELECT "buyerCompanyId", ordinal / {{CREATED_BLOCK}}, min("createdAt"), max("createdAt") FROM "WorkOrderSearchDoc" GROUP BY 1, 2;
+  INSERT INTO "WorkOrderSearchBlock" ("buyerCompanyId", block, "minCreatedAt", "maxCreatedAt", "minWorkOrderId", "maxWorkOrderId")
+  SELECT "buyerCompanyId", ordinal / {{ORDINAL_BLOCK}}, min("createdAt"), max("createdAt"), min("workOrderId"), max("workOrderId")
+    FROM "WorkOrderSearchDoc" GROUP BY 1, 2;
   CREATE TEMP TABLE work_order_search_all ON COMMIT DROP AS
   SELECT d."buyerCompanyId" AS company, d.ordinal,
          unnest(work_order_search_terms(w."searchVector", w.status)
