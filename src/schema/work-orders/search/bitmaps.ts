@@ -745,14 +745,63 @@ function windowSql(created: BitmapQuery["created"]): Sql {
 }
 
 /**
+ * A created window's page in another order than createdAt, run by run of equal keys: the window's docs
+ * (one index-only scan of the createdAt index, which carries every sort key) grouped by key with their
+ * count and lowest and highest id; the runs before the offset are skipped by their counts and the runs
+ * the page lands in are walked in the key's index from their lowest id (highest for desc) up to their
+ * share of the page, each doc tested against the window (ids follow creation, so most of a run's docs
+ * between its bounds are in the window). Pending work orders come from their live rows. Reading a month's
+ * 27,000 docs and sorting them took 22-40 ms for its 10,000th by woPriority or location name.
+ */
+function windowRunsPageSql(query: BitmapQuery): Sql {
+  const { companyId, skip, take } = query;
+  const { column, nullable } = DOC_SORTS[query.walk.by];
+  const key = Prisma.raw(`d."${column}"`);
+  const dir = Prisma.raw(query.walk.order);
+  const nulls = nullable ? Prisma.raw("NULLS LAST") : Prisma.empty;
+  const window = windowSql(query.created);
+  // Whether key a sorts before key b in the page's order (a null key sorts last either way).
+  const before = (a: Sql, b: Sql) =>
+    sql`(${a} IS NOT NULL AND (${b} IS NULL OR ${a} ${Prisma.raw(query.walk.order === "asc" ? "<" : ">")} ${b}))`;
+  const walk = (match: Sql) => sql`SELECT d."workOrderId" AS id, ${key} AS key FROM "WorkOrderSearchDoc" d
+      WHERE ${indexedDocs(companyId)} AND ${match} AND d."workOrderId" BETWEEN r.low AND r.high AND ${window}
+      ORDER BY ${key} ${dir}, d."workOrderId" ${dir} LIMIT r.m`;
+  return sql`(WITH runs AS MATERIALIZED (
+      SELECT ${key} AS key, count(*) AS n, min(d."workOrderId") AS low, max(d."workOrderId") AS high
+        FROM "WorkOrderSearchDoc" d WHERE ${indexedDocs(companyId)} AND ${window} GROUP BY 1
+    ), live AS MATERIALIZED (${liveRows(query)}), placed AS MATERIALIZED (
+      -- Each run in the page's order: the window's docs before it, and every row before it.
+      SELECT o.*, o.before + (SELECT count(*) FROM live l WHERE ${before(sql`l.key`, sql`o.key`)}) AS rows_before
+        FROM (SELECT x.*, sum(x.n) OVER w - x.n AS before, row_number() OVER w AS i FROM runs x
+              WINDOW w AS (ORDER BY x.key ${dir} ${nulls} ROWS UNBOUNDED PRECEDING)) o
+    ), start AS MATERIALIZED (
+      -- The run the page starts in (none: it starts among the pending rows before the first run).
+      SELECT i, key, before, rows_before FROM placed WHERE rows_before <= ${skip} ORDER BY i DESC LIMIT 1
+    ), wanted AS MATERIALIZED (
+      SELECT * FROM (
+        SELECT o.key, o.low, o.high, least(o.n, ${skip + take} - coalesce((SELECT rows_before FROM start), 0)
+                                               - (o.before - coalesce((SELECT before FROM start), 0))) AS m
+          FROM placed o WHERE o.i >= coalesce((SELECT i FROM start), 1)
+      ) r WHERE r.m > 0
+    )
+    SELECT ARRAY(SELECT id FROM (
+      SELECT x.id, x.key FROM wanted r CROSS JOIN LATERAL (${walk(sql`${key} = r.key`)}) x WHERE r.key IS NOT NULL
+      UNION ALL
+      SELECT x.id, x.key FROM wanted r CROSS JOIN LATERAL (${walk(sql`${key} IS NULL`)}) x WHERE r.key IS NULL
+      UNION ALL
+      SELECT id, key FROM live l WHERE NOT EXISTS (SELECT 1 FROM start s WHERE ${before(sql`l.key`, sql`s.key`)})
+    ) m ORDER BY key ${dir} ${nulls}, id ${dir} LIMIT ${take} OFFSET ${skip} - coalesce((SELECT rows_before FROM start), 0)))`;
+}
+
+/**
  * A page of a buyer's work orders without a search or any filter but a created window, from the docs
  * alone; null when too many are pending. Without a window the total is the dictionary's (bitmapTotal's)
  * and the page is walked; a window's total is its docs counted by the createdAt index, less the pending,
  * plus the pending live rows in it, and its page is walked in the sort's index when that pays (always for
- * createdAt, the range being that index's own; see walksWindows) or else read from the window's range
- * (the createdAt index carries every sort key) and sorted. A company's rows sorted by location name took
- * 2 s at 1M, a month's 27,000 30-57 ms (no index of the work orders has those keys beside the window).
- * `walk` decides the branch instead (the tests take both).
+ * createdAt, the range being that index's own; see walksWindows) or else read run by run of equal keys
+ * (windowRunsPageSql). A company's rows sorted by location name took 2 s at 1M, a month's 27,000 30-57 ms
+ * (no index of the work orders has those keys beside the window). `walk` decides the branch instead (the
+ * tests take both).
  */
 export async function docsPage(
   ctx: Context,
@@ -770,15 +819,15 @@ export async function docsPage(
       )
     : totalUnlessBacklog(query);
   const walked = docPageSql(query, { walked: window });
-  const read = docPageSql(query, { read: window });
+  const runs = windowRunsPageSql(query);
   const page =
     options.walk !== undefined
-      ? sql`(${options.walk ? walked : read})`
+      ? sql`(${options.walk ? walked : runs})`
       : !query.created || query.walk.by === "createdAt"
         ? sql`(${walked})`
         : DOC_SORTS[query.walk.by].walksWindows
-          ? sql`CASE WHEN ${walkPays(query.skip + query.take, sql`c.count`, sql`c.docs`)} THEN (${walked}) ELSE (${read}) END`
-          : sql`(${read})`;
+          ? sql`CASE WHEN ${walkPays(query.skip + query.take, sql`c.count`, sql`c.docs`)} THEN (${walked}) ELSE ${runs} END`
+          : runs;
   const [found] = await ctx.db.$queryRaw<{ ids: number[]; count: number | null }[]>`
     WITH ${companyTotalCtes(query)}, counted AS MATERIALIZED (
       SELECT ${count} AS count,
