@@ -8,7 +8,8 @@
 // numbered in creation order but for a few created out of it and ties across block boundaries, and one
 // committed after 1,100 later ones were indexed (its block's id bounds straddle the block before); Globex's
 // are created in random order, so every block's createdAt bounds span nearly all the others' and deep pages
-// by createdAt fall back to the walk from the first doc, where their ids stay in order.
+// by createdAt fall back to the walk from the first doc, where their ids stay in order. The rebuild is
+// also held to writing the dictionary in key order (migration 20261217090002).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Context } from "../../src/schema/core/context.ts";
 import type { Viewer } from "../../src/schema/core/viewer.ts";
@@ -213,6 +214,12 @@ describe("pages that start at a block", () => {
 
   it("are answered by the blocks again after a rebuild, which recomputes their bounds", async () => {
     await t.db.$executeRaw`SELECT work_order_search_rebuild(2)`;
+    // The rebuild writes the dictionary in key order (count_by and the status facets read ranges of it).
+    const [dictionary] = await t.db.$queryRaw<{ rows: number; misplaced: number }[]>`
+      SELECT count(*)::int AS rows, count(*) FILTER (WHERE before > ctid)::int AS misplaced
+        FROM (SELECT ctid, lag(ctid) OVER (ORDER BY "buyerCompanyId", term) AS before FROM "WorkOrderSearchTerm") x`;
+    expect(dictionary.rows).toBeGreaterThan(40);
+    expect(dictionary.misplaced).toBe(0);
     await indexAll();
     const [{ blocks }] = await t.db.$queryRaw<{ blocks: number }[]>`
       SELECT count(*)::int AS blocks FROM "WorkOrderSearchBlock" WHERE "buyerCompanyId" = ${companies.acme}`;

@@ -31,7 +31,10 @@ BEGIN
     FROM "WorkOrder" w JOIN "WorkOrderSearchDoc" d ON d."workOrderId" = w.id;
   INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped)
   SELECT company, term, count(*), (count(*) >= common AND term NOT LIKE '{{TERM_STATUS_FACET}}%') OR term LIKE '{{TERM_STATUS}}%'
-    FROM work_order_search_all GROUP BY company, term;
+    FROM work_order_search_all GROUP BY company, term
+  -- In key order: count_by and the status facets read a range of terms (20,000 of an asset's on 128 heap
+  -- pages instead of 4,004: migration 20261217090002).
+   ORDER BY company, term;
   INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
   SELECT x.company, x.term, b.chunk, b.bits
     FROM (SELECT a.company, a.term, array_agg(a.ordinal) AS ordinals
