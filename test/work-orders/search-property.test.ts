@@ -335,7 +335,8 @@ function queryString(q: Query): string {
 /**
  * statusOnly, facets, groups: lists without a search, queries with a facet filter, count_by groups the
  * bitmaps answered (#29); priorityRuns: pages by woPriority answered with every run's bits decoded;
- * createdBlocks, priorityBlocks: pages by createdAt, and by woPriority in a run, that started at a block.
+ * createdBlocks, priorityBlocks: pages by createdAt, and by woPriority in a run, that started at a block;
+ * nameRuns: pages by location name under a status filter alone answered run by run of names.
  */
 const seen = {
   queries: 0,
@@ -353,6 +354,7 @@ const seen = {
   priorityRuns: 0,
   createdBlocks: 0,
   priorityBlocks: 0,
+  nameRuns: 0,
 };
 /** The count_by fields the bitmaps answered at least once. */
 const groupedBy = new Set<string>();
@@ -434,20 +436,31 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
   const runs = fast.walk.by === "woPriority" ? [undefined, false] : [undefined];
   const blocks =
     fast.walk.by === "createdAt" || fast.walk.by === "woPriority" ? [undefined, "only" as const] : [undefined];
+  // A page by location name under a status filter alone is also asked run by run of names at any offset.
+  const byNames = fast.walk.by === "locationName" && fast.statuses && !fast.facets.length && !args.search.trim();
+  const names = byNames ? [undefined, true] : [undefined];
   for (const decodeLimit of [undefined, 0])
     for (const walkRuns of decodeLimit === 0 ? runs : [undefined])
-      for (const fromBlock of decodeLimit === 0 ? blocks : [undefined]) {
-        const found = await bitmapSearch(ctx, fast, { decodeLimit, fewMatches: 0, walkRuns, blocks: fromBlock });
-        if (!found) return;
-        if (decodeLimit === undefined) seen.bitmaps++;
-        if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
-        if (decodeLimit === undefined && fast.facets.length) seen.facets++;
-        if (walkRuns === false) seen.priorityRuns++;
-        // "only": null where the blocks cannot start the page (the service walks from the first doc).
-        if (fromBlock && found.ids === null) continue;
-        if (fromBlock) seen[fast.walk.by === "createdAt" ? "createdBlocks" : "priorityBlocks"]++;
-        expect({ qs: queryString(q), walkRuns, ...found }).toEqual({ ...answer, walkRuns });
-      }
+      for (const fromBlock of decodeLimit === 0 ? blocks : [undefined])
+        for (const nameRuns of decodeLimit === 0 ? names : [undefined]) {
+          const found = await bitmapSearch(ctx, fast, {
+            decodeLimit,
+            fewMatches: 0,
+            walkRuns,
+            blocks: fromBlock,
+            nameRuns,
+          });
+          if (!found) return;
+          if (decodeLimit === undefined) seen.bitmaps++;
+          if (decodeLimit === undefined && !args.search.trim()) seen.statusOnly++;
+          if (decodeLimit === undefined && fast.facets.length) seen.facets++;
+          if (walkRuns === false) seen.priorityRuns++;
+          if (nameRuns) seen.nameRuns++;
+          // "only": null where the blocks cannot start the page (the service walks from the first doc).
+          if (fromBlock && found.ids === null) continue;
+          if (fromBlock) seen[fast.walk.by === "createdAt" ? "createdBlocks" : "priorityBlocks"]++;
+          expect({ qs: queryString(q), walkRuns, ...found }).toEqual({ ...answer, walkRuns });
+        }
   // count_by on a status or facet from the bits, where they answer: every group's count.
   const groupBy = GROUP_BY[q.offset % GROUP_BY.length];
   const grouped = await bitmapCountBy(ctx, fast, groupBy, { fewMatches: 0 });
@@ -506,6 +519,21 @@ async function checkLocationNames(): Promise<void> {
   }
   // Every one of them answered by the bitmaps (walked: check asks with nothing decoded).
   expect(seen.facets - before).toBe(2 * 3 * 2 * 2);
+}
+
+/**
+ * Pages by location name under a status filter alone through every name (bitmaps.ts locationNameRunsSql),
+ * for each company, one status and all of them, both orders, from the first page to past the last: check()
+ * answers each run by run of names too (the generator draws that shape a few times a run).
+ */
+async function checkNameRuns(): Promise<void> {
+  const before = seen.nameRuns;
+  for (const company of ["acme", "globex"] as const)
+    for (const status of [[STATUS_POOL[0]], [...STATUS_POOL]])
+      for (const order of ["asc", "desc"] as const)
+        for (const offset of [0, 2, 7, 15, 30, 60])
+          await check({ company, parts: [], status, sortBy: "locationName", order, offset, limit: 4 });
+  expect(seen.nameRuns - before).toBeGreaterThan(20);
 }
 
 /**
@@ -838,6 +866,7 @@ describe("work order list and count_by against a reference", () => {
     expect(seen.priorityRuns).toBeGreaterThan(2);
     expect(seen.createdBlocks).toBeGreaterThan(5);
     expect(seen.priorityBlocks).toBeGreaterThan(5);
+    await checkNameRuns();
     // Every field grouped at least once: the random queries reach most (a run of 120 missed assetId
     // once), the sweep of status filters each.
     await checkStatusGroups();
@@ -944,12 +973,14 @@ describe("work order list and count_by against a reference", () => {
     await checkWindows();
     await checkLocationNames();
     await checkPriorityRuns();
+    await checkNameRuns();
     await indexAll();
     await fc.assert(property(), params());
     await checkStatusGroups();
     await checkWindows();
     await checkLocationNames();
     await checkPriorityRuns();
+    await checkNameRuns();
   }, 240_000);
 
   it("a renamed location's work orders sort by its new name at once, and after indexing", async () => {
