@@ -766,7 +766,7 @@ function runsPageSql(query: BitmapQuery, runs: Sql, member: Sql): Sql {
         AND d."workOrderId" BETWEEN coalesce(r.low, -2147483648) AND coalesce(r.high, 2147483647)
       ORDER BY ${key} ${dir}, d."workOrderId" ${dir} LIMIT r.m`;
   return sql`(WITH runs AS MATERIALIZED (${runs}), live AS MATERIALIZED (${liveRows(query)}), placed AS MATERIALIZED (
-      -- Each run in the page's order: the window's docs before it, and every row before it.
+      -- Each run in the page's order: the indexed matches before it, and every row before it.
       SELECT o.*, o.before + (SELECT count(*) FROM live l WHERE ${before(sql`l.key`, sql`o.key`)}) AS rows_before
         FROM (SELECT x.*, sum(x.n) OVER w - x.n AS before, row_number() OVER w AS i FROM runs x
               WINDOW w AS (ORDER BY x.key ${dir} ${nulls} ROWS UNBOUNDED PRECEDING)) o
