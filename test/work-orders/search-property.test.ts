@@ -799,7 +799,8 @@ beforeAll(async () => {
   await t.db.apiKey.updateMany({ data: { rateLimitRequests: 1_000_000 } });
   const refs = t.fixture.refs;
   const names = {
-    acme: ["Harbor depot", "Maple plaza", "Cedar mall leaking roof", "Escalator hall"],
+    // Two stores of one name: a page by name takes them as one run (bitmaps.ts locationNameRunsSql).
+    acme: ["Harbor depot", "Maple plaza", "Cedar mall leaking roof", "Escalator hall", "Maple plaza"],
     globex: ["Granite works", "Cooler yard"],
   };
   const template = {
