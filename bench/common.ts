@@ -1,10 +1,16 @@
 // What every benchmark script shares: last-in first-out cleanup (on success, failure, interrupt or
-// watchdog), the revision label printed with the figures, and the service run as a child process.
+// watchdog), the revision label printed with the figures, percentiles, and the service run as a child process.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+
+/** The p-th percentile (nearest rank) of `times` (in any order), to two decimals. */
+export function percentiles(times: number[]): (p: number) => number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return (p) => Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2));
+}
 
 /** The repository's root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

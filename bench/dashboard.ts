@@ -38,7 +38,7 @@ import { loadConfig } from "../src/config.ts";
 import type { Viewer } from "../src/schema/core/viewer.ts";
 import { type WorkOrderDimension, workOrderStatsSql } from "../src/schema/work-orders/rules/stats.ts";
 import type { ListCall } from "./calls.ts";
-import { gitRevision, ROOT } from "./common.ts";
+import { gitRevision, percentiles, ROOT } from "./common.ts";
 import { createCountingDb, createCountingPool } from "./counting-pool.ts";
 import { issueBenchKey, migrate, urlOf } from "./database.ts";
 import { type LoadSample, type LoadSettings, medians, runLoad } from "./load.ts";
@@ -345,10 +345,7 @@ async function sequential(
     parsed.push(parsedMs);
     rows += rowsOf(body);
   }
-  parsed.sort((a, b) => a - b);
-  times.sort((a, b) => a - b);
-  const at = (p: number) =>
-    Number(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2));
+  const at = percentiles(times);
   return {
     name,
     requests: times.length,
@@ -356,7 +353,7 @@ async function sequential(
     p95: at(95),
     p99: at(99),
     max: at(100),
-    p95Parsed: Number(parsed[Math.min(parsed.length - 1, Math.ceil(0.95 * parsed.length) - 1)].toFixed(2)),
+    p95Parsed: percentiles(parsed)(95),
     rows: Math.round(rows / times.length),
   };
 }

@@ -37,7 +37,7 @@ import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
 import { GROUPABLE, SORTABLE } from "../src/schema/work-orders/rules/list-filters.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
 import { issueBenchKey, migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
-import { freePort, gitRevision, startService, stopService } from "./common.ts";
+import { freePort, gitRevision, percentiles, startService, stopService } from "./common.ts";
 
 const DATABASE = "wo_bench_wo";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -472,12 +472,6 @@ interface Case {
    * only checked against the plain SQL reference (each path once), not timed a second time.
    */
   shape?: boolean;
-}
-
-/** The p-th percentile (nearest rank) of `times`, in ms to two decimals. */
-function percentiles(times: number[]): (p: number) => number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return (p) => Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2));
 }
 
 interface Result {
@@ -945,9 +939,6 @@ async function storage(db: Db) {
   return Object.fromEntries(rows.map((r) => [r.name.replaceAll('"', ""), Math.round(Number(r.bytes) / 1_048_576)]));
 }
 
-const percentile = (sorted: number[], p: number) =>
-  Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2));
-
 /**
  * Write cost and index lag. Sequential creates and note appends through the API, first with the search
  * triggers off (what a write cost before the bitmaps), then on with the indexer running; then creates at
@@ -1012,14 +1003,8 @@ async function measureWritesOn(db: Db, base: string, headers: Record<string, str
       });
       if (i >= 20) notes.push(performance.now() - t0);
     }
-    creates.sort((a, b) => a - b);
-    notes.sort((a, b) => a - b);
-    return {
-      createP50: percentile(creates, 50),
-      createP95: percentile(creates, 95),
-      noteP50: percentile(notes, 50),
-      noteP95: percentile(notes, 95),
-    };
+    const [created, noted] = [percentiles(creates), percentiles(notes)];
+    return { createP50: created(50), createP95: created(95), noteP50: noted(50), noteP95: noted(95) };
   };
   const triggers = ["work_order_search_insert", "work_order_search_update", "work_order_search_delete"];
   log("write cost: search triggers off");
@@ -1104,7 +1089,7 @@ async function measureWritesOn(db: Db, base: string, headers: Record<string, str
     await Promise.all(writes);
     writing = false;
     await watcher;
-    lags.sort((a, b) => a - b);
+    const lag = percentiles(lags);
     return {
       before,
       after,
@@ -1113,9 +1098,9 @@ async function measureWritesOn(db: Db, base: string, headers: Record<string, str
         refused,
         refusals: Object.fromEntries(refusals),
         ratePerSecond: WRITE_RATE,
-        p50: percentile(lags, 50),
-        p99: percentile(lags, 99),
-        max: percentile(lags, 100),
+        p50: lag(50),
+        p99: lag(99),
+        max: lag(100),
         stalls: await stalls.stop(),
       },
     };
