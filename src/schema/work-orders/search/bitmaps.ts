@@ -361,6 +361,12 @@ const indexedDocs = (companyId: number) =>
 const liveRows = (query: BitmapQuery) =>
   sql`SELECT w.id, ${query.walk.live} AS key FROM "WorkOrder" w WHERE w.id IN (SELECT id FROM pending) AND ${query.where}`;
 
+/** Whether key a sorts before key b in the page's order, a null key last either way (the runs' pages). */
+const sortsBefore =
+  (query: BitmapQuery) =>
+  (a: Sql, b: Sql): Sql =>
+    sql`(${a} IS NOT NULL AND (${b} IS NULL OR ${a} ${Prisma.raw(query.walk.order === "asc" ? "<" : ">")} ${b}))`;
+
 /** A block of ordinals (WorkOrderSearchBlock) as a literal, and the blocks per chunk of bits. */
 const BLOCK = Prisma.raw(String(ORDINAL_BLOCK));
 const BLOCKS_PER_CHUNK = CHUNK_BITS / ORDINAL_BLOCK;
@@ -478,9 +484,7 @@ function priorityPageSql(
 ): Sql {
   const { companyId, skip, take } = query;
   const dir = Prisma.raw(query.walk.order);
-  // Whether key a sorts before key b in the page's order (a key that may be null sorts last either way).
-  const before = (a: Sql, b: Sql) =>
-    sql`(${a} IS NOT NULL AND (${b} IS NULL OR ${a} ${Prisma.raw(query.walk.order === "asc" ? "<" : ">")} ${b}))`;
+  const before = sortsBefore(query);
   const indexed = indexedDocs(companyId);
   // A run's chunks with the query's, by the run's term.
   const runBits = (term: Sql) => sql`FROM "WorkOrderSearchBitmap" b JOIN q ON q.chunk = b.chunk
@@ -758,9 +762,7 @@ function runsPageSql(query: BitmapQuery, runs: Sql, member: Sql): Sql {
   const key = Prisma.raw(`d."${column}"`);
   const dir = Prisma.raw(query.walk.order);
   const nulls = nullable ? Prisma.raw("NULLS LAST") : Prisma.empty;
-  // Whether key a sorts before key b in the page's order (a null key sorts last either way).
-  const before = (a: Sql, b: Sql) =>
-    sql`(${a} IS NOT NULL AND (${b} IS NULL OR ${a} ${Prisma.raw(query.walk.order === "asc" ? "<" : ">")} ${b}))`;
+  const before = sortsBefore(query);
   const walk = (match: Sql) => sql`SELECT d."workOrderId" AS id, ${key} AS key FROM "WorkOrderSearchDoc" d
       WHERE ${indexedDocs(companyId)} AND ${match} AND ${member}
         AND d."workOrderId" BETWEEN coalesce(r.low, -2147483648) AND coalesce(r.high, 2147483647)
