@@ -2,12 +2,14 @@
 // indexed while a requested bitmap is being built. A build reads its work orders through the GIN index
 // (seconds from disk at 1M work orders); when one loop did both, every pending work order waited for it
 // (the index lag's stall, #29). Here a build is held up for as long as the test likes, and a work order
-// written meanwhile must still be indexed; then the build goes on and finishes.
+// written meanwhile must still be indexed; then the build goes on and finishes. And a build that waited
+// for the indexer's lock reads again only the docs indexed meanwhile, its bits still the indexed state's.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import pg from "pg";
 import pino from "pino";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder } from "../support/work-order-events.ts";
-import { startSearchIndexJobs } from "../../src/schema/work-orders/jobs.ts";
+import { indexSearchBatch, startSearchIndexJobs } from "../../src/schema/work-orders/jobs.ts";
 import { TERM } from "../../src/schema/work-orders/search/terms.ts";
 import type { Db } from "../../src/db.ts";
 
@@ -73,4 +75,103 @@ it("indexes pending work orders while a bitmap build is held up, and finishes th
     release();
     await jobs.close();
   }
+});
+
+// ---------------------------------------------------------------- a build's second read
+
+/** Sets a work order's search vector to the text's (the vector is all the indexer and the builds read). */
+const setText = (id: number, text: string) =>
+  t.db.$executeRaw`UPDATE "WorkOrder" SET "searchVector" = to_tsvector('english', ${text}) WHERE id = ${id}`;
+
+const ordinalOf = async (id: number) =>
+  (await t.db.$queryRaw<{ ordinal: number }[]>`SELECT ordinal FROM "WorkOrderSearchDoc" WHERE "workOrderId" = ${id}`)[0]
+    .ordinal;
+
+async function drain() {
+  while ((await indexSearchBatch(t.db, 1_000)) > 0);
+}
+
+/**
+ * A build of `triple` that reads its work orders, then waits for the indexer's lock while `meanwhile` runs
+ * on a session that holds it (as the indexer would); returns the built bitmap's ordinals and the
+ * dictionary's count.
+ */
+async function buildAround(triple: string, meanwhile: (indexer: pg.Client) => Promise<void>) {
+  const company = t.fixture.refs.acme;
+  await t.db.$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term) VALUES (${company}, ${triple})`;
+  const indexer = new pg.Client({ connectionString: t.databaseUrl });
+  await indexer.connect();
+  try {
+    await indexer.query(`SELECT pg_advisory_lock(hashtext('work_order_search_index'))`);
+    // Started now (a Prisma query runs when it is awaited).
+    const build = (async () => t.db.$queryRaw<{ n: number }[]>`SELECT work_order_search_materialize(1) AS n`)();
+    await until("the build waits for the lock", async () => {
+      const { rows } = await indexer.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%work_order_search_materialize%'`,
+      );
+      return rows[0].n > 0;
+    });
+    await meanwhile(indexer);
+    await indexer.query(`SELECT pg_advisory_unlock(hashtext('work_order_search_index'))`);
+    expect((await build)[0].n).toBe(1);
+  } finally {
+    await indexer.end();
+  }
+  const [bits] = await t.db.$queryRaw<{ ordinals: number[] }[]>`
+    SELECT coalesce(array_agg(o ORDER BY o), '{}') AS ordinals
+      FROM "WorkOrderSearchBitmap" b, work_order_search_ordinals(b.chunk, b.bits) o
+     WHERE b."buyerCompanyId" = ${company} AND b.term = ${triple}`;
+  const [term] = await t.db.$queryRaw<{ docs: number }[]>`
+    SELECT docs FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${company} AND term = ${triple}`;
+  return { ordinals: bits.ordinals, docs: term.docs };
+}
+
+/**
+ * Five work orders around one triple: indexed with it and changed without it meanwhile (indexed), indexed
+ * without it and changed to hold it (indexed, then changed without it: pending, its indexed state holds
+ * it), new with it (indexed), indexed with it and changed without it (pending), indexed with it and
+ * unchanged. `meanwhile` runs the
+ * changes and an indexer batch on the lock's session, then `after` (the log's pruning, for one case).
+ */
+/** `words`: three lexemes as the English configuration keeps them (no stemming). */
+async function fiveAround(words: string, after: (indexer: pg.Client) => Promise<void> = async () => {}) {
+  const [a, b, c] = words.split(" ");
+  const triple = `${TERM.triple}11${words}`;
+  const [dropped, added, kept, unchanged] = await Promise.all([0, 1, 2, 3].map(() => acmeWorkOrder(t)));
+  await setText(dropped.id, `${a} ${b} ${c}`);
+  await setText(added.id, `${a} ${c} ${b}`);
+  await setText(kept.id, `${a} ${b} ${c}`);
+  await setText(unchanged.id, `${a} ${b} ${c} again`);
+  await drain();
+  let created = 0;
+  const built = await buildAround(triple, async (indexer) => {
+    await setText(dropped.id, `${c} ${b} ${a}`);
+    await setText(added.id, `${a} ${b} ${c}`);
+    created = (await acmeWorkOrder(t)).id;
+    await setText(created, `${a} ${b} ${c}`);
+    await indexer.query("SELECT work_order_search_index(500, 1000)");
+    await setText(kept.id, `${b} ${a}`);
+    await setText(added.id, `${b} ${c}`);
+    await after(indexer);
+  });
+  const expected = await Promise.all([added.id, created, kept.id, unchanged.id].map(ordinalOf));
+  expect(built.ordinals).toEqual(expected.sort((x, y) => x - y));
+  expect(built.docs).toBe(4);
+  // What the indexer will diff against: after the pending changes are indexed, the triple holds two.
+  await drain();
+  const [after_] = await t.db.$queryRaw<{ docs: number }[]>`
+    SELECT docs FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = ${t.fixture.refs.acme} AND term = ${triple}`;
+  expect(after_.docs).toBe(2);
+}
+
+it("corrects a build's first read with the docs indexed while it waited for the lock, and only those", async () => {
+  await fiveAround("quartz lantern cobalt");
+});
+
+it("reads a build's work orders again when the batches since its first read were pruned from the log", async () => {
+  await fiveAround("velvet harbor tundra", (indexer) =>
+    indexer
+      .query(`DELETE FROM "WorkOrderSearchIndexed" WHERE id <= (SELECT max(id) FROM "WorkOrderSearchIndexed")`)
+      .then(() => {}),
+  );
 });

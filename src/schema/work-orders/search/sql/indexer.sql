@@ -196,6 +196,11 @@ BEGIN
 
   DELETE FROM "WorkOrderSearchTerm" t USING (SELECT DISTINCT company, term FROM work_order_search_delta) x
    WHERE t."buyerCompanyId" = x.company AND t.term = x.term AND t.docs = 0 AND NOT t.bitmapped;
+  -- The docs this batch indexed, for the bitmap builds under way (work_order_search_materialize); the
+  -- log keeps its last 1,000 rows (always its newest, the mark a build reads).
+  INSERT INTO "WorkOrderSearchIndexed" ("buyerCompanyId", ordinals)
+  SELECT "buyerCompanyId", array_agg(ordinal) FROM "WorkOrderSearchDoc" WHERE "workOrderId" = ANY(ids) GROUP BY 1;
+  DELETE FROM "WorkOrderSearchIndexed" WHERE id < (SELECT max(id) FROM "WorkOrderSearchIndexed") - 1000;
   DELETE FROM "WorkOrderSearchDoc" d WHERE d."workOrderId" = ANY(ids) AND NOT EXISTS (SELECT 1 FROM "WorkOrder" w WHERE w.id = d."workOrderId");
   DELETE FROM "WorkOrderSearchPending" WHERE "workOrderId" = ANY(ids);
   RETURN cardinality(ids);
@@ -214,31 +219,78 @@ LANGUAGE sql STABLE AS $$
      WHERE p."buyerCompanyId" = company AND p."oldVector" @@ work_order_search_triple_query(triple))
 $$;
 
--- Up to max_terms requested bitmaps (WorkOrderSearchPhrase), in the caller's transaction, under the
--- indexer's lock: phrase triples a search asked for, and terms that became common (queued by
--- work_order_search_index). A triple's bits are those of the indexed state, as the indexer will diff
--- it: the live rows of work orders that are not pending, and the indexed vector (oldVector) of pending
--- ones that have an ordinal. A common term's come from the live rows (pending work orders may be
--- included or not: queries read those from their live rows).
--- The rows are read once before the lock is taken, and again under it: the first read, from disk at
--- 1M work orders (a pair's GIN recheck visits every row holding both words: 1.5 s cold against 0.06-0.3
--- s cached), runs while the indexer goes on (the index lag's stall, #29), the second from the cache.
+-- The work orders a requested bitmap holds (a triple's in the indexed state, a common term's from the
+-- live rows), read in full.
+CREATE OR REPLACE FUNCTION work_order_search_requested_ordinals(company int, term text) RETURNS int[]
+LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN left(term, 1) = '{{TERM_TRIPLE}}' THEN work_order_search_triple_ordinals(company, term)
+              ELSE work_order_search_term_ordinals(company, term) END
+$$;
+
+-- Of some docs of a company (those indexed since a build's first read), the ones whose indexed state
+-- holds a triple, word, pair, status or facet: as work_order_search_requested_ordinals reads them, for
+-- those docs alone (a pending work order by the state it was indexed with, which either read allows for
+-- a common term).
+CREATE OR REPLACE FUNCTION work_order_search_ordinals_holding(company int, term text, ordinals int[]) RETURNS int[]
+LANGUAGE sql STABLE AS $$
+  WITH indexed AS (
+    SELECT d.ordinal, w."searchVector" AS v, w.status AS s,
+           work_order_search_facets(w."locationId", w."supplierFacilityId", w."problemTypeId", w."plannedMaintenanceScheduleId",
+                                    w."isPM", w."assetId", w."buyerFacilityId", w."woPriority") AS facets
+      FROM "WorkOrderSearchDoc" d JOIN "WorkOrder" w ON w.id = d."workOrderId"
+     WHERE d."buyerCompanyId" = company AND d.ordinal = ANY(ordinals)
+       AND NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPending" p WHERE p."workOrderId" = w.id)
+    UNION ALL
+    SELECT d.ordinal, p."oldVector", p."oldStatus",
+           work_order_search_facets(p."oldLocationId", p."oldSupplierFacilityId", p."oldProblemTypeId",
+                                    p."oldPlannedMaintenanceScheduleId", p."oldIsPM", p."oldAssetId", p."oldBuyerFacilityId",
+                                    p."oldWoPriority")
+      FROM "WorkOrderSearchDoc" d JOIN "WorkOrderSearchPending" p USING ("workOrderId")
+     WHERE d."buyerCompanyId" = company AND d.ordinal = ANY(ordinals))
+  SELECT array(
+    SELECT ordinal FROM indexed
+     WHERE term = ANY(CASE WHEN left(term, 1) = '{{TERM_TRIPLE}}' THEN work_order_search_triples(v)
+                           ELSE work_order_search_terms(v, s) || facets END))
+$$;
+
+-- Up to max_terms requested bitmaps (WorkOrderSearchPhrase), in the caller's transaction: phrase triples
+-- a search asked for, and terms that became common (queued by work_order_search_index). A triple's bits
+-- are those of the indexed state, as the indexer will diff it; a common term's come from the live rows
+-- (pending work orders may be included or not: queries read those from their live rows).
+-- The work orders are read before the indexer's lock is taken (1.5 s from disk at 1M work orders: a
+-- pair's GIN recheck visits every row holding both words), while the indexer goes on; under the lock,
+-- only the docs of the batches committed since then are read again (WorkOrderSearchIndexed), so the
+-- lock is held for the writes (the index lag's stall, #29: the whole second read, from disk in a cold
+-- database, held the indexer up for seconds). Everything again if those batches were pruned.
 CREATE OR REPLACE FUNCTION work_order_search_materialize(max_terms int) RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
   r record;
   ordinals int[];
+  changed int[];
   n int := 0;
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPhrase") THEN RETURN 0; END IF;
-  PERFORM cardinality(CASE WHEN left(p.term, 1) = '{{TERM_TRIPLE}}'
-                           THEN work_order_search_triple_ordinals(p."buyerCompanyId", p.term)
-                           ELSE work_order_search_term_ordinals(p."buyerCompanyId", p.term) END)
-     FROM (SELECT "buyerCompanyId", term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms) p;
+  CREATE TEMP TABLE IF NOT EXISTS work_order_search_build (company int, term text COLLATE "C", ordinals int[], seen bigint) ON COMMIT DELETE ROWS;
+  DELETE FROM work_order_search_build;
+  -- One statement, so one snapshot: the work orders, and the last batch their state includes.
+  INSERT INTO work_order_search_build
+  SELECT p."buyerCompanyId", p.term, work_order_search_requested_ordinals(p."buyerCompanyId", p.term),
+         (SELECT max(id) FROM "WorkOrderSearchIndexed")
+    FROM (SELECT "buyerCompanyId", term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms) p;
   PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
-  FOR r IN SELECT "buyerCompanyId" AS company, term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms LOOP
+  FOR r IN SELECT * FROM work_order_search_build LOOP
+    -- Built meanwhile by another worker.
+    CONTINUE WHEN NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPhrase" WHERE "buyerCompanyId" = r.company AND term = r.term);
+    -- The log is pruned from its oldest rows: while the mark is there, so is every batch after it.
+    IF EXISTS (SELECT 1 FROM "WorkOrderSearchIndexed" WHERE id = r.seen) THEN
+      changed := array(SELECT unnest(x.ordinals) FROM "WorkOrderSearchIndexed" x WHERE x.id > r.seen AND x."buyerCompanyId" = r.company);
+      ordinals := array(SELECT o FROM unnest(r.ordinals) o WHERE o <> ALL (changed))
+                  || work_order_search_ordinals_holding(r.company, r.term, changed);
+    ELSE
+      ordinals := work_order_search_requested_ordinals(r.company, r.term);
+    END IF;
     IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = r.company AND term = r.term) THEN
-      ordinals := work_order_search_triple_ordinals(r.company, r.term);
       INSERT INTO "WorkOrderSearchTerm" ("buyerCompanyId", term, docs, bitmapped) VALUES (r.company, r.term, cardinality(ordinals), true);
       -- Bits left by a dictionary row deleted by hand (docs/operations.md) are replaced.
       DELETE FROM "WorkOrderSearchBitmap" WHERE "buyerCompanyId" = r.company AND term = r.term;
@@ -246,8 +298,7 @@ BEGIN
       SELECT r.company, r.term, b.chunk, b.bits FROM work_order_search_bits(ordinals) b;
     ELSIF EXISTS (SELECT 1 FROM "WorkOrderSearchTerm" WHERE "buyerCompanyId" = r.company AND term = r.term AND NOT bitmapped) THEN
       INSERT INTO "WorkOrderSearchBitmap" ("buyerCompanyId", term, chunk, bits)
-      SELECT r.company, r.term, b.chunk, b.bits
-        FROM work_order_search_bits(work_order_search_term_ordinals(r.company, r.term)) b;
+      SELECT r.company, r.term, b.chunk, b.bits FROM work_order_search_bits(ordinals) b;
       UPDATE "WorkOrderSearchTerm" SET bitmapped = true WHERE "buyerCompanyId" = r.company AND term = r.term;
     END IF;
     DELETE FROM "WorkOrderSearchPhrase" WHERE "buyerCompanyId" = r.company AND term = r.term;
