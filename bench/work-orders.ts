@@ -36,6 +36,7 @@ import { refreshSearchVector } from "../src/schema/work-orders/search/vector.ts"
 import { STATUSES } from "../src/schema/work-orders/rules/state-machine.ts";
 import { GROUPABLE, SORTABLE } from "../src/schema/work-orders/rules/list-filters.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../src/schema/work-orders/jobs.ts";
+import { TERM } from "../src/schema/work-orders/search/terms.ts";
 import { issueBenchKey, migrate, onServer, recreateDatabase, seed, urlOf, type Seeded } from "./database.ts";
 import { freePort, gitRevision, percentiles, startService, stopService } from "./common.ts";
 
@@ -59,6 +60,12 @@ const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 50);
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
 /** Notes appended to older work orders per create in that phase (BENCH_NOTES_PER_CREATE, 0 to 1). */
 const NOTES_PER_CREATE = Number(process.env.BENCH_NOTES_PER_CREATE ?? 1);
+/**
+ * Bitmap builds queued as that phase starts (BENCH_LAG_BUILDS, default 0): gap pairs of the measured company
+ * just under the bitmap threshold, each read through the GIN index (seconds from disk), so that the lag
+ * is measured while builds run, as after a cold start.
+ */
+const LAG_BUILDS = Number(process.env.BENCH_LAG_BUILDS ?? 0);
 let indexBuildSeconds: number | undefined;
 const RESULT_FILE = path.join(os.tmpdir(), "wo-bench", "work-orders.json");
 const LIST = "/v1/buyer/work_order/work_orders";
@@ -1034,6 +1041,13 @@ async function measureWritesOn(db: Db, base: string, headers: Record<string, str
     const lags: number[] = [];
     let writing = true;
     const stalls = watchStalls(workerDb);
+    const queued = await workerDb.$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term)
+      SELECT "buyerCompanyId", term FROM "WorkOrderSearchTerm"
+       WHERE "buyerCompanyId" = ${ref.buyerCompanyId} AND term >= ${TERM.gapPair} COLLATE "C"
+         AND term < ${String.fromCharCode(TERM.gapPair.charCodeAt(0) + 1)} COLLATE "C"
+         AND NOT bitmapped AND docs BETWEEN ${MIN_DOCS / 2} AND ${MIN_DOCS - 1}
+       ORDER BY docs DESC LIMIT ${LAG_BUILDS} ON CONFLICT DO NOTHING`;
+    if (LAG_BUILDS) log(`  ${queued} bitmap builds queued (gap pairs of ${MIN_DOCS / 2}–${MIN_DOCS - 1} work orders)`);
     const watcher = (async () => {
       while (writing || written.size) {
         const ids = [...written.keys()];
