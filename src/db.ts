@@ -287,10 +287,15 @@ export const hasSqlPool = (db: unknown): db is Db => pools.has(db as Db);
 /**
  * A Prisma.Sql run on the pool as plain SQL (a named prepared statement, as Prisma's are): the rows as pg
  * parses them. For hot reads where Prisma's raw-query path was the cost (docs/performance.md).
+ * `planFor: "values"` sends it unnamed, so PostgreSQL plans every run for its values: a prepared
+ * statement is planned generically after five runs, guessing a range's rows (911 for a month's 27,779
+ * work orders), and a chart's statement then sorted and looked its names up row by row (45 ms planned
+ * for its values, 62–98 ms generic); planning it again costs about a millisecond.
  */
-export async function sqlRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+export async function sqlRows<T>(db: Db, query: Prisma.Sql, options: { planFor?: "values" } = {}): Promise<T[]> {
   const { text, values } = query;
-  return (await sqlPool(db).query({ name: statementName({ sql: text }), text, values })).rows as T[];
+  const name = options.planFor === "values" ? undefined : statementName({ sql: text });
+  return (await sqlPool(db).query({ name, text, values })).rows as T[];
 }
 
 /** Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). */
