@@ -2,6 +2,9 @@
 // statuses, locations, regions, suppliers, priorities and dates), two dimensions at once, time buckets,
 // the service-level figures, a supplier key's scope, a foreign tenant, and bad input.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, Prisma, sqlRows } from "../../src/db.ts";
+import { workOrderStats, workOrderStatsSql } from "../../src/schema/work-orders/rules/stats.ts";
+import type { Viewer } from "../../src/schema/core/viewer.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
@@ -297,6 +300,30 @@ describe("workOrderStats", () => {
     // Globex's own work order is all it counts.
     const own = await stats("globex-key", `{ workOrderStats(groupBy: [STATUS]) { rows { status count } } }`);
     expect(own).toEqual([{ status: "Unassigned", count: 1 }]);
+  });
+
+  it("plans each statement for its values: none is kept as a prepared statement (a generic plan guesses a range's rows)", async () => {
+    // One connection, so the session that ran the statements is the one asked.
+    const db = createDb(t.databaseUrl, { max: 1 });
+    try {
+      const viewer = { kind: "buyer", buyerCompanyId: t.fixture.refs.acme } as Viewer;
+      const args = { groupBy: ["STATUS", "LOCATION"] as const, filter: { ids: acmeIds } };
+      const selected = new Set(["count", "overdue"]);
+      const prepared = async () =>
+        (
+          await sqlRows<{ n: number }>(
+            db,
+            Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%GROUP' || ' BY%'`,
+          )
+        )[0].n;
+      for (let run = 0; run < 7; run++) await workOrderStats(db, viewer, args, selected, new Date());
+      expect(await prepared()).toBe(0);
+      // The same statement through the default path is kept (so the count above can see one).
+      await sqlRows(db, workOrderStatsSql(viewer, args, selected, new Date()));
+      expect(await prepared()).toBe(1);
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it("refuses bad input with invalidInputDataException", async () => {
