@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { acmeWorkOrder } from "../support/work-order-events.ts";
 import { indexSearchBatch, startSearchIndexJobs } from "../../src/schema/work-orders/jobs.ts";
 import { TERM } from "../../src/schema/work-orders/search/terms.ts";
-import type { Db } from "../../src/db.ts";
+import { type Db, sqlPool } from "../../src/db.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,25 +19,39 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The test's database client, whose build statements wait for `release` (the other statements run). */
+/**
+ * Holds the build loop's reads (work-orders/jobs.ts buildRequested, on a session of `db`'s pool) until
+ * `release`; every other statement runs. `restore` puts the pool back.
+ */
 function holdingBuilds(db: Db) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const builds = { started: 0, finished: 0 };
-  const held = new Proxy(db, {
-    get(target, property) {
-      if (property !== "$queryRaw") return Reflect.get(target, property);
-      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
-        if (!strings.join("").includes("work_order_search_materialize")) return target.$queryRaw(strings, ...values);
+  const pool = sqlPool(db);
+  const connect = pool.connect;
+  // Prisma's queries go through pool.query, which calls connect with a callback: those pass untouched.
+  type Session = pg.PoolClient;
+  pool.connect = function (...args: unknown[]) {
+    if (args.length) return (connect as (...a: unknown[]) => unknown).apply(pool, args);
+    return (connect.call(pool) as Promise<Session>).then((session) => {
+      const { query, release: releaseSession } = session;
+      session.query = (async (...queryArgs: unknown[]) => {
+        const run = () => (query as (...a: unknown[]) => Promise<unknown>).apply(session, queryArgs);
+        if (!String(queryArgs[0]).includes("work_order_search_read_requested")) return run();
         builds.started++;
         await released;
-        const rows = await target.$queryRaw(strings, ...values);
+        const result = await run();
         builds.finished++;
-        return rows;
+        return result;
+      }) as Session["query"];
+      session.release = (...releaseArgs: Parameters<Session["release"]>) => {
+        Object.assign(session, { query, release: releaseSession });
+        return releaseSession.apply(session, releaseArgs);
       };
-    },
-  });
-  return { db: held, builds, release };
+      return session;
+    });
+  } as typeof pool.connect;
+  return { builds, release, restore: () => void (pool.connect = connect) };
 }
 
 /** Whether the indexer has indexed the work order (only it writes a doc row, and only then the pending one goes). */
@@ -55,11 +69,11 @@ async function until(what: string, done: () => Promise<boolean> | boolean) {
 
 it("indexes pending work orders while a bitmap build is held up, and finishes the build after", async () => {
   const refs = t.fixture.refs;
-  const { db, builds, release } = holdingBuilds(t.db);
+  const { builds, release, restore } = holdingBuilds(t.db);
   // A triple asked for by a search: the build loop takes it up and is held.
   await t.db
     .$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term) VALUES (${refs.acme}, ${`${TERM.triple}11walk cooler warm`})`;
-  const jobs = startSearchIndexJobs({ db, logger: pino({ level: "silent" }), intervalMs: 20, minDocs: 1_000 });
+  const jobs = startSearchIndexJobs({ db: t.db, logger: pino({ level: "silent" }), intervalMs: 20, minDocs: 1_000 });
   try {
     await until("the build loop starts its build", () => builds.started > 0);
     // A new work order: the insert trigger makes it pending, the index loop indexes it.
@@ -74,6 +88,7 @@ it("indexes pending work orders while a bitmap build is held up, and finishes th
   } finally {
     release();
     await jobs.close();
+    restore();
   }
 });
 
@@ -92,30 +107,31 @@ async function drain() {
 }
 
 /**
- * A build of `triple` that reads its work orders, then waits for the indexer's lock while `meanwhile` runs
- * on a session that holds it (as the indexer would); returns the built bitmap's ordinals and the
+ * A build of `triple` as the build loop runs it: its read (a transaction of its own), then its build,
+ * which waits for the indexer's lock while `meanwhile` runs on a session that holds it (its batches and
+ * a rebuild take it again, as the indexer's would); returns the built bitmap's ordinals and the
  * dictionary's count.
  */
 async function buildAround(triple: string, meanwhile: (indexer: pg.Client) => Promise<void>) {
   const company = t.fixture.refs.acme;
   await t.db.$executeRaw`INSERT INTO "WorkOrderSearchPhrase" ("buyerCompanyId", term) VALUES (${company}, ${triple})`;
-  const indexer = new pg.Client({ connectionString: t.databaseUrl });
-  await indexer.connect();
+  const [builder, indexer] = [t.databaseUrl, t.databaseUrl].map((url) => new pg.Client({ connectionString: url }));
+  await Promise.all([builder.connect(), indexer.connect()]);
   try {
+    expect((await builder.query("SELECT work_order_search_read_requested(1) AS n")).rows[0].n).toBe(1);
     await indexer.query(`SELECT pg_advisory_lock(hashtext('work_order_search_index'))`);
-    // Started now (a Prisma query runs when it is awaited).
-    const build = (async () => t.db.$queryRaw<{ n: number }[]>`SELECT work_order_search_materialize(1) AS n`)();
+    const build = builder.query<{ n: number }>("SELECT work_order_search_build_read() AS n");
     await until("the build waits for the lock", async () => {
       const { rows } = await indexer.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%work_order_search_materialize%'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%work_order_search_build_read%'`,
       );
       return rows[0].n > 0;
     });
     await meanwhile(indexer);
     await indexer.query(`SELECT pg_advisory_unlock(hashtext('work_order_search_index'))`);
-    expect((await build)[0].n).toBe(1);
+    expect((await build).rows[0].n).toBe(1);
   } finally {
-    await indexer.end();
+    await Promise.all([builder.end(), indexer.end()]);
   }
   const [bits] = await t.db.$queryRaw<{ ordinals: number[] }[]>`
     SELECT coalesce(array_agg(o ORDER BY o), '{}') AS ordinals
@@ -174,4 +190,25 @@ it("reads a build's work orders again when the batches since its first read were
       .query(`DELETE FROM "WorkOrderSearchIndexed" WHERE id <= (SELECT max(id) FROM "WorkOrderSearchIndexed")`)
       .then(() => {}),
   );
+});
+
+it("reads a build's work orders again when a rebuild numbered the docs afresh while it waited", async () => {
+  const [a, b, c] = ["saffron", "copper", "meadow"];
+  const triple = `${TERM.triple}11${a} ${b} ${c}`;
+  // A doc indexed and deleted before the triple's work orders leaves a gap in the ordinals, which a
+  // rebuild closes: the work orders after it are numbered one lower.
+  const gone = await acmeWorkOrder(t);
+  const holding = await Promise.all([0, 1].map(() => acmeWorkOrder(t)));
+  for (const { id } of holding) await setText(id, `${a} ${b} ${c}`);
+  await drain();
+  await t.db.$executeRaw`DELETE FROM "WorkOrder" WHERE id = ${gone.id}`;
+  await drain();
+  const before = await Promise.all(holding.map(({ id }) => ordinalOf(id)));
+  const built = await buildAround(triple, (indexer) =>
+    indexer.query("SELECT work_order_search_rebuild(1000)").then(() => {}),
+  );
+  const after = await Promise.all(holding.map(({ id }) => ordinalOf(id)));
+  expect(after).not.toEqual(before);
+  expect(built.ordinals).toEqual(after.sort((x, y) => x - y));
+  expect(built.docs).toBe(2);
 });

@@ -5,8 +5,8 @@
 // The indexer reads the pending table (the index's outbox, filled by a trigger on every change of a
 // work order's search vector, status, createdAt or woPriority) and applies it in batches with the SQL
 // function work_order_search_index, one transaction per batch; a loop of its own builds the requested
-// bitmaps: a phrase triple a search asked for, or a term that became common (work_order_search_materialize;
-// both in search/sql/indexer.sql). Idempotent: a crashed round is simply done again. Queries read pending work orders from their live rows, so the indexer's
+// bitmaps: a phrase triple a search asked for, or a term that became common (work_order_search_read_requested
+// and work_order_search_build_read; both in search/sql/indexer.sql). Idempotent: a crashed round is simply done again. Queries read pending work orders from their live rows, so the indexer's
 // lag costs speed, never correctness.
 import { sqlPool, type Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
@@ -29,12 +29,21 @@ async function indexPending(db: Db, minDocs: number): Promise<number> {
   return indexed;
 }
 
-/** A requested bitmap: how many it built. */
+/**
+ * A requested bitmap: how many it built. Its read and its build are two transactions on one connection
+ * (search/sql/indexer.sql): the read holds no lock on the index's tables while the build waits for the
+ * indexer's lock, which a rebuild or a migration may hold while it waits for those tables.
+ */
 async function buildRequested(db: Db): Promise<number> {
-  const [{ materialized }] = await db.$queryRaw<
-    { materialized: number }[]
-  >`SELECT work_order_search_materialize(${BUILDS}) AS materialized`;
-  return materialized;
+  const session = await sqlPool(db).connect();
+  try {
+    const read = await session.query<{ n: number }>("SELECT work_order_search_read_requested($1) AS n", [BUILDS]);
+    if (!read.rows[0].n) return 0;
+    const built = await session.query<{ n: number }>("SELECT work_order_search_build_read() AS n");
+    return built.rows[0].n;
+  } finally {
+    session.release();
+  }
 }
 
 /** One round of both, one after the other (tests and benches drain the index with it): how many of both. */

@@ -184,7 +184,7 @@ BEGIN
   SELECT company, term, chunk, set_bits FROM work_order_search_change WHERE set_bits IS NOT NULL
   ON CONFLICT DO NOTHING;
 
-  -- Terms that became common are queued for their bitmaps, which work_order_search_materialize builds
+  -- Terms that became common are queued for their bitmaps, which work_order_search_build_read builds
   -- from the live rows in a round of its own: at 1M work orders one build reads its rows through the GIN
   -- index for 0.4-1.1 s, and several terms crossing together held the pending work orders up for
   -- seconds (the index lag's stall, #29). Until built, a search reads the term as a rare one.
@@ -196,7 +196,7 @@ BEGIN
 
   DELETE FROM "WorkOrderSearchTerm" t USING (SELECT DISTINCT company, term FROM work_order_search_delta) x
    WHERE t."buyerCompanyId" = x.company AND t.term = x.term AND t.docs = 0 AND NOT t.bitmapped;
-  -- The docs this batch indexed, for the bitmap builds under way (work_order_search_materialize); the
+  -- The docs this batch indexed, for the bitmap builds under way (work_order_search_build_read); the
   -- log keeps its last 1,000 rows (always its newest, the mark a build reads).
   INSERT INTO "WorkOrderSearchIndexed" ("buyerCompanyId", ordinals)
   SELECT "buyerCompanyId", array_agg(ordinal) FROM "WorkOrderSearchDoc" WHERE "workOrderId" = ANY(ids) GROUP BY 1;
@@ -253,16 +253,34 @@ LANGUAGE sql STABLE AS $$
                            ELSE work_order_search_terms(v, s) || facets END))
 $$;
 
--- Up to max_terms requested bitmaps (WorkOrderSearchPhrase), in the caller's transaction: phrase triples
--- a search asked for, and terms that became common (queued by work_order_search_index). A triple's bits
--- are those of the indexed state, as the indexer will diff it; a common term's come from the live rows
--- (pending work orders may be included or not: queries read those from their live rows).
--- The work orders are read before the indexer's lock is taken (1.5 s from disk at 1M work orders: a
--- pair's GIN recheck visits every row holding both words), while the indexer goes on; under the lock,
--- only the docs of the batches committed since then are read again (WorkOrderSearchIndexed), so the
--- lock is held for the writes (the index lag's stall, #29: the whole second read, from disk in a cold
--- database, held the indexer up for seconds). Everything again if those batches were pruned.
-CREATE OR REPLACE FUNCTION work_order_search_materialize(max_terms int) RETURNS int
+-- Requested bitmaps (WorkOrderSearchPhrase) are built in two steps, each its own transaction on one
+-- session (work-orders/jobs.ts): phrase triples a search asked for, and terms that became common (queued
+-- by work_order_search_index). A triple's bits are those of the indexed state, as the indexer will diff
+-- it; a common term's come from the live rows (pending work orders may be included or not: queries read
+-- those from their live rows).
+-- 1. The read: up to max_terms requests' work orders (1.5 s from disk at 1M work orders: a pair's GIN
+--    recheck visits every row holding both words), without the indexer's lock, so the indexer goes on,
+--    and with the last indexer batch their state includes; kept in a temporary table of the session.
+--    Its own transaction, so that it holds no lock on the index's tables while the build waits for the
+--    indexer's: a rebuild or a migration holding that lock waits for those tables, and the two deadlocked.
+-- 2. The build, under the indexer's lock: only the docs of the batches committed since the read are read
+--    again (WorkOrderSearchIndexed), so the lock is held for the writes (the index lag's stall, #29: the
+--    whole second read, from disk in a cold database, held the indexer up for seconds); everything again
+--    if those batches were pruned or a rebuild numbered the docs afresh (it clears the log).
+CREATE OR REPLACE FUNCTION work_order_search_read_requested(max_terms int) RETURNS int
+LANGUAGE plpgsql AS $$
+BEGIN
+  CREATE TEMP TABLE IF NOT EXISTS work_order_search_requested_read (company int, term text COLLATE "C", ordinals int[], seen bigint);
+  DELETE FROM work_order_search_requested_read;
+  -- One statement, so one snapshot: the work orders, and the last batch their state includes.
+  INSERT INTO work_order_search_requested_read
+  SELECT p."buyerCompanyId", p.term, work_order_search_requested_ordinals(p."buyerCompanyId", p.term),
+         (SELECT max(id) FROM "WorkOrderSearchIndexed")
+    FROM (SELECT "buyerCompanyId", term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms) p;
+  RETURN (SELECT count(*) FROM work_order_search_requested_read);
+END $$;
+
+CREATE OR REPLACE FUNCTION work_order_search_build_read() RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
   r record;
@@ -270,16 +288,9 @@ DECLARE
   changed int[];
   n int := 0;
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPhrase") THEN RETURN 0; END IF;
-  CREATE TEMP TABLE IF NOT EXISTS work_order_search_build (company int, term text COLLATE "C", ordinals int[], seen bigint) ON COMMIT DELETE ROWS;
-  DELETE FROM work_order_search_build;
-  -- One statement, so one snapshot: the work orders, and the last batch their state includes.
-  INSERT INTO work_order_search_build
-  SELECT p."buyerCompanyId", p.term, work_order_search_requested_ordinals(p."buyerCompanyId", p.term),
-         (SELECT max(id) FROM "WorkOrderSearchIndexed")
-    FROM (SELECT "buyerCompanyId", term FROM "WorkOrderSearchPhrase" ORDER BY requested, term LIMIT max_terms) p;
+  IF to_regclass('pg_temp.work_order_search_requested_read') IS NULL THEN RETURN 0; END IF;
   PERFORM pg_advisory_xact_lock(hashtext('work_order_search_index'));
-  FOR r IN SELECT * FROM work_order_search_build LOOP
+  FOR r IN SELECT * FROM work_order_search_requested_read LOOP
     -- Built meanwhile by another worker.
     CONTINUE WHEN NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPhrase" WHERE "buyerCompanyId" = r.company AND term = r.term);
     -- The log is pruned from its oldest rows: while the mark is there, so is every batch after it.
@@ -304,5 +315,15 @@ BEGIN
     DELETE FROM "WorkOrderSearchPhrase" WHERE "buyerCompanyId" = r.company AND term = r.term;
     n := n + 1;
   END LOOP;
+  DELETE FROM work_order_search_requested_read;
   RETURN n;
+END $$;
+
+-- Both steps in the caller's one transaction (psql, tests): up to max_terms requested bitmaps built.
+-- Not while a rebuild or a migration may take the indexer's lock (see above).
+CREATE OR REPLACE FUNCTION work_order_search_materialize(max_terms int) RETURNS int
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM work_order_search_read_requested(max_terms);
+  RETURN work_order_search_build_read();
 END $$;

@@ -13,6 +13,10 @@ BEGIN
   SELECT "buyerCompanyId", term FROM "WorkOrderSearchTerm" WHERE term LIKE '{{TERM_TRIPLE}}%' ON CONFLICT DO NOTHING;
   TRUNCATE "WorkOrderSearchDoc", "WorkOrderSearchTerm", "WorkOrderSearchBitmap", "WorkOrderSearchPending",
            "WorkOrderSearchBlock";
+  -- The ordinals are numbered afresh: a bitmap build that read its work orders before this must read
+  -- them again (work_order_search_build_read does when its mark is gone), and a new mark starts the log.
+  DELETE FROM "WorkOrderSearchIndexed";
+  INSERT INTO "WorkOrderSearchIndexed" ("buyerCompanyId", ordinals) VALUES (0, '{}');
   INSERT INTO "WorkOrderSearchDoc" ("workOrderId", "buyerCompanyId", ordinal, "createdAt", "woPriority", "locationName", "lastServiceCallAt")
   -- The sort keys as work_order_search_sort_keys reads them for a few ids, here joined for all at once.
   SELECT w.id, w."buyerCompanyId", row_number() OVER (PARTITION BY w."buyerCompanyId" ORDER BY w.id) - 1, w."createdAt", w."woPriority",
