@@ -31,9 +31,10 @@ function holdingBuilds(db: Db) {
   const connect = pool.connect;
   // Prisma's queries go through pool.query, which calls connect with a callback: those pass untouched.
   type Session = pg.PoolClient;
-  pool.connect = function (...args: unknown[]) {
+  const connectSession = connect.bind(pool) as () => Promise<Session>;
+  pool.connect = ((...args: unknown[]) => {
     if (args.length) return (connect as (...a: unknown[]) => unknown).apply(pool, args);
-    return (connect.call(pool) as Promise<Session>).then((session) => {
+    return connectSession().then((session) => {
       const { query, release: releaseSession } = session;
       session.query = (async (...queryArgs: unknown[]) => {
         const run = () => (query as (...a: unknown[]) => Promise<unknown>).apply(session, queryArgs);
@@ -50,7 +51,7 @@ function holdingBuilds(db: Db) {
       };
       return session;
     });
-  } as typeof pool.connect;
+  }) as typeof pool.connect;
   return { builds, release, restore: () => void (pool.connect = connect) };
 }
 
