@@ -448,6 +448,8 @@ $$;
 CREATE OR REPLACE FUNCTION work_order_search_read_requested(max_terms int) RETURNS int
 LANGUAGE plpgsql AS $$
 BEGIN
+  -- The loop asks every interval; mostly nothing is requested.
+  IF NOT EXISTS (SELECT 1 FROM "WorkOrderSearchPhrase") THEN RETURN 0; END IF;
   CREATE TEMP TABLE IF NOT EXISTS work_order_search_requested_read (company int, term text COLLATE "C", ordinals int[], seen bigint);
   DELETE FROM work_order_search_requested_read;
   -- One statement, so one snapshot: the work orders, and the last batch their state includes.
@@ -495,15 +497,6 @@ BEGIN
   END LOOP;
   DELETE FROM work_order_search_requested_read;
   RETURN n;
-END $$;
-
--- Both steps in the caller's one transaction (psql, tests): up to max_terms requested bitmaps built.
--- Not while a rebuild or a migration may take the indexer's lock (see above).
-CREATE OR REPLACE FUNCTION work_order_search_materialize(max_terms int) RETURNS int
-LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM work_order_search_read_requested(max_terms);
-  RETURN work_order_search_build_read();
 END $$;
 
 -- rebuild.sql
