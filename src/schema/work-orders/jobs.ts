@@ -6,8 +6,9 @@
 // work order's search vector, status, createdAt or woPriority) and applies it in batches with the SQL
 // function work_order_search_index, one transaction per batch; a loop of its own builds the requested
 // bitmaps: a phrase triple a search asked for, or a term that became common (work_order_search_read_requested
-// and work_order_search_build_read; both in search/sql/indexer.sql). Idempotent: a crashed round is simply done again. Queries read pending work orders from their live rows, so the indexer's
-// lag costs speed, never correctness.
+// and work_order_search_build_read; both in search/sql/indexer.sql). Idempotent: a crashed round is simply
+// done again. Queries read pending work orders from their live rows, so the indexer's lag costs speed,
+// never correctness.
 import { sqlPool, type Db } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startPollLoop } from "../core/poll-loop.ts";
