@@ -34,6 +34,7 @@ import type { Interface } from "../schema/core/interfaces.ts";
 import { badInput, errorBody } from "../schema/core/errors.ts";
 import { restRouteOf } from "../schema/index.ts";
 import type { Context } from "../schema/core/context.ts";
+import { stringify } from "../schema/core/raw-json.ts";
 import { compilable } from "../http/graphql-jit.ts";
 import { runsCompiled } from "../schema/core/stable-paths.ts";
 import { logDetails, requestScope } from "../http/request-scope.ts";
@@ -162,7 +163,7 @@ function errorHandler(schema: GraphQLSchema) {
 
 /** What Response.json(value, {status, headers}) holds once read: the headers lower-cased and sorted, as Headers iterates them. */
 function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): RestAnswer {
-  const body = JSON.stringify(value);
+  const body = stringify(value);
   const all = {
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(body)),

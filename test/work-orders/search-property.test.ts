@@ -479,7 +479,7 @@ async function checkBitmaps(q: Query, expected: Row[]): Promise<void> {
     seen.groups++;
     groupedBy.add(groupBy);
     const counts = (pairs: [unknown, number][]) => Object.fromEntries(pairs.map(([v, n]) => [String(v), n]));
-    expect({ qs: queryString(q), groupBy, groups: counts(grouped.map((g) => [g.value, g.count])) }).toEqual({
+    expect({ qs: queryString(q), groupBy, groups: counts(grouped.toJSON().map((g) => [g.value, g.count])) }).toEqual({
       qs: queryString(q),
       groupBy,
       groups: counts(

@@ -13,6 +13,7 @@
 // answers on the GIN path, with the same results.
 import { Prisma, sqlRows } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
+import { RawJson } from "../../core/raw-json.ts";
 import { CHUNK_BITS, FACETS, GROUP_FACETS, ORDINAL_BLOCK, TERM } from "./terms.ts";
 
 const sql = Prisma.sql;
@@ -686,32 +687,34 @@ const walkPays = (wanted: Sql | number, count: Sql, docs: Sql) =>
  * count_by's groups as CTEs and the final SELECT: `counted` (value, n), the indexed work orders per value
  * (one row per value: the dictionary's or the bits' count), and `fixes` (value, n), the pending rows'
  * corrections, joined instead of grouped together: grouping the 20,000 values of an asset's count_by
- * took 40–50 ms of a 65 ms statement, a hash join on the few corrections a few. Groups with count > 0,
- * each value as its column's `type` (statuses as text), in its order, and last the row (NULL, `total`
- * from a CTE before these), from which `groupRows` makes the null group (summing 20,000 groups again in
- * SQL, over a stored copy of them, was about a millisecond of a 17 ms statement). Values compare in the
- * "C" collation while text: the database's default (C.UTF-8 here) made hashing them slower.
+ * took 40–50 ms of a 65 ms statement, a hash join on the few corrections a few. The groups with count > 0,
+ * each value as its column's `type` (statuses as JSON strings), in its order, come out as the text of
+ * their JSON objects joined by commas, with `unvalued`, the work orders without a value (`total` from a
+ * CTE before these, less the groups' counts): one value instead of 20,000 rows for the service to parse
+ * and write again (docs/performance.md, "Lists at scale"). The aggregate reads a sorted subquery with
+ * nothing between them, so it sees the rows in that order. Values compare in the "C" collation while
+ * text: the database's default (C.UTF-8 here) made hashing them slower.
  */
-const grouped = (counted: Sql, fixes: Sql, type: string) => sql`
+const grouped = (counted: Sql, fixes: Sql, type: string) => {
+  // concat writes an int as JSON does; booleans (t/f) and statuses (unquoted) need to_json.
+  const value = type === "int" ? sql`value` : sql`to_json(value)`;
+  return sql`
   fix (value, n) AS MATERIALIZED (SELECT value COLLATE "C", sum(n)::int FROM (${fixes}) f (value, n) GROUP BY 1)
-  SELECT value::${Prisma.raw(type)} AS value, n::int AS count FROM (
-    SELECT coalesce(c.value, f.value) AS value, coalesce(c.n, 0) + coalesce(f.n, 0) AS n
-      FROM (${counted}) c (value, n) FULL JOIN fix f ON f.value = c.value COLLATE "C"
-  ) g WHERE n > 0
-  UNION ALL
-  SELECT NULL, (SELECT n FROM total)::int
-  ORDER BY 1 NULLS LAST`;
+  SELECT (SELECT n FROM total)::int - coalesce(sum(n), 0)::int AS unvalued,
+         string_agg(concat('{"value":', ${value}, ',"count":', n, '}'), ',') AS groups
+    FROM (SELECT value::${Prisma.raw(type)} AS value, n::int AS n FROM (
+            SELECT coalesce(c.value, f.value) AS value, coalesce(c.n, 0) + coalesce(f.n, 0) AS n
+              FROM (${counted}) c (value, n) FULL JOIN fix f ON f.value = c.value COLLATE "C"
+          ) g WHERE n > 0 ORDER BY 1) g`;
+};
 
 type CountGroup = { value: string | number | boolean | null; count: number };
 
-/** The groups of a `grouped` statement: its last row's total, less the groups' counts, is the null group's. */
-async function groupRows(ctx: Context, statement: Sql): Promise<CountGroup[]> {
-  const rows = await sqlRows<CountGroup>(ctx.db, statement);
-  const { count: total } = rows.pop()!;
-  let valued = 0;
-  for (const row of rows) valued += row.count;
-  if (total > valued) rows.push({ value: null, count: total - valued });
-  return rows;
+/** The groups of a `grouped` statement as the JSON of count_by's answer, the null group last when there is one. */
+async function groupRows(ctx: Context, statement: Sql): Promise<RawJson<CountGroup[]>> {
+  const [{ unvalued, groups }] = await sqlRows<{ unvalued: number; groups: string | null }>(ctx.db, statement);
+  const parts = [...(groups ? [groups] : []), ...(unvalued > 0 ? [`{"value":null,"count":${unvalued}}`] : [])];
+  return new RawJson(`[${parts.join(",")}]`);
 }
 
 /** Whether the company has more pending work orders than the live-row correction should read. */
@@ -952,7 +955,7 @@ export async function bitmapCountBy(
   query: BitmapQuery,
   groupBy: string,
   { fewMatches = FEW_MATCHES }: { fewMatches?: number } = {},
-): Promise<CountGroup[] | null> {
+): Promise<RawJson<CountGroup[]> | null> {
   if (!Object.hasOwn(GROUPS, groupBy)) return null;
   const { kind, old, type } = GROUPS[groupBy];
   const column = Prisma.raw(`w."${groupBy}"`);
