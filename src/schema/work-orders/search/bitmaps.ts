@@ -691,9 +691,12 @@ const walkPays = (wanted: Sql | number, count: Sql, docs: Sql) =>
  * each value as its column's `type` (statuses as JSON strings), in its order, come out as the text of
  * their JSON objects joined by commas, with `unvalued`, the work orders without a value (`total` from a
  * CTE before these, less the groups' counts): one value instead of 20,000 rows for the service to parse
- * and write again (docs/performance.md, "Lists at scale"). The aggregate reads a sorted subquery with
- * nothing between them, so it sees the rows in that order. Values compare in the "C" collation while
- * text: the database's default (C.UTF-8 here) made hashing them slower.
+ * and write again (docs/performance.md, "Lists at scale"). The aggregate reads the sorted subquery with
+ * nothing between them, and above the join with the `fix` CTE, which only the leader process reads (so
+ * it is never split among parallel workers): it joins the groups in that order. An ORDER BY inside
+ * string_agg sorted them again (4–6 ms).
+ * Values compare in the "C" collation while text: the database's default (C.UTF-8 here) made hashing
+ * them slower.
  */
 const grouped = (counted: Sql, fixes: Sql, type: string) => {
   // concat writes an int as JSON does; booleans (t/f) and statuses (unquoted) need to_json.
