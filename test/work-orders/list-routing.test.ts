@@ -97,6 +97,13 @@ describe("work order lists without a search text, by company size", () => {
       expect(plain.statements, group).toBeLessThan(bitmaps.statements);
       const groups = (plain.body as { data: { value: unknown }[] }).data;
       nullGroups += Number(groups.some((g) => g.value === null));
+      // Both paths write their groups' JSON with the same aggregate: the reference is a plain GROUP BY.
+      const reference = await configured.db.$queryRawUnsafe<{ value: unknown; count: number }[]>(
+        `SELECT "${group}"${group === "status" ? "::text" : ""} AS value, count(*)::int AS count FROM "WorkOrder"
+          WHERE "buyerCompanyId" = $1 GROUP BY "${group}" ORDER BY "${group}" NULLS LAST`,
+        configured.fixture.refs.acme,
+      );
+      expect(groups, group).toEqual(reference);
       // The same groups in a GraphQL answer, where the JSON scalar is the value the text holds.
       const graph = await bitmapsAlways.graphql("acme-key", "query($g: String) { workOrdersCountBy(group_by: $g) }", {
         g: group,

@@ -13,6 +13,7 @@
 // answers on the GIN path, with the same results.
 import { Prisma, sqlRows } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
+import { groupsJsonAggregate } from "../../core/count-by.ts";
 import { RawJson } from "../../core/raw-json.ts";
 import { CHUNK_BITS, FACETS, GROUP_FACETS, ORDINAL_BLOCK, TERM } from "./terms.ts";
 
@@ -691,25 +692,20 @@ const walkPays = (wanted: Sql | number, count: Sql, docs: Sql) =>
  * each value as its column's `type` (statuses as JSON strings), in its order, come out as the text of
  * their JSON objects joined by commas, with `unvalued`, the work orders without a value (`total` from a
  * CTE before these, less the groups' counts): one value instead of 20,000 rows for the service to parse
- * and write again (docs/performance.md, "Lists at scale"). The aggregate reads the sorted subquery with
- * nothing between them, and above the join with the `fix` CTE, which only the leader process reads (so
- * it is never split among parallel workers): it joins the groups in that order. An ORDER BY inside
- * string_agg sorted them again (4–6 ms).
- * Values compare in the "C" collation while text: the database's default (C.UTF-8 here) made hashing
- * them slower.
+ * and write again (docs/performance.md, "Lists at scale"; core/count-by.ts `groupsJsonAggregate`). The
+ * aggregate reads the sorted subquery with nothing between them, and above the join with the `fix` CTE,
+ * which only the leader process reads (so it is never split among parallel workers): it joins the groups
+ * in that order. An ORDER BY inside string_agg sorted them again (4–6 ms). Values compare in the "C"
+ * collation while text: the database's default (C.UTF-8 here) made hashing them slower.
  */
-const grouped = (counted: Sql, fixes: Sql, type: string) => {
-  // concat writes an int as JSON does; booleans (t/f) and statuses (unquoted) need to_json.
-  const value = type === "int" ? sql`value` : sql`to_json(value)`;
-  return sql`
+const grouped = (counted: Sql, fixes: Sql, type: string) => sql`
   fix (value, n) AS MATERIALIZED (SELECT value COLLATE "C", sum(n)::int FROM (${fixes}) f (value, n) GROUP BY 1)
   SELECT (SELECT n FROM total)::int - coalesce(sum(n), 0)::int AS unvalued,
-         string_agg(concat('{"value":', ${value}, ',"count":', n, '}'), ',') AS groups
+         ${groupsJsonAggregate(type === "int" ? "int" : "any", { nulls: false })} AS groups
     FROM (SELECT value::${Prisma.raw(type)} AS value, n::int AS n FROM (
             SELECT coalesce(c.value, f.value) AS value, coalesce(c.n, 0) + coalesce(f.n, 0) AS n
               FROM (${counted}) c (value, n) FULL JOIN fix f ON f.value = c.value COLLATE "C"
           ) g WHERE n > 0 ORDER BY 1) g`;
-};
 
 type CountGroup = { value: string | number | boolean | null; count: number };
 
