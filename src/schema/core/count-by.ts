@@ -36,10 +36,11 @@ export async function countBy(
  * The aggregate that writes count_by's groups as the text of their JSON objects joined by commas (`[`
  * and `]` left to the caller), over the columns `value` and `n` of rows that come in the answer's order
  * (a sorted subquery, with nothing between it and the aggregate and nothing to split the aggregate among
- * parallel workers): one value for the service to hand on (core/raw-json.ts) instead of a row per group
- * to parse and write again. An int is written as `concat` writes it, any other value through to_json
- * (`concat` writes booleans as t and f, enums unquoted); `nulls`: a NULL value is written as null (the
- * coalesce costs about a millisecond over 20,000 groups, so it is left out where none can be).
+ * parallel workers; an ORDER BY inside string_agg would sort them again, 4–6 ms for 20,000): one value
+ * for the service to hand on (core/raw-json.ts) instead of a row per group to parse and write again. An
+ * int is written as `concat` writes it, any other value through to_json (`concat` writes booleans as t
+ * and f, enums unquoted); `nulls`: a NULL value is written as null (the coalesce costs about a
+ * millisecond over 20,000 groups, so it is left out where none can be).
  */
 export function groupsJsonAggregate(values: "int" | "any", { nulls }: { nulls: boolean }): Prisma.Sql {
   let value = values === "int" ? Prisma.sql`value` : Prisma.sql`to_json(value)`;

@@ -8,8 +8,8 @@
 import { Prisma, sqlRows } from "../../../db.ts";
 import type { Context } from "../../core/context.ts";
 import { groupsJsonAggregate } from "../../core/count-by.ts";
-import { DATAMODEL } from "../../core/datamodel.ts";
 import { badInput } from "../../core/errors.ts";
+import { columnOf } from "../../core/filters.ts";
 import { RawJson } from "../../core/raw-json.ts";
 import { type RowReader, rowReader } from "../../core/json-rows.ts";
 import { filterWhere } from "../../core/list.ts";
@@ -40,9 +40,6 @@ import {
 import { workOrderScope } from "./scope.ts";
 
 const sql = Prisma.sql;
-
-/** A work order column's type in the Prisma datamodel ("Int", "Boolean", "WorkOrderStatus", …). */
-const fieldType = (name: string) => DATAMODEL.datamodel.models.WorkOrder.fields.find((f) => f.name === name)?.type;
 
 /** Filters the bitmap postings answer: the status terms and the facets (search/terms.ts). */
 const BITMAP_FILTERS = ["status", ...Object.keys(FACETS)];
@@ -202,7 +199,7 @@ export async function workOrderCount(ctx: Context, args: WorkOrderQueryArgs & { 
   // Statuses ordered as the lifecycle declares them (like count_by on other enums), written as their text.
   // The groups are finished in one process before the aggregate reads them, in that order.
   const [{ groups }] = await ctx.db.$queryRaw<{ groups: string | null }[]>`
-    SELECT ${groupsJsonAggregate(fieldType(args.group_by) === "Int" ? "int" : "any", { nulls: true })} AS groups
+    SELECT ${groupsJsonAggregate(columnOf("WorkOrder", args.group_by).type === "Int" ? "int" : "any", { nulls: true })} AS groups
       FROM (SELECT ${group} AS value, count(*)::int AS n FROM "WorkOrder" w WHERE ${workOrderWhere(ctx.viewer, args).where}
              GROUP BY ${group} ORDER BY ${group} NULLS LAST) g`;
   return new RawJson(`[${groups ?? ""}]`);

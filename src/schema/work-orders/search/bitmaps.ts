@@ -692,11 +692,10 @@ const walkPays = (wanted: Sql | number, count: Sql, docs: Sql) =>
  * each value as its column's `type` (statuses as JSON strings), in its order, come out as the text of
  * their JSON objects joined by commas, with `unvalued`, the work orders without a value (`total` from a
  * CTE before these, less the groups' counts): one value instead of 20,000 rows for the service to parse
- * and write again (docs/performance.md, "Lists at scale"; core/count-by.ts `groupsJsonAggregate`). The
- * aggregate reads the sorted subquery with nothing between them, and above the join with the `fix` CTE,
- * which only the leader process reads (so it is never split among parallel workers): it joins the groups
- * in that order. An ORDER BY inside string_agg sorted them again (4–6 ms). Values compare in the "C"
- * collation while text: the database's default (C.UTF-8 here) made hashing them slower.
+ * and write again (core/count-by.ts `groupsJsonAggregate`, which reads them in the sorted subquery's
+ * order: the aggregate sits above the join with the `fix` CTE, which only the leader process reads, so it
+ * is never split among parallel workers). Values compare in the "C" collation while text: the database's
+ * default (C.UTF-8 here) made hashing them slower.
  */
 const grouped = (counted: Sql, fixes: Sql, type: string) => sql`
   fix (value, n) AS MATERIALIZED (SELECT value COLLATE "C", sum(n)::int FROM (${fixes}) f (value, n) GROUP BY 1)
