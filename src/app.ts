@@ -65,6 +65,13 @@ async function readFromReplicas(config: Config, services: Services, metrics: Met
   return () => replicas.close();
 }
 
+/** The GraphQL paths that the tests comparing them force (Config.graphqlThroughYoga and the next two). */
+const graphqlPathsOf = (config: Config) => ({
+  throughYoga: config.graphqlThroughYoga,
+  interpreted: config.graphqlInterpreted,
+  resolvedRows: config.graphqlResolvedRows,
+});
+
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db =
@@ -142,7 +149,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
       live: config.live,
       development: config.development,
       shutdownGraceMs: config.shutdownGraceMs,
-      graphqlPaths: { throughYoga: config.graphqlThroughYoga, interpreted: config.graphqlInterpreted },
+      graphqlPaths: graphqlPathsOf(config),
       metrics,
     });
     await new Promise<void>((resolve) => api.server.listen(config.port, resolve));

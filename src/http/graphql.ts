@@ -195,6 +195,10 @@ const sharedAnswers: Plugin = {
   onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(subscribeSharingAnswers),
 };
 
+// The request's log line says when a connection's rows were answered by their statement
+// (test/dashboards/statement-answers.test.ts reads it).
+const STATEMENT_ANSWERS = { answered: () => logDetails({ rowsAnswered: true }) };
+
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -207,7 +211,8 @@ function maskError(error: unknown, services: Services, schema: GraphQLSchema): G
 
 /**
  * `events`: the live events for subscriptions and the webhook queue for replays, on every GraphQL
- * context. `interpreted`: no query compiled (graphql-jit.ts), for the test that compares the two.
+ * context. `interpreted`: no query compiled (graphql-jit.ts); `resolvedRows`: no row answered by its
+ * statement (schema/core/statement-answers.ts); each for the test that compares the two.
  */
 export function createGraphql(
   schema: GraphQLSchema,
@@ -215,7 +220,7 @@ export function createGraphql(
   pipeline: RequestPipeline,
   development: boolean,
   events?: EventServices,
-  { interpreted = false }: { interpreted?: boolean } = {},
+  { interpreted = false, resolvedRows = false }: { interpreted?: boolean; resolvedRows?: boolean } = {},
 ) {
   const yoga: YogaServerInstance<Initial, Context> = createYoga<Initial, Context>({
     schema,
@@ -250,7 +255,14 @@ export function createGraphql(
       // Server-sent events resume after the Last-Event-ID header (docs/events.md, "Subscriptions").
       const lastEventId = initial.req?.headers["last-event-id"];
       const withResume = events && typeof lastEventId === "string" ? { ...events, lastEventId } : events;
-      return { ...services, viewer, traceId, channel: "graphql", events: withResume };
+      return {
+        ...services,
+        viewer,
+        traceId,
+        channel: "graphql",
+        events: withResume,
+        ...(resolvedRows ? {} : { statementAnswers: STATEMENT_ANSWERS }),
+      };
     },
   });
   return yoga;

@@ -39,9 +39,10 @@ export interface ApiOptions {
   shutdownGraceMs: number;
   /**
    * The tests that compare GraphQL's paths: every request through yoga (Config.graphqlThroughYoga),
-   * every query run by graphql-js, none compiled (Config.graphqlInterpreted).
+   * every query run by graphql-js, none compiled (Config.graphqlInterpreted), every row resolved field by
+   * field, none answered by its statement (Config.graphqlResolvedRows).
    */
-  graphqlPaths?: { throughYoga?: boolean; interpreted?: boolean };
+  graphqlPaths?: { throughYoga?: boolean; interpreted?: boolean; resolvedRows?: boolean };
   /** The process's registry (shared with its workers when it runs both roles); a new one by default. */
   metrics?: Metrics;
 }
@@ -56,7 +57,7 @@ export function createApiServer(services: Services, options: ApiOptions) {
     options.pipeline,
     options.development,
     { live: liveEvents },
-    { interpreted: options.graphqlPaths?.interpreted },
+    { interpreted: options.graphqlPaths?.interpreted, resolvedRows: options.graphqlPaths?.resolvedRows },
   );
   // Automatic persisted queries (APQ): documents in Redis; only a key that authenticates registers one.
   const persisted = new PersistedOperations(

@@ -6,7 +6,7 @@ import { MeterRef } from "../meters/public.ts";
 import { LabelRef, labelScope } from "../labels/public.ts";
 import type { Context } from "../core/context.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
-import { relationQuery, rowsInScope } from "../core/relations.ts";
+import { relationQuery, rowsInScope, scopedRelation } from "../core/relations.ts";
 import type { Asset } from "../../generated/prisma/client.ts";
 
 /** Fields shared by the asset's variants (the list shape and the single read with meters). */
@@ -170,7 +170,7 @@ builder.prismaObjectField("WorkOrder", "asset", (t) =>
     nullable: true,
     subGraphs: ["graphql"],
     description: "The asset worked on; null when there is none or the key may not read it",
-    query: relationQuery(assetScope),
+    ...scopedRelation(assetScope),
   }),
 );
 

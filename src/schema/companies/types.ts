@@ -3,7 +3,7 @@ import { scopedNode } from "../core/node.ts";
 import { relatedBuyerCompanyWhere } from "../core/tenancy.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
-import { relationQuery } from "../core/relations.ts";
+import { scopedRelation } from "../core/relations.ts";
 import { supplierFacilityScope } from "./rules.ts";
 
 const BuyerCompanySettingsRef = builder
@@ -91,6 +91,6 @@ builder.prismaObjectField("WorkOrder", "supplierFacility", (t) =>
     nullable: true,
     subGraphs: ["graphql"],
     description: "The assigned supplier facility; null when unassigned or the key may not see it by name",
-    query: relationQuery(supplierFacilityScope),
+    ...scopedRelation(supplierFacilityScope),
   }),
 );

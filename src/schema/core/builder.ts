@@ -3,6 +3,7 @@ import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import SubGraphPlugin from "@pothos/plugin-sub-graph";
+import AnsweredFieldsPlugin from "./answered-fields.ts";
 import StablePathsPlugin from "./stable-paths.ts";
 import { GraphQLScalarType, Kind } from "graphql";
 import type PrismaTypes from "../../generated/pothos-types.ts";
@@ -24,8 +25,9 @@ export const builder = new SchemaBuilder<{
     IdList: { Input: number[]; Output: number[] };
   };
 }>({
-  // stable-paths first: its wrapper runs outside plugin-prisma's, which reads the path it gives.
-  plugins: [StablePathsPlugin, PrismaPlugin, RelayPlugin, SubGraphPlugin],
+  // answered-fields first: an answered object resolves nothing below it. Then stable-paths: its wrapper
+  // runs outside plugin-prisma's, which reads the path it gives.
+  plugins: [AnsweredFieldsPlugin, StablePathsPlugin, PrismaPlugin, RelayPlugin, SubGraphPlugin],
   defaultFieldNullability: false,
   // The client is taken from the context, so each test database or instance brings its own.
   prisma: { client: (ctx) => ctx.db, dmmf: DATAMODEL, filterConnectionTotalCount: true },

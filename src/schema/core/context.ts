@@ -35,6 +35,12 @@ export interface Context extends Services {
   traceId: string;
   /** Where the request came in: one of the REST interfaces, or GraphQL. */
   channel: Interface | "graphql";
+  /**
+   * GraphQL: a connection's rows may be answered by the statement that reads them (statement-answers.ts),
+   * and `answered` is told each time (the request's log line says so). Unset (REST, subscriptions, and
+   * the test that compares the two paths: Config.graphqlResolvedRows): rows are resolved field by field.
+   */
+  statementAnswers?: { answered(): void };
   /** REST routes that declare `upload`: the request's file part (the body is not read as JSON). */
   upload?: Upload;
   /** REST routes that declare `download`: answer with these bytes instead of the JSON envelope. */

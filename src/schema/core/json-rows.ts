@@ -19,7 +19,7 @@ type Sql = Prisma.Sql;
 const sql = Prisma.sql;
 const raw = Prisma.raw;
 
-interface ModelField {
+export interface ModelField {
   name: string;
   type: string;
   kind: string;
@@ -36,7 +36,8 @@ const ENUMS = Enums as unknown as Record<string, Record<string, string> | undefi
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
-const fieldOf = (model: string, name: string) => MODELS[model]?.fields.find((f) => f.name === name);
+/** The datamodel's field `name` of `model`. */
+export const modelField = (model: string, name: string) => MODELS[model]?.fields.find((f) => f.name === name);
 
 /** The model's one id column (every relation of the schema references it). */
 function idOf(model: string): string | undefined {
@@ -113,7 +114,7 @@ function orderSql(model: string, alias: string, orderBy: unknown): string | unde
     const entries = isObject(term) ? Object.entries(term) : [];
     if (entries.length !== 1) return undefined;
     const [[name, direction]] = entries;
-    const field = fieldOf(model, name);
+    const field = modelField(model, name);
     if (!field || field.kind === "object" || field.isList || (direction !== "asc" && direction !== "desc"))
       return undefined;
     parts.push(`${alias}."${name}" ${direction.toUpperCase()}`);
@@ -129,7 +130,7 @@ const reversedOrder = (order: string) =>
     .join(", ");
 
 /** How a relation joins: the related model, whether it is a list, and the condition on a related row at `child`. */
-function relationJoin(model: string, field: ModelField) {
+export function relationJoin(model: string, field: ModelField) {
   if (field.kind !== "object") return undefined;
   const target = field.type;
   if (!field.isList && field.relationFromFields?.length === 1) {
@@ -236,7 +237,7 @@ function relationWhere(model: string, alias: string, field: ModelField, conditio
 }
 
 /** A Prisma `where` over the row at `alias` as SQL, or undefined when it uses what this does not translate. */
-function whereSql(model: string, alias: string, where: unknown, depth = 1): Sql | undefined {
+export function whereSql(model: string, alias: string, where: unknown, depth = 1): Sql | undefined {
   if (!isObject(where)) return undefined;
   const parts: Sql[] = [];
   for (const [key, condition] of Object.entries(where)) {
@@ -250,7 +251,7 @@ function whereSql(model: string, alias: string, where: unknown, depth = 1): Sql 
       if (each.some((p) => p === undefined)) return undefined;
       part = key === "AND" ? all(each as Sql[]) : sql`(${Prisma.join(each as Sql[], " OR ")})`;
     } else {
-      const field = fieldOf(model, key);
+      const field = modelField(model, key);
       if (!field) return undefined;
       part =
         field.kind === "object"
@@ -333,7 +334,7 @@ function rowNode(model: string, selection: Record<string, unknown>, depth: numbe
   const relations: RelationNode[] = [];
   for (const [name, value] of Object.entries(entries)) {
     if (value === false || value === undefined) continue;
-    const field = fieldOf(model, name);
+    const field = modelField(model, name);
     if (!field) return undefined;
     if (field.kind === "object") {
       const relation = relationNode(model, field, value, depth + 1);
@@ -482,4 +483,31 @@ export async function findRows<Row = Record<string, unknown>>(
   if (!pooled || !statement) return delegate.findMany({ ...query, where, orderBy, take });
   const [{ rows }] = await sqlRows<{ rows: unknown[] }>(pooled.db, statement.sql);
   return statement.reader.read<Row>(rows);
+}
+
+/**
+ * The first `take` rows in `orderBy`'s order as `{keys, answer}`: the columns `keys` read as findRows reads
+ * them (a connection's cursor), and the JSON `answer` writes for the row at alias `t`
+ * (statement-answers.ts); undefined when the client is a transaction's or the SQL here cannot answer.
+ */
+export async function findAnsweredRows(
+  delegate: Delegate,
+  where: object,
+  orderBy: PageWindow["orderBy"],
+  take: number,
+  keys: readonly string[],
+  answer: Sql,
+): Promise<{ keys: Record<string, unknown>; answer: unknown }[] | undefined> {
+  const pooled = pooledModel(delegate);
+  const query = { select: Object.fromEntries(keys.map((key) => [key, true])) };
+  const parts = pooled && statementParts(pooled.model, where, orderBy, query);
+  if (!pooled || !parts) return undefined;
+  const { reader, condition, order, table } = parts;
+  const [{ rows }] = await sqlRows<{ rows: [Record<string, unknown>, unknown][] }>(
+    pooled.db,
+    sql`SELECT coalesce(json_agg(json_build_array(${reader.json("t")}, ${answer}) ORDER BY ${order}), '[]') AS rows
+         FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${take}) t`,
+  );
+  const keyRows = reader.read<Record<string, unknown>>(rows.map(([row]) => row));
+  return rows.map(([, json], i) => ({ keys: keyRows[i], answer: json }));
 }

@@ -6,7 +6,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "./builder.ts";
-import { type Delegate, findRows } from "./json-rows.ts";
+import { type Delegate, findAnsweredRows, findRows } from "./json-rows.ts";
+import { connectionNodeJson, markAnswered } from "./statement-answers.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -76,12 +77,19 @@ interface ConnectionPage {
   totalCount: () => Promise<number>;
 }
 
+/** A page's rows as a connection shows them: the node, and the row's values of the ordering keys (its cursor). */
+type ReadRows = (
+  where: Where,
+  orderBy: Record<string, "asc" | "desc">[],
+  take: number,
+) => Promise<{ node: unknown; keys: Record<string, unknown> }[]>;
+
 async function keysetPage(
   table: Delegate,
   where: Where,
   keys: readonly OrderKey[],
   args: ConnectionArgs,
-  query: object,
+  read: ReadRows,
 ): Promise<ConnectionPage> {
   const size = checkPageSize(args);
   const backward = args.last != null || args.before != null;
@@ -93,15 +101,15 @@ async function keysetPage(
   if (cursor != null) conditions.push(keysetAfter(order, decodeCursor(keys, cursor, backward ? "before" : "after")));
   // One row more than the page tells whether another page follows.
   const orderBy = order.map((k) => ({ [k.field]: k.direction }));
-  const rows = await findRows(table, { AND: conditions }, orderBy, size + 1, query);
+  const rows = await read({ AND: conditions }, orderBy, size + 1);
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backward) page.reverse();
   // Cursors are made only when read: a board that selects no cursor does not encode 25 of them.
-  const edges = page.map((node) => ({
-    node,
+  const edges = page.map((row) => ({
+    node: row.node,
     get cursor() {
-      return encodeCursor(keys, node);
+      return encodeCursor(keys, row.keys);
     },
   }));
   let total: Promise<number> | undefined;
@@ -121,6 +129,26 @@ async function keysetPage(
       total ??= table.count({ where });
       return total;
     },
+  };
+}
+
+/**
+ * How a connection's rows are read: answered by their statement when the node's selection allows it
+ * (statement-answers.ts), else loaded with the Prisma query the selection plans and resolved field by field.
+ */
+function rowsReader(table: Delegate, ctx: Context, info: GraphQLResolveInfo, keys: readonly OrderKey[]): ReadRows {
+  const answer = connectionNodeJson(ctx, info, "t");
+  const fields = keys.map((k) => k.field);
+  return async (where, orderBy, take) => {
+    const answered = answer && (await findAnsweredRows(table, where, orderBy, take, fields, answer));
+    if (answered) {
+      ctx.statementAnswers?.answered();
+      for (const row of answered) markAnswered(row.answer);
+      return answered.map((row) => ({ node: row.answer, keys: row.keys }));
+    }
+    const query = queryFromInfo({ context: ctx, info, path: ["edges", "node"] });
+    const rows = await findRows<Record<string, unknown>>(table, where, orderBy, take, query);
+    return rows.map((row) => ({ node: row, keys: row }));
   };
 }
 
@@ -185,8 +213,9 @@ export function listConnection(name: string, c: ListConnection): void {
           if (!c.interfaces.includes(INTERFACE_OF_KIND[ctx.viewer.kind]))
             throw forbidden(`${name} is not available to ${ctx.viewer.kind} keys`);
           const where = { AND: [await c.scope(ctx), await c.filter.where(ctx, args.filter)] };
-          const query = queryFromInfo({ context: ctx, info, path: ["edges", "node"] });
-          return keysetPage(c.table(ctx), where, orderKeysOf(c.order, args.orderBy), args, query);
+          const table = c.table(ctx);
+          const keys = orderKeysOf(c.order, args.orderBy);
+          return keysetPage(table, where, keys, args, rowsReader(table, ctx, info, keys));
         },
       } as any,
       connectionType(c.type, c.typeName),

@@ -10,6 +10,7 @@ import type { Prisma } from "../../db.ts";
 import type { Context } from "./context.ts";
 import { ApiError } from "./errors.ts";
 import { type Delegate, findRows } from "./json-rows.ts";
+import { answeredRelation } from "./statement-answers.ts";
 import { NOTHING } from "./tenancy.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -33,6 +34,24 @@ function readableWhere<Where>(scope: Scope<Where>, viewer: Viewer): Where | type
 export const relationQuery =
   <Where, Order = never>(scope: Scope<Where>, orderBy?: Order) =>
   (_args: object, ctx: Context) => ({ where: readableWhere(scope, ctx.viewer), ...(orderBy ? { orderBy } : {}) });
+
+type Order = Record<string, "asc" | "desc">;
+
+/**
+ * The options of a plugin-prisma relation field in `scope`: its `query` (relationQuery) and the same scope
+ * and order declared for a statement that answers the field itself (statement-answers.ts).
+ */
+export const scopedRelation = <Where>(scope: Scope<Where>, orderBy?: Order | Order[]) => ({
+  query: relationQuery(scope, orderBy),
+  extensions: answeredRelation({
+    where: (viewer) => readableWhere(scope, viewer),
+    orderBy: orderBy && (Array.isArray(orderBy) ? orderBy : [orderBy]),
+  }),
+});
+
+/** The declaration for statements of a relation loaded by `rowsInScope(…, scope, …)` (a required to-one). */
+export const answeredInScope = <Where>(relation: string, scope: Scope<Where>) =>
+  answeredRelation({ relation, where: (viewer) => readableWhere(scope, viewer) });
 
 /** Per request: one loader per target model, scope and selection (the Prisma query of the GraphQL selection). */
 const loaders = new WeakMap<Context, Map<string, DataLoader<number, unknown>>>();

@@ -29,6 +29,11 @@ export const labelScope = (viewer: Viewer) => {
   return company === null ? NOTHING : { buyerCompanyId: company };
 };
 
+/** A work order's label links that the key reads: live work order labels of its catalog. */
+export const workOrderLabelScope = (viewer: Viewer) => ({
+  label: { AND: [labelScope(viewer), { kind: "work_order" as const, deletedAt: null }] },
+});
+
 /** A label refetched alone (node(id:)): in scope and not deleted, as the catalogs list it. */
 export const liveLabelScope = (viewer: Viewer) => ({ AND: [labelScope(viewer), { deletedAt: null }] });
 

@@ -3,7 +3,8 @@ import { scopedNode } from "../core/node.ts";
 import { liveLabelScope } from "./rules.ts";
 import { pageType } from "../core/list.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
-import { labelScope } from "./rules.ts";
+import { workOrderLabelScope } from "./rules.ts";
+import { answeredRelation } from "../core/statement-answers.ts";
 
 /** A catalog label (asset or work order); created and edited only in the service's own app. */
 export const LabelRef = builder.prismaNode("Label", {
@@ -42,7 +43,8 @@ builder.prismaObject("WorkOrderLabelLink", {
   description: "A label applied to a work order",
   fields: (t) => ({
     labelId: t.exposeInt("labelId", { description: "The label's id" }),
-    label: t.relation("label", { description: "The label: its name and color" }),
+    // The links are already in the label scope (WorkOrder.labels).
+    label: t.relation("label", { description: "The label: its name and color", extensions: answeredRelation({}) }),
   }),
 });
 
@@ -55,10 +57,8 @@ builder.prismaObjectField("WorkOrder", "labels", (t) =>
       subGraphs: ["graphql"],
       description: "Labels applied to the work order, by label id",
       totalCount: true,
-      query: (_args, ctx) => ({
-        where: { label: { AND: [labelScope(ctx.viewer), { kind: "work_order" as const, deletedAt: null }] } },
-        orderBy: { labelId: "asc" as const },
-      }),
+      query: (_args, ctx) => ({ where: workOrderLabelScope(ctx.viewer), orderBy: { labelId: "asc" as const } }),
+      extensions: answeredRelation({ where: workOrderLabelScope, orderBy: [{ labelId: "asc" }] }),
     },
     ...connectionTypes("A page of a work order's labels", "A label of the work order and its cursor"),
   ),

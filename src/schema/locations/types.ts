@@ -3,7 +3,7 @@ import { scopedNode } from "../core/node.ts";
 import { locationScope, regionScope } from "./rules.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
-import { relationQuery, rowsInScope } from "../core/relations.ts";
+import { answeredInScope, relationQuery, rowsInScope } from "../core/relations.ts";
 import type { Location } from "../../generated/prisma/client.ts";
 
 export const LocationRef = builder.prismaNode("Location", {
@@ -81,6 +81,7 @@ builder.prismaObjectField("WorkOrder", "location", (t) =>
     nullable: true,
     subGraphs: ["graphql"],
     description: "Where the work is done; null when the key may not read the location",
+    extensions: answeredInScope("location", locationScope),
     resolve: (query, wo, _args, ctx) =>
       rowsInScope<Location>(ctx, "Location", locationScope, query).load(wo.locationId),
   }),

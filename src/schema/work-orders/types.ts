@@ -7,7 +7,7 @@ import { scopedNode } from "../core/node.ts";
 import { workOrderScope } from "./rules/scope.ts";
 import { problemTypeScope } from "./rules/problem-types.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
-import { relationQuery, rowsInScope } from "../core/relations.ts";
+import { relationQuery, rowsInScope, scopedRelation } from "../core/relations.ts";
 import type { ProblemType } from "../../generated/prisma/client.ts";
 import { pageType } from "../core/list.ts";
 import { moneyText } from "../core/values.ts";
@@ -135,7 +135,7 @@ export const WorkOrderRef = builder.prismaNode("WorkOrder", {
       description:
         "Longer description of the work (with the walkthrough task list appended when asked); null when none",
     }),
-    status: t.field({ type: WorkOrderStatusEnum, resolve: (w) => w.status, description: "Current lifecycle status" }),
+    status: t.expose("status", { type: WorkOrderStatusEnum, description: "Current lifecycle status" }),
     locationId: t.exposeInt("locationId", { description: "Id of the location where the work is done" }),
     problemTypeId: t.exposeInt("problemTypeId", {
       description: "Id of the problem type (the buyer's classification of the work)",
@@ -294,7 +294,7 @@ export const WorkOrderRef = builder.prismaNode("WorkOrder", {
         description:
           "The root buyer-supplier thread, oldest first (notes(last: 3) for the latest three); reading never marks it read (markWorkOrderNotesRead does)",
         totalCount: true,
-        query: { where: { thread: "root" }, orderBy: [{ noteAddedAt: "asc" }, { id: "asc" }] },
+        ...scopedRelation(() => ({ thread: "root" as const }), [{ noteAddedAt: "asc" }, { id: "asc" }]),
       },
       ...connectionTypes("A page of a work order's root thread", "A note of the thread and its cursor"),
     ),

@@ -1,0 +1,302 @@
+// Selections answered by the statement that reads the rows (docs/performance.md, "Dashboards",
+// nineteenth session). A connection's rows resolved field by field cost plugin-prisma's relation
+// machinery per row and relation (the board: 25 rows × location, asset, supplier, labels and notes, about
+// 5 of its 8 ms); when every field a node's selection asks for is a column or a relation declared with
+// its read scope (`answeredRelation`), the statement that picks the rows also writes each one as the
+// answer's JSON, keyed by response key, and GraphQL only completes it (answered-fields.ts: every
+// resolver of an answered object reads its response key). Anything else, or any doubt, answers
+// undefined and the rows are resolved as before; test/dashboards/statement-answers.test.ts holds both
+// paths to the same bytes.
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  GraphQLIncludeDirective,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  type SelectionSetNode,
+} from "graphql";
+import { Prisma } from "../../db.ts";
+import { checkPageSize, DEFAULT_PAGE_SIZE } from "./connection.ts";
+import type { Context } from "./context.ts";
+import { type ModelField, modelField, relationJoin, whereSql } from "./json-rows.ts";
+import type { Viewer } from "./viewer.ts";
+
+type Sql = Prisma.Sql;
+const sql = Prisma.sql;
+const raw = Prisma.raw;
+
+/** Marks the objects of an answer: their fields read the response key instead of resolving. */
+export const ANSWERED = Symbol("answered by its statement");
+
+/** A relation field as a statement can answer it: the Prisma relation, the target's read scope and order. */
+export interface AnsweredRelation {
+  /** The Prisma relation the field follows; plugin-prisma's relation fields name it themselves. */
+  relation?: string;
+  /** The rows of the target the key may read through the field (a Prisma where), as its resolver applies it. */
+  where?: (viewer: Viewer) => unknown;
+  /** A list's or connection's order, as its resolver's query gives it. */
+  orderBy?: readonly Record<string, "asc" | "desc">[];
+}
+
+/** The field extension that declares a relation answerable by the statement (core/relations.ts uses it). */
+export const answeredRelation = (relation: AnsweredRelation) => ({ answeredRelation: relation });
+
+const RELATION_OF = "pothosPrismaRelationField";
+
+/** The fields of one response object: response key → the field's nodes (merged as GraphQL merges them). */
+type Fields = Map<string, FieldNode[]>;
+
+interface Request {
+  ctx: Context;
+  variables: Record<string, unknown>;
+  fragments: Record<string, FragmentDefinitionNode>;
+  depth: number;
+}
+
+/** Not answerable by a statement: the caller resolves the selection field by field. */
+class Unanswerable extends Error {}
+const refuse = (): never => {
+  throw new Unanswerable();
+};
+
+function included(node: FieldNode | SelectionSetNode["selections"][number], variables: Record<string, unknown>) {
+  if (!node.directives?.length) return true;
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
+/** The fields `sets` select on `type`, through fragments and @skip/@include; a fragment on another type refuses. */
+function collect(type: GraphQLObjectType, sets: readonly (SelectionSetNode | undefined)[], request: Request): Fields {
+  const fields: Fields = new Map();
+  const visit = (set: SelectionSetNode | undefined) => {
+    for (const selection of set?.selections ?? []) {
+      if (!included(selection, request.variables)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const nodes = fields.get(key);
+        if (nodes) nodes.push(selection);
+        else fields.set(key, [selection]);
+        continue;
+      }
+      const fragment =
+        selection.kind === Kind.INLINE_FRAGMENT ? selection : (request.fragments[selection.name.value] ?? refuse());
+      const condition = fragment.typeCondition?.name.value;
+      if (condition !== undefined && condition !== type.name) refuse();
+      visit(fragment.selectionSet);
+    }
+  };
+  for (const set of sets) visit(set);
+  return fields;
+}
+
+/** The one field the nodes under a response key name, with its arguments (the same on every node, or refused). */
+function fieldOf(type: GraphQLObjectType, nodes: FieldNode[], request: Request) {
+  const name = nodes[0].name.value;
+  const field = type.getFields()[name] ?? refuse();
+  if (nodes.some((n) => n.name.value !== name)) refuse();
+  const args = getArgumentValues(field, nodes[0], request.variables);
+  for (const other of nodes.slice(1))
+    if (JSON.stringify(getArgumentValues(field, other, request.variables)) !== JSON.stringify(args)) refuse();
+  return { field, args, sets: nodes.map((n) => n.selectionSet) };
+}
+
+/** A column's value as the field's scalar serializes it; undefined for types a statement does not write. */
+function columnValue(column: ModelField, scalar: string, alias: string): Sql | undefined {
+  const ref = `${alias}."${column.name}"`;
+  if (column.isList)
+    return ["Int", "String", "Boolean"].includes(column.type) ? raw(`coalesce(to_json(${ref}), '[]')`) : undefined;
+  if (column.kind === "enum") return raw(ref);
+  switch (column.type) {
+    case "Int":
+    case "String":
+    case "Boolean":
+    case "Float":
+      return scalar === column.type || (scalar === "ID" && column.type !== "Boolean") ? raw(ref) : undefined;
+    case "DateTime":
+      // Every DateTime column is timestamptz(3) (checked by the test), written as Date#toISOString does.
+      return scalar === "DateTime"
+        ? raw(`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The JSON object of the row of `model` at `alias`, with the fields `fields` asks for, keyed by response key. */
+function objectJson(type: GraphQLObjectType, model: string, alias: string, fields: Fields, request: Request): Sql {
+  const pairs: Sql[] = [];
+  for (const [key, nodes] of fields) {
+    if (nodes[0].name.value === "__typename") continue; // GraphQL answers it from the type.
+    const { field, args, sets } = fieldOf(type, nodes, request);
+    pairs.push(sql`${key}::text, ${valueJson(field, args, sets, model, alias, request)}`);
+  }
+  // json_build_object takes at most 100 arguments.
+  if (!pairs.length || pairs.length > 50) refuse();
+  return sql`json_build_object(${Prisma.join(pairs, ", ")})`;
+}
+
+function valueJson(
+  field: GraphQLField<unknown, unknown>,
+  args: Record<string, unknown>,
+  sets: readonly (SelectionSetNode | undefined)[],
+  model: string,
+  alias: string,
+  request: Request,
+): Sql {
+  const extensions = field.extensions as Record<string, any>;
+  const exposed = extensions.pothosExposedField as string | undefined;
+  const named = getNamedType(field.type);
+  if (exposed !== undefined && !Object.keys(args).length) {
+    const column = modelField(model, exposed);
+    const scalar = isScalarType(named) ? named.name : isEnumType(named) ? "enum" : undefined;
+    const value = column && column.kind !== "object" && scalar && columnValue(column, scalar, alias);
+    if (value && isListType(getNullableType(field.type)) === column.isList) return value;
+  }
+  const declared = extensions.answeredRelation as AnsweredRelation | undefined;
+  const relation = declared && (declared.relation ?? extensions[RELATION_OF]?.name);
+  if (!declared || !relation) return refuse();
+  const join = relationJoin(model, modelField(model, relation) ?? refuse()) || refuse();
+  const child = `a${request.depth++}`;
+  const scope = declared.where ? whereSql(join.model, child, declared.where(request.ctx.viewer)) : sql`TRUE`;
+  const from = sql`FROM ${raw(`"${join.model}" ${child}`)} WHERE ${raw(join.on(alias, child))} AND ${scope ?? refuse()}`;
+  if (!join.list) {
+    if (!isObjectType(named) || modelOf(named) !== join.model || Object.keys(args).length) return refuse();
+    const node = objectJson(named, join.model, child, collect(named, sets, request), request);
+    return sql`(SELECT ${node} ${from})`;
+  }
+  if (!isObjectType(named) || !named.getFields().edges) return refuse();
+  return connectionJson(named, args, sets, join.model, child, from, declared, request);
+}
+
+const modelOf = (type: GraphQLObjectType): string =>
+  ((type.extensions as Record<string, unknown>).pothosPrismaModel as string | undefined) ?? refuse();
+
+/**
+ * A connection under a row: `edges { node }` (no cursors) and `totalCount`, a page of `first` from the
+ * start or `last` from the end in the declared order; `after`/`before`, `pageInfo` and cursors are refused.
+ */
+function connectionJson(
+  type: GraphQLObjectType,
+  args: Record<string, unknown>,
+  sets: readonly (SelectionSetNode | undefined)[],
+  model: string,
+  child: string,
+  from: Sql,
+  declared: AnsweredRelation,
+  request: Request,
+): Sql {
+  if (args.after != null || args.before != null || (args.first != null && args.last != null)) refuse();
+  try {
+    checkPageSize(args);
+  } catch {
+    refuse(); // the resolvers give the contract's error
+  }
+  const size = (args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number;
+  const order = (declared.orderBy ?? refuse()).map((term) => {
+    const [[column, direction]] = Object.entries(term);
+    if (!modelField(model, column)) refuse();
+    return { column: `${child}."${column}"`, direction };
+  });
+  const walk = (backward: boolean) =>
+    order.map((o) => `${o.column} ${(o.direction === "asc") !== backward ? "ASC" : "DESC"}`).join(", ");
+  const backward = args.last != null;
+  const pairs: Sql[] = [];
+  for (const [key, nodes] of collect(type, sets, request)) {
+    const name = nodes[0].name.value;
+    if (name === "__typename") continue;
+    if (name === "totalCount") pairs.push(sql`${key}::text, (SELECT count(*)::int ${from})`);
+    else if (name === "edges") {
+      const edgeType = getNamedType(type.getFields().edges.type) as GraphQLObjectType;
+      const edge = collect(
+        edgeType,
+        nodes.map((n) => n.selectionSet),
+        request,
+      );
+      const edgePairs: Sql[] = [];
+      for (const [edgeKey, edgeNodes] of edge) {
+        const edgeName = edgeNodes[0].name.value;
+        if (edgeName === "__typename") continue;
+        if (edgeName !== "node") refuse();
+        const nodeType = getNamedType(edgeType.getFields().node.type) as GraphQLObjectType;
+        const fields = collect(
+          nodeType,
+          edgeNodes.map((n) => n.selectionSet),
+          request,
+        );
+        edgePairs.push(sql`${edgeKey}::text, ${objectJson(nodeType, model, child, fields, request)}`);
+      }
+      const item = edgePairs.length ? sql`json_build_object(${Prisma.join(edgePairs, ", ")})` : sql`'{}'::json`;
+      const window = `w${request.depth++}`;
+      pairs.push(
+        sql`${key}::text, (SELECT coalesce(json_agg(${raw(window)}.j ORDER BY ${raw(window)}.n${raw(backward ? " DESC" : "")}), '[]')
+              FROM (SELECT ${item} AS j, row_number() OVER (ORDER BY ${raw(walk(backward))}) AS n ${from}
+                    ORDER BY ${raw(walk(backward))} LIMIT ${size}) ${raw(window)})`,
+      );
+    } else refuse();
+  }
+  if (!pairs.length) refuse();
+  return sql`json_build_object(${Prisma.join(pairs, ", ")})`;
+}
+
+/** Marks every object of an answer (arrays walked through), so answered-fields.ts reads them. */
+export function markAnswered(value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) markAnswered(item);
+  else if (value !== null && typeof value === "object") {
+    (value as Record<symbol, unknown>)[ANSWERED] = true;
+    for (const item of Object.values(value)) if (item !== null && typeof item === "object") markAnswered(item);
+  }
+}
+
+/**
+ * The JSON of a row of `type`'s model at `alias` as the node `edges { node { … } }` under the connection
+ * field of `info` asks for it; undefined when the statement cannot answer it (the rows are resolved).
+ */
+export function connectionNodeJson(ctx: Context, info: GraphQLResolveInfo, alias: string): Sql | undefined {
+  if (!ctx.statementAnswers) return undefined;
+  const request: Request = { ctx, variables: info.variableValues, fragments: info.fragments, depth: 0 };
+  try {
+    const connection = getNamedType(info.returnType) as GraphQLObjectType;
+    const edgeType = getNamedType(connection.getFields().edges.type) as GraphQLObjectType;
+    const type = getNamedType(edgeType.getFields().node.type);
+    if (!isObjectType(type)) return undefined;
+    const root = collect(
+      connection,
+      info.fieldNodes.map((n) => n.selectionSet),
+      request,
+    );
+    const edges = [...root].filter(([, nodes]) => nodes[0].name.value === "edges").flatMap(([, nodes]) => nodes);
+    const edge = collect(
+      edgeType,
+      edges.map((n) => n.selectionSet),
+      request,
+    );
+    const nodes = [...edge].filter(([, n]) => n[0].name.value === "node").flatMap(([, n]) => n);
+    if (!nodes.length) return undefined;
+    if (new Set(nodes.map((n) => n.alias?.value ?? "node")).size > 1) return undefined;
+    return objectJson(
+      type,
+      modelOf(type),
+      alias,
+      collect(
+        type,
+        nodes.map((n) => n.selectionSet),
+        request,
+      ),
+      request,
+    );
+  } catch (error) {
+    if (error instanceof Unanswerable) return undefined;
+    throw error;
+  }
+}

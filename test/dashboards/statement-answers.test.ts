@@ -1,0 +1,223 @@
+// A connection's rows answered by the statement that reads them (schema/core/statement-answers.ts) must
+// answer exactly as the rows resolved field by field. Two instances with the same fixture and data: one as
+// deployed, one that resolves every row (Config.graphqlResolvedRows). Every request of the corpus goes to
+// both with every kind of key (buyer, foreign buyer, third-party and in-house supplier), and status, raw
+// headers, body bytes and log line must be the same; each case also says whether the deployed instance
+// answered it from the statement (the log line's rowsAnswered), so the corpus cannot quietly stop testing
+// the path it names.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
+import { compareCorpus, rawRequest, type Answer } from "../support/raw-http.ts";
+import { buildSchemas } from "../../src/schema/index.ts";
+
+let deployed: TestApp;
+let resolved: TestApp;
+
+/** The same work orders, labels and notes on both instances (their own databases, so the same ids). */
+async function board(t: TestApp) {
+  const { refs } = t.fixture;
+  const gone = await t.db.label.create({
+    data: { buyerCompanyId: refs.acme, kind: "work_order", name: "Retired", deletedAt: new Date(Date.UTC(2026, 9, 1)) },
+  });
+  const rows = [
+    { location: "store-1", supplier: "coolco-pdx", asset: "rtu-1", labels: [refs.urgent, gone.id] },
+    { location: "store-2", supplier: "inhouse-west", asset: null, labels: [refs.urgent] },
+    { location: "store-1", supplier: null, asset: "g-asset", labels: [] }, // another tenant's asset: out of scope
+    { location: "store-2", supplier: "coolco-sea", asset: "rtu-1", labels: [] },
+    { location: "store-1", supplier: "coolco-pdx", asset: null, labels: [refs.urgent] },
+  ];
+  for (const [i, row] of rows.entries()) {
+    const at = new Date(Date.UTC(2026, 10, 1, 8) + i * 3_600_000 + 123);
+    const wo = await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.acme,
+        buyerFacilityId: refs["acme-hq"],
+        locationId: refs[row.location],
+        problemTypeId: refs.hvac,
+        supplierFacilityId: row.supplier ? refs[row.supplier] : null,
+        assetId: row.asset ? refs[row.asset] : null,
+        subAssetIds: i % 2 ? [refs["rtu-1"]] : [],
+        title: `Answered ${i} "quoted" \\ é`,
+        status: i % 2 ? "TechAssigned" : "Unassigned",
+        woPriority: i === 2 ? null : 4 * (i + 1),
+        createdBy: "alice@acme.example",
+        createdAt: at,
+        statusChangedAt: at,
+        labels: { create: row.labels.map((labelId) => ({ labelId })) },
+      },
+    });
+    for (let n = 0; n < i; n++)
+      await t.db.workOrderNote.create({
+        data: {
+          workOrderId: wo.id,
+          thread: n === 1 ? "internal" : "root",
+          text: `note ${n} of ${i}`,
+          noteAddedBy: "bob@acme.example",
+          noteAddedAt: new Date(at.getTime() + (n % 3) * 60_000), // ties broken by id
+        },
+      });
+  }
+}
+
+beforeAll(async () => {
+  [deployed, resolved] = await Promise.all([
+    startTestApp({ fixture: BASE_FIXTURE, countStatements: true }),
+    startTestApp({
+      fixture: BASE_FIXTURE,
+      countStatements: true,
+      configure: (config) => void (config.graphqlResolvedRows = true),
+    }),
+  ]);
+  await Promise.all([board(deployed), board(resolved)]);
+});
+afterAll(async () => {
+  await Promise.all([deployed?.close(), resolved?.close()]);
+});
+
+interface Case {
+  name: string;
+  body: { query: string; variables?: Record<string, unknown> };
+  key: string;
+  /** Whether the deployed instance answers the rows from their statement. */
+  answered: boolean;
+  status: number;
+  about: RegExp;
+}
+
+const BOARD = `id title status woPriority createdAt location { id name } asset { id name } supplierFacility { id name }
+  labels(first: 10) { edges { node { label { id name } } } } notes(last: 3) { edges { node { id text } } }`;
+const KEYS = ["acme-key", "globex-key", "coolco-key", "inhouse-key"];
+
+const corpus = (): Case[] =>
+  KEYS.flatMap((key) => {
+    const buyer = key === "acme-key";
+    // The foreign buyer reads none of these rows (an empty page, answered all the same).
+    const some = key === "globex-key" ? /"edges":\[\]/ : /"edges":\[\{"node":\{/;
+    return [
+      {
+        name: `${key}: the dashboard board`,
+        key,
+        body: {
+          query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
+        },
+        answered: true,
+        status: 200,
+        about: some,
+      },
+      {
+        name: `${key}: aliases, fragments, @include, __typename, masked fields, lists, totals and the root's cursors`,
+        key,
+        body: {
+          query: `query($with: Boolean!, $n: Int) { page: workOrdersConnection(first: $n) { totalCount pageInfo { hasNextPage endCursor }
+                    edges { cursor node { __typename ...row when: createdAt @include(if: $with) never: id @skip(if: true) } } } }
+                  fragment row on WorkOrder { id heading: title glCode costCenter internalNotes approvedAt subAssetIds isPM
+                    place: location { __typename name } ... on WorkOrder { notes(first: 2) { totalCount edges { node { text noteAddedAt } } } }
+                    labels { totalCount edges { __typename node { labelId label { name color } } } } }`,
+          variables: { with: true, n: 3 },
+        },
+        answered: true,
+        status: 200,
+        about: /"page":\{"totalCount":\d+,"pageInfo"/,
+      },
+      {
+        name: `${key}: a backward page after a cursor-less one, and notes from the end`,
+        key,
+        body: {
+          query: `{ workOrdersConnection(last: 2) { edges { node { id notes(last: 1) { edges { node { id } } } } } } }`,
+        },
+        answered: true,
+        status: 200,
+        about: /"workOrdersConnection":\{"edges":/,
+      },
+      {
+        name: `${key}: a field no statement answers (nte): resolved`,
+        key,
+        body: { query: `{ workOrdersConnection(first: 5) { edges { node { id nte location { name } } } } }` },
+        answered: false,
+        status: 200,
+        about: /"workOrdersConnection":\{"edges":/,
+      },
+      {
+        name: `${key}: a relation not declared for statements (the region): resolved`,
+        key,
+        body: { query: `{ workOrdersConnection(first: 5) { edges { node { id location { region { name } } } } } }` },
+        answered: false,
+        status: 200,
+        about: /"workOrdersConnection":\{"edges":/,
+      },
+      {
+        name: `${key}: a nested page above the maximum: the resolvers' error`,
+        key,
+        body: {
+          query: `{ workOrdersConnection(first: 5) { edges { node { id notes(first: 26) { edges { node { id } } } } } } }`,
+        },
+        answered: false,
+        status: 200,
+        about: buyer ? /"errors":\[\{"message":"[^"]*25/ : /"workOrdersConnection"/,
+      },
+    ];
+  });
+
+function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
+  return rawRequest(`${app.url}/graphql`, {
+    method: "POST",
+    headers: { ...app.headers(c.key), "content-type": "application/json", "x-request-id": traceId },
+    body: JSON.stringify(c.body),
+  });
+}
+
+describe("a connection's rows answered by their statement", () => {
+  it("answers every request of the corpus as the rows resolved field by field, for every kind of key", async () => {
+    const mismatches = await compareCorpus({
+      cases: corpus(),
+      prefix: "statement-answers",
+      direct: deployed,
+      reference: resolved,
+      send,
+      flag: "rowsAnswered",
+      expectDirect: (c) => c.answered,
+    });
+    expect(mismatches).toEqual([]);
+  });
+
+  it("reads the board with one statement whatever its rows' relations", async () => {
+    const c = corpus()[0];
+    const counts = [];
+    for (const app of [deployed, resolved]) {
+      await send(app, c, crypto.randomUUID());
+      const before = app.statements!.statements;
+      await send(app, c, crypto.randomUUID());
+      counts.push(app.statements!.statements - before);
+    }
+    // Resolved, the location is a second statement (a required relation loaded by id in scope).
+    expect(counts).toEqual([1, 2]);
+  });
+
+  it("writes DateTime fields as Date#toISOString does: every column exposed as a DateTime is timestamptz(3)", async () => {
+    const { graphql } = buildSchemas();
+    const columns: string[] = [];
+    for (const type of Object.values(graphql.getTypeMap())) {
+      const model = (type.extensions as Record<string, unknown>)?.pothosPrismaModel as string | undefined;
+      if (!model || !("getFields" in type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        const exposed = (field.extensions as Record<string, unknown>)?.pothosExposedField;
+        if (exposed && String(field.type).replace(/[!\[\]]/g, "") === "DateTime") columns.push(`${model}.${exposed}`);
+      }
+    }
+    expect(columns).toContain("WorkOrder.createdAt");
+    const client = new pg.Client({ connectionString: deployed.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string; type: string }>(
+        `SELECT table_name || '.' || column_name AS name, data_type || '(' || datetime_precision || ')' AS type
+           FROM information_schema.columns WHERE table_schema = current_schema() AND table_name || '.' || column_name = ANY($1)`,
+        [columns],
+      );
+      expect(rows.length).toBe(new Set(columns).size);
+      expect(rows.filter((r) => r.type !== "timestamp with time zone(3)")).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+});
