@@ -131,6 +131,16 @@ const corpus = (): Case[] =>
         about: /"workOrdersConnection":\{"edges":/,
       },
       {
+        name: `${key}: a response key that is another selected field's name: resolved`,
+        key,
+        body: {
+          query: `{ workOrdersConnection(first: 5) { edges { node { title: location { name } heading: title } } } }`,
+        },
+        answered: false,
+        status: 200,
+        about: /"workOrdersConnection":\{"edges":/,
+      },
+      {
         name: `${key}: a field no statement answers (nte): resolved`,
         key,
         body: { query: `{ workOrdersConnection(first: 5) { edges { node { id nte location { name } } } } }` },
@@ -202,7 +212,7 @@ describe("a connection's rows answered by their statement", () => {
       if (!model || !("getFields" in type)) continue;
       for (const field of Object.values(type.getFields())) {
         const exposed = (field.extensions as Record<string, unknown>)?.pothosExposedField;
-        if (exposed && String(field.type).replace(/[!\[\]]/g, "") === "DateTime") columns.push(`${model}.${exposed}`);
+        if (exposed && String(field.type).replace(/[![\]]/g, "") === "DateTime") columns.push(`${model}.${exposed}`);
       }
     }
     expect(columns).toContain("WorkOrder.createdAt");

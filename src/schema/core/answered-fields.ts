@@ -1,11 +1,12 @@
 // The resolvers of answered objects (statement-answers.ts): an object that its statement wrote as the
-// answer's JSON, keyed by response key, is read by key, and nothing below it resolves (no relation
-// loaded, no plugin-prisma mapping, no connection wrapped). First among the builder's plugins, so its
-// wrapper runs outside every other's; the schema's own wrappers (masking, permissions, audit) run outside
-// it and still apply.
+// answer's JSON is read by response key, and nothing below it resolves (no relation loaded, no
+// plugin-prisma mapping, no connection wrapped). First among the builder's plugins, so its wrapper runs
+// outside every other's; the schema's own wrappers (masking, permissions, audit) run outside it and still
+// apply. A field without a resolver keeps none (graphql-jit reads such a field's property inline, much
+// faster than calling a resolver): it reads its own name, and the statement writes it under that name.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
-import type { GraphQLFieldResolver } from "graphql";
-import { ANSWERED } from "./statement-answers.ts";
+import { defaultFieldResolver, type GraphQLFieldResolver } from "graphql";
+import { ANSWERED, readsResponseKey } from "./statement-answers.ts";
 
 const pluginName = "answeredFields";
 
@@ -15,8 +16,9 @@ class AnsweredFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> 
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types["Context"], object> {
     // Root fields have no answered parent.
-    if (fieldConfig.kind === "Query" || fieldConfig.kind === "Mutation" || fieldConfig.kind === "Subscription")
-      return resolver;
+    const root = fieldConfig.kind === "Query" || fieldConfig.kind === "Mutation" || fieldConfig.kind === "Subscription";
+    if (root || resolver === defaultFieldResolver) return resolver;
+    readsResponseKey.add(fieldConfig);
     return (parent, args, context, info) =>
       (parent as Record<symbol, unknown>)[ANSWERED] === true
         ? (parent as Record<string | number, unknown>)[info.path.key]

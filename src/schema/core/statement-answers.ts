@@ -39,6 +39,12 @@ const raw = Prisma.raw;
 /** Marks the objects of an answer: their fields read the response key instead of resolving. */
 export const ANSWERED = Symbol("answered by its statement");
 
+/**
+ * The fields (Pothos' configs) whose resolver answered-fields.ts wraps, which read an answered object by
+ * response key; every other field has no resolver and reads its own name.
+ */
+export const readsResponseKey = new WeakSet<object>();
+
 /** A relation field as a statement can answer it: the Prisma relation, the target's read scope and order. */
 export interface AnsweredRelation {
   /** The Prisma relation the field follows; plugin-prisma's relation fields name it themselves. */
@@ -133,18 +139,38 @@ function columnValue(column: ModelField, scalar: string, alias: string): Sql | u
   }
 }
 
-/** The JSON object of the row of `model` at `alias`, with the fields `fields` asks for, keyed by response key. */
-function objectJson(type: GraphQLObjectType, model: string, alias: string, fields: Fields, request: Request): Sql {
+type FieldValue = (
+  field: GraphQLField<unknown, unknown>,
+  args: Record<string, unknown>,
+  sets: readonly (SelectionSetNode | undefined)[],
+) => Sql;
+
+/**
+ * The JSON object of `fields`, each written by `value` under the key its field reads: the response key
+ * for a field with a resolver (answered-fields.ts), its name for one without.
+ */
+function jsonObject(type: GraphQLObjectType, fields: Fields, request: Request, value: FieldValue): Sql {
+  // JSON key → the field it holds; two response keys of one field without a resolver share its name.
+  const written = new Map<string, string>();
   const pairs: Sql[] = [];
   for (const [key, nodes] of fields) {
     if (nodes[0].name.value === "__typename") continue; // GraphQL answers it from the type.
     const { field, args, sets } = fieldOf(type, nodes, request);
-    pairs.push(sql`${key}::text, ${valueJson(field, args, sets, model, alias, request)}`);
+    const jsonKey = readsResponseKey.has(field.extensions.pothosConfig as object) ? key : field.name;
+    const holds = written.get(jsonKey);
+    if (holds === field.name) continue;
+    if (holds !== undefined) refuse(); // another field's response key is this field's name
+    written.set(jsonKey, field.name);
+    pairs.push(sql`${jsonKey}::text, ${value(field, args, sets)}`);
   }
   // json_build_object takes at most 100 arguments.
-  if (!pairs.length || pairs.length > 50) refuse();
-  return sql`json_build_object(${Prisma.join(pairs, ", ")})`;
+  if (pairs.length > 50) refuse();
+  return pairs.length ? sql`json_build_object(${Prisma.join(pairs, ", ")})` : sql`'{}'::json`;
 }
+
+/** The JSON object of the row of `model` at `alias`, with the fields `fields` asks for. */
+const objectJson = (type: GraphQLObjectType, model: string, alias: string, fields: Fields, request: Request) =>
+  jsonObject(type, fields, request, (field, args, sets) => valueJson(field, args, sets, model, alias, request));
 
 function valueJson(
   field: GraphQLField<unknown, unknown>,
@@ -211,42 +237,19 @@ function connectionJson(
   const walk = (backward: boolean) =>
     order.map((o) => `${o.column} ${(o.direction === "asc") !== backward ? "ASC" : "DESC"}`).join(", ");
   const backward = args.last != null;
-  const pairs: Sql[] = [];
-  for (const [key, nodes] of collect(type, sets, request)) {
-    const name = nodes[0].name.value;
-    if (name === "__typename") continue;
-    if (name === "totalCount") pairs.push(sql`${key}::text, (SELECT count(*)::int ${from})`);
-    else if (name === "edges") {
-      const edgeType = getNamedType(type.getFields().edges.type) as GraphQLObjectType;
-      const edge = collect(
-        edgeType,
-        nodes.map((n) => n.selectionSet),
-        request,
-      );
-      const edgePairs: Sql[] = [];
-      for (const [edgeKey, edgeNodes] of edge) {
-        const edgeName = edgeNodes[0].name.value;
-        if (edgeName === "__typename") continue;
-        if (edgeName !== "node") refuse();
-        const nodeType = getNamedType(edgeType.getFields().node.type) as GraphQLObjectType;
-        const fields = collect(
-          nodeType,
-          edgeNodes.map((n) => n.selectionSet),
-          request,
-        );
-        edgePairs.push(sql`${edgeKey}::text, ${objectJson(nodeType, model, child, fields, request)}`);
-      }
-      const item = edgePairs.length ? sql`json_build_object(${Prisma.join(edgePairs, ", ")})` : sql`'{}'::json`;
-      const window = `w${request.depth++}`;
-      pairs.push(
-        sql`${key}::text, (SELECT coalesce(json_agg(${raw(window)}.j ORDER BY ${raw(window)}.n${raw(backward ? " DESC" : "")}), '[]')
+  const edgeType = getNamedType(type.getFields().edges.type) as GraphQLObjectType;
+  const nodeType = getNamedType(edgeType.getFields().node.type) as GraphQLObjectType;
+  const edgeJson: FieldValue = (field, _args, sets) =>
+    field.name === "node" ? objectJson(nodeType, model, child, collect(nodeType, sets, request), request) : refuse();
+  return jsonObject(type, collect(type, sets, request), request, (field, _args, edgeSets) => {
+    if (field.name === "totalCount") return sql`(SELECT count(*)::int ${from})`;
+    if (field.name !== "edges") return refuse();
+    const item = jsonObject(edgeType, collect(edgeType, edgeSets, request), request, edgeJson);
+    const window = `w${request.depth++}`;
+    return sql`(SELECT coalesce(json_agg(${raw(window)}.j ORDER BY ${raw(window)}.n${raw(backward ? " DESC" : "")}), '[]')
               FROM (SELECT ${item} AS j, row_number() OVER (ORDER BY ${raw(walk(backward))}) AS n ${from}
-                    ORDER BY ${raw(walk(backward))} LIMIT ${size}) ${raw(window)})`,
-      );
-    } else refuse();
-  }
-  if (!pairs.length) refuse();
-  return sql`json_build_object(${Prisma.join(pairs, ", ")})`;
+                    ORDER BY ${raw(walk(backward))} LIMIT ${size}) ${raw(window)})`;
+  });
 }
 
 /** Marks every object of an answer (arrays walked through), so answered-fields.ts reads them. */
