@@ -131,6 +131,16 @@ const corpus = (): Case[] =>
         about: /"workOrdersConnection":\{"edges":/,
       },
       {
+        name: `${key}: the root's edges and node under two aliases each`,
+        key,
+        body: {
+          query: `{ workOrdersConnection(first: 3) { a: edges { n1: node { id } } b: edges { n2: node { title location { id } } } } }`,
+        },
+        answered: true,
+        status: 200,
+        about: /"workOrdersConnection":\{"a":\[/,
+      },
+      {
         name: `${key}: a response key that is another selected field's name: resolved`,
         key,
         body: {

@@ -1,12 +1,12 @@
-// Selections answered by the statement that reads the rows (docs/performance.md, "Dashboards",
-// nineteenth session). A connection's rows resolved field by field cost plugin-prisma's relation
-// machinery per row and relation (the board: 25 rows × location, asset, supplier, labels and notes, about
-// 5 of its 8 ms); when every field a node's selection asks for is a column or a relation declared with
-// its read scope (`answeredRelation`), the statement that picks the rows also writes each one as the
-// answer's JSON, keyed by response key, and GraphQL only completes it (answered-fields.ts: every
-// resolver of an answered object reads its response key). Anything else, or any doubt, answers
-// undefined and the rows are resolved as before; test/dashboards/statement-answers.test.ts holds both
-// paths to the same bytes.
+// Selections answered by the statement that reads the rows (docs/dashboards.md, "The graph";
+// docs/performance.md, "Dashboards", nineteenth session). A connection's rows resolved field by field
+// cost plugin-prisma's relation machinery per row and relation (the board: 25 rows × location, asset,
+// supplier, labels and notes, about 5 of its 8 ms); when every field a node's selection asks for is a
+// column or a relation declared with its read scope (`answeredRelation`), the statement that picks the
+// rows also writes each one as the answer's JSON and GraphQL only completes it: a field with a resolver
+// reads its response key (answered-fields.ts), one without reads its name, and the JSON is keyed
+// accordingly. Anything else, or any doubt, answers undefined and the rows are resolved as before;
+// test/dashboards/statement-answers.test.ts holds both paths to the same bytes.
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -286,7 +286,6 @@ export function connectionNodeJson(ctx: Context, info: GraphQLResolveInfo, alias
     );
     const nodes = [...edge].filter(([, n]) => n[0].name.value === "node").flatMap(([, n]) => n);
     if (!nodes.length) return undefined;
-    if (new Set(nodes.map((n) => n.alias?.value ?? "node")).size > 1) return undefined;
     return objectJson(
       type,
       modelOf(type),
