@@ -65,11 +65,17 @@ async function readFromReplicas(config: Config, services: Services, metrics: Met
   return () => replicas.close();
 }
 
-/** The GraphQL paths that the tests comparing them force (Config.graphqlThroughYoga and the next two). */
+const restOptionsOf = (config: Config) => ({
+  uploadMaxBytes: config.uploadMaxBytes,
+  throughSofa: config.restThroughSofa,
+  resolvedRows: config.resolvedRows,
+});
+
+/** The GraphQL paths that the tests comparing them force (Config.graphqlThroughYoga, …, Config.resolvedRows). */
 const graphqlPathsOf = (config: Config) => ({
   throughYoga: config.graphqlThroughYoga,
   interpreted: config.graphqlInterpreted,
-  resolvedRows: config.graphqlResolvedRows,
+  resolvedRows: config.resolvedRows,
 });
 
 export async function startApp(config: Config, overrides: Partial<Services> = {}): Promise<App> {
@@ -140,10 +146,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
     const api = createApiServer(services, {
       graphqlSchema: schemas.graphql,
       pipeline,
-      rest: new RestAdapter(schemas.rest, services, pipeline, {
-        uploadMaxBytes: config.uploadMaxBytes,
-        throughSofa: config.restThroughSofa,
-      }),
+      rest: new RestAdapter(schemas.rest, services, pipeline, restOptionsOf(config)),
       redis,
       redisPrefix: config.redisPrefix,
       live: config.live,

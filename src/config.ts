@@ -100,11 +100,11 @@ export interface Config {
    */
   graphqlInterpreted?: boolean;
   /**
-   * Every row of a GraphQL connection resolved field by field, none answered by the statement that reads
-   * it (schema/core/statement-answers.ts). Not read from the environment:
+   * Every row of a list (REST or GraphQL) resolved field by field, none answered by the statement that
+   * reads it (schema/core/statement-answers.ts). Not read from the environment:
    * test/dashboards/statement-answers.test.ts sets it to compare the two.
    */
-  graphqlResolvedRows?: boolean;
+  resolvedRows?: boolean;
   /**
    * Every REST request through SOFA's router, GET routes included (rest/sofa.ts `direct`). Set only by
    * test/foundation/rest-direct.test.ts, to compare the two paths.

@@ -44,7 +44,7 @@ import { writeAnswer } from "./graphql-cache.ts";
 import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
-import { logDetails, requestScope, traceIdFrom } from "./request-scope.ts";
+import { logDetails, requestScope, STATEMENT_ANSWERS, traceIdFrom } from "./request-scope.ts";
 import { sseEventIds } from "./sse-event-ids.ts";
 
 /** Deepest selection a GraphQL query may have; the dashboards' deepest query needs about 6. */
@@ -194,10 +194,6 @@ const costBudget = (pipeline: RequestPipeline, services: Services): Plugin => {
 const sharedAnswers: Plugin = {
   onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(subscribeSharingAnswers),
 };
-
-// The request's log line says when a connection's rows were answered by their statement
-// (test/dashboards/statement-answers.test.ts reads it).
-const STATEMENT_ANSWERS = { answered: () => logDetails({ rowsAnswered: true }) };
 
 /** Any error as the contract's type and status, with GraphQL's location and path, never the request. */
 function maskError(error: unknown, services: Services, schema: GraphQLSchema): GraphQLError {

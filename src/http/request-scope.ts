@@ -23,6 +23,13 @@ export function logDetails(details: Record<string, unknown>): void {
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();
 
+/**
+ * A context's `statementAnswers` (schema/core/statement-answers.ts), REST's and GraphQL's: the request's
+ * log line says when rows were answered by their statement (test/dashboards/statement-answers.test.ts
+ * reads it).
+ */
+export const STATEMENT_ANSWERS = { answered: () => logDetails({ rowsAnswered: true }) };
+
 /** A caller's X-Request-Id / X-Trace-Id is kept when it is sane; otherwise a new id. */
 export function traceIdFrom(headers: Record<string, string | string[] | undefined>): string {
   const given = headers["x-trace-id"] ?? headers["x-request-id"];

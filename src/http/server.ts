@@ -40,7 +40,7 @@ export interface ApiOptions {
   /**
    * The tests that compare GraphQL's paths: every request through yoga (Config.graphqlThroughYoga),
    * every query run by graphql-js, none compiled (Config.graphqlInterpreted), every row resolved field by
-   * field, none answered by its statement (Config.graphqlResolvedRows).
+   * field, none answered by its statement (Config.resolvedRows).
    */
   graphqlPaths?: { throughYoga?: boolean; interpreted?: boolean; resolvedRows?: boolean };
   /** The process's registry (shared with its workers when it runs both roles); a new one by default. */

@@ -15,7 +15,7 @@ import type { Context, Services } from "../schema/core/context.ts";
 import type { Download } from "../schema/core/files.ts";
 import { once, parseIdempotencyKey, requestFingerprint } from "../schema/core/idempotency.ts";
 import { credentialsFrom, type RequestPipeline } from "../http/pipeline.ts";
-import { logDetails, requestScope } from "../http/request-scope.ts";
+import { logDetails, requestScope, STATEMENT_ANSWERS } from "../http/request-scope.ts";
 import { matchRoute, paramsOf, routeTable, type RouteEntry } from "./routes.ts";
 import { isInt32 } from "../schema/core/list.ts";
 import { createSofaServer, type RestAnswer, type RestRequest, type SofaServer } from "./sofa.ts";
@@ -35,6 +35,8 @@ export interface RestOptions {
   uploadMaxBytes?: number;
   /** GET routes through SOFA's router too (Config.restThroughSofa; tests only). */
   throughSofa?: boolean;
+  /** No row answered by its statement (Config.resolvedRows; tests only). */
+  resolvedRows?: boolean;
 }
 
 export class RestAdapter {
@@ -124,6 +126,7 @@ export class RestAdapter {
       traceId: scope.traceId,
       channel: iface,
       upload: input.upload?.upload,
+      ...(this.options.resolvedRows ? {} : { statementAnswers: STATEMENT_ANSWERS }),
     };
     if (entry.route.download) context.download = (file) => (download = file);
     const readDb = readsFromReplica(entry.route) ? this.services.readDb?.() : undefined;

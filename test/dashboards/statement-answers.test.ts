@@ -1,10 +1,10 @@
-// A connection's rows answered by the statement that reads them (schema/core/statement-answers.ts) must
-// answer exactly as the rows resolved field by field. Two instances with the same fixture and data: one as
-// deployed, one that resolves every row (Config.graphqlResolvedRows). Every request of the corpus goes to
-// both with every kind of key (buyer, foreign buyer, third-party and in-house supplier), and status, raw
-// headers, body bytes and log line must be the same; each case also says whether the deployed instance
-// answered it from the statement (the log line's rowsAnswered), so the corpus cannot quietly stop testing
-// the path it names.
+// A list's rows answered by the statement that reads them (schema/core/statement-answers.ts: GraphQL
+// connections, and the offset lists of REST and GraphQL) must answer exactly as the rows resolved field
+// by field. Two instances with the same fixture and data: one as deployed, one that resolves every row
+// (Config.resolvedRows). Every request of the corpus goes to both with every kind of key (buyer, foreign
+// buyer, third-party and in-house supplier), and status, raw headers, body bytes and log line must be the
+// same; each case also says whether the deployed instance answered it from the statement (the log line's
+// rowsAnswered), so the corpus cannot quietly stop testing the path it names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
@@ -27,6 +27,25 @@ async function board(t: TestApp) {
     { location: "store-2", supplier: "coolco-sea", asset: "rtu-1", labels: [] },
     { location: "store-1", supplier: "coolco-pdx", asset: null, labels: [refs.urgent] },
   ];
+  // The fixture's assets were created at each instance's own start: the same time on both.
+  await t.db.asset.updateMany({ data: { createdAt: new Date(Date.UTC(2026, 9, 1)) } });
+  // Assets with and without their own refrigerant values, install dates and warranties.
+  for (const [i, own] of [null, "R-22", null].entries())
+    await t.db.asset.create({
+      data: {
+        name: `Unit ${i} "x"`,
+        assetTypeId: refs.rtu,
+        locationId: refs["store-2"],
+        buyerCompanyId: refs.acme,
+        refrigerantTypeCode: own,
+        fullChargeLb: own ? 12.75 : null,
+        refrigerantRequiresProcessShutdown: own ? true : null,
+        installDate: i === 1 ? new Date(Date.UTC(2024, 1, 29)) : null,
+        warranties:
+          i === 2 ? [{ provider: "Acme Care", description: "parts", startsAt: "2026-01-01", endsAt: null }] : [],
+        createdAt: new Date(Date.UTC(2026, 9, 2, 3, 4, 5, 678)),
+      },
+    });
   for (const [i, row] of rows.entries()) {
     const at = new Date(Date.UTC(2026, 10, 1, 8) + i * 3_600_000 + 123);
     const wo = await t.db.workOrder.create({
@@ -66,7 +85,7 @@ beforeAll(async () => {
     startTestApp({
       fixture: BASE_FIXTURE,
       countStatements: true,
-      configure: (config) => void (config.graphqlResolvedRows = true),
+      configure: (config) => void (config.resolvedRows = true),
     }),
   ]);
   await Promise.all([board(deployed), board(resolved)]);
@@ -77,7 +96,9 @@ afterAll(async () => {
 
 interface Case {
   name: string;
-  body: { query: string; variables?: Record<string, unknown> };
+  /** A GraphQL request, or a REST GET of `get` (under /v1/<the key's interface>). */
+  body?: { query: string; variables?: Record<string, unknown> };
+  get?: string;
   key: string;
   /** Whether the deployed instance answers the rows from their statement. */
   answered: boolean;
@@ -88,6 +109,9 @@ interface Case {
 const BOARD = `id title status woPriority createdAt location { id name } asset { id name } supplierFacility { id name }
   labels(first: 10) { edges { node { label { id name } } } } notes(last: 3) { edges { node { id text } } }`;
 const KEYS = ["acme-key", "globex-key", "coolco-key", "inhouse-key"];
+const ASSET = `id name assetTypeId locationId buyerCompanyId isActive isLeased serialNumber manufacturer assetModelId installDate
+  parentId refrigerantTypeCode fullChargeLb applianceCategory refrigerantRequiresProcessShutdown isRefrigerantTracked
+  effectiveRefrigerant { refrigerantTypeCode fullChargeLb applianceCategory refrigerantRequiresProcessShutdown } warranties createdAt`;
 
 const corpus = (): Case[] =>
   KEYS.flatMap((key) => {
@@ -167,6 +191,33 @@ const corpus = (): Case[] =>
         about: /"workOrdersConnection":\{"edges":/,
       },
       {
+        name: `${key}: an offset list over REST (assets, every field)`,
+        key,
+        get: "/asset/assets?limit=25&sort_by=id",
+        answered: true,
+        status: 200,
+        about: /^\{"type":"Asset","data":\[\{"id":\d+.*"effectiveRefrigerant":\{.*"count":\d+/,
+      },
+      {
+        name: `${key}: an offset list in GraphQL, aliases and a fragment`,
+        key,
+        body: {
+          query: `{ assets(limit: 5, order: "desc") { count data { ...unit label: name refrigerant: effectiveRefrigerant { code: refrigerantTypeCode fullChargeLb } } } }
+                  fragment unit on Asset { ${ASSET} }`,
+        },
+        answered: true,
+        status: 200,
+        about: /"assets":\{"count":\d+,"data":\[/,
+      },
+      {
+        name: `${key}: an offset list with a field no statement answers (labels): resolved`,
+        key,
+        body: { query: `{ assets(limit: 5) { count data { id labels { name } } } }` },
+        answered: false,
+        status: 200,
+        about: /"assets":\{"count":\d+,"data":\[/,
+      },
+      {
         name: `${key}: a nested page above the maximum: the resolvers' error`,
         key,
         body: {
@@ -179,7 +230,14 @@ const corpus = (): Case[] =>
     ];
   });
 
+const INTERFACE_OF: Record<string, string> = { "acme-key": "buyer", "globex-key": "buyer" };
+
 function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
+  if (c.get)
+    return rawRequest(`${app.url}/v1/${INTERFACE_OF[c.key] ?? "supplier"}${c.get}`, {
+      method: "GET",
+      headers: { ...app.headers(c.key), "x-request-id": traceId },
+    });
   return rawRequest(`${app.url}/graphql`, {
     method: "POST",
     headers: { ...app.headers(c.key), "content-type": "application/json", "x-request-id": traceId },
@@ -214,28 +272,35 @@ describe("a connection's rows answered by their statement", () => {
     expect(counts).toEqual([1, 2]);
   });
 
-  it("writes DateTime fields as Date#toISOString does: every column exposed as a DateTime is timestamptz(3)", async () => {
+  it("writes timestamps and dates as their scalars do: a column exposed as a DateTime is timestamptz(3), as a Date a date", async () => {
     const { graphql } = buildSchemas();
-    const columns: string[] = [];
+    const columns: Record<"DateTime" | "Date", string[]> = { DateTime: [], Date: [] };
     for (const type of Object.values(graphql.getTypeMap())) {
       const model = (type.extensions as Record<string, unknown>)?.pothosPrismaModel as string | undefined;
       if (!model || !("getFields" in type)) continue;
       for (const field of Object.values(type.getFields())) {
         const exposed = (field.extensions as Record<string, unknown>)?.pothosExposedField;
-        if (exposed && String(field.type).replace(/[![\]]/g, "") === "DateTime") columns.push(`${model}.${exposed}`);
+        const scalar = String(field.type).replace(/[!\[\]]/g, "");
+        if (exposed && (scalar === "DateTime" || scalar === "Date")) columns[scalar].push(`${model}.${exposed}`);
       }
     }
-    expect(columns).toContain("WorkOrder.createdAt");
+    expect(columns.DateTime).toContain("WorkOrder.createdAt");
+    expect(columns.Date).toContain("Asset.installDate");
     const client = new pg.Client({ connectionString: deployed.databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ name: string; type: string }>(
-        `SELECT table_name || '.' || column_name AS name, data_type || '(' || datetime_precision || ')' AS type
-           FROM information_schema.columns WHERE table_schema = current_schema() AND table_name || '.' || column_name = ANY($1)`,
-        [columns],
-      );
-      expect(rows.length).toBe(new Set(columns).size);
-      expect(rows.filter((r) => r.type !== "timestamp with time zone(3)")).toEqual([]);
+      for (const [scalar, expected] of [
+        ["DateTime", "timestamp with time zone(3)"],
+        ["Date", "date(0)"],
+      ] as const) {
+        const { rows } = await client.query<{ name: string; type: string }>(
+          `SELECT table_name || '.' || column_name AS name, data_type || '(' || datetime_precision || ')' AS type
+             FROM information_schema.columns WHERE table_schema = current_schema() AND table_name || '.' || column_name = ANY($1)`,
+          [columns[scalar]],
+        );
+        expect(rows.length).toBe(new Set(columns[scalar]).size);
+        expect(rows.filter((r) => r.type !== expected)).toEqual([]);
+      }
     } finally {
       await client.end();
     }

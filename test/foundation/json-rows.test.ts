@@ -296,7 +296,7 @@ describe("a page read in one statement", () => {
     const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(t.db, statement!.sql);
     const delegate = (t.db as unknown as Record<string, any>)[model[0].toLowerCase() + model.slice(1)];
     const expected = await delegate.findMany({ ...query, where, orderBy, ...window });
-    expectSame(statement!.reader.read(rows), expected);
+    expectSame(statement!.read(rows), expected);
     expect(count).toBe(await delegate.count({ where }));
     return expected as Record<string, unknown>[];
   }

@@ -8,6 +8,8 @@ import type { Context } from "../core/context.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { relationQuery, rowsInScope, scopedRelation } from "../core/relations.ts";
 import type { Asset } from "../../generated/prisma/client.ts";
+import { Prisma } from "../../db.ts";
+import { answeredValue } from "../core/statement-answers.ts";
 
 /** Fields shared by the asset's variants (the list shape and the single read with meters). */
 const assetFields = (t: any) => ({
@@ -66,6 +68,15 @@ const assetFields = (t: any) => ({
     description: "The refrigerant values that apply: this unit's overrides, else its asset type's defaults",
     type: EffectiveRefrigerantRef,
     select: { assetType: true },
+    // The same values for a statement that answers the row (core/statement-answers.ts).
+    extensions: answeredValue(
+      (asset) => Prisma.sql`(SELECT json_build_object(
+        'refrigerantTypeCode', coalesce(${Prisma.raw(asset)}."refrigerantTypeCode", asset_type."refrigerantTypeCode"),
+        'fullChargeLb', coalesce(${Prisma.raw(asset)}."fullChargeLb", asset_type."fullChargeLb"),
+        'applianceCategory', coalesce(${Prisma.raw(asset)}."applianceCategory", asset_type."applianceCategory"),
+        'refrigerantRequiresProcessShutdown', ${Prisma.raw(asset)}."refrigerantRequiresProcessShutdown")
+        FROM "AssetType" asset_type WHERE asset_type.id = ${Prisma.raw(asset)}."assetTypeId")`,
+    ),
     resolve: (asset: any) => ({
       refrigerantTypeCode: asset.refrigerantTypeCode ?? asset.assetType.refrigerantTypeCode,
       fullChargeLb: asset.fullChargeLb ?? asset.assetType.fullChargeLb,

@@ -36,9 +36,9 @@ export interface Context extends Services {
   /** Where the request came in: one of the REST interfaces, or GraphQL. */
   channel: Interface | "graphql";
   /**
-   * GraphQL: a connection's rows may be answered by the statement that reads them (statement-answers.ts),
-   * and `answered` is told each time (the request's log line says so). Unset (REST, subscriptions, and
-   * the test that compares the two paths: Config.graphqlResolvedRows): rows are resolved field by field.
+   * A list's rows may be answered by the statement that reads them (statement-answers.ts), and
+   * `answered` is told each time (the request's log line says so). Unset (subscriptions, jobs, and the
+   * test that compares the two paths: Config.resolvedRows): rows are resolved field by field.
    */
   statementAnswers?: { answered(): void };
   /** REST routes that declare `upload`: the request's file part (the body is not read as JSON). */

@@ -430,16 +430,17 @@ function statementParts(model: string, where: object, orderBy: unknown, query: o
 
 /**
  * One statement for a page and its total: `{count, rows}`, the rows as `reader` reads them, in the page's
- * order; undefined when the query, the `where` or the order is beyond what SQL here answers exactly.
+ * order, or as the JSON `answer` writes each (statement-answers.ts; `read` then leaves them as they come);
+ * undefined when the query, the `where` or the order is beyond what SQL here answers exactly.
  */
-export function pageStatement(model: string, where: object, page: PageWindow, query: object) {
+export function pageStatement(model: string, where: object, page: PageWindow, query: object, answer?: Sql) {
   const parts = statementParts(model, where, page.orderBy, query);
   if (!parts) return undefined;
   const { reader, condition, order, table } = parts;
   return {
-    reader,
+    read: <T>(rows: unknown[]) => (answer ? (rows as T[]) : reader.read<T>(rows)),
     sql: sql`SELECT (SELECT count(*)::int FROM ${table} WHERE ${condition}) AS count,
-      (SELECT coalesce(json_agg(${reader.json("t")} ORDER BY ${order}), '[]')
+      (SELECT coalesce(json_agg(${answer ?? reader.json("t")} ORDER BY ${order}), '[]')
          FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${page.take} OFFSET ${page.skip}) t) AS rows`,
   };
 }

@@ -7,7 +7,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "./builder.ts";
 import { type Delegate, findAnsweredRows, findRows } from "./json-rows.ts";
-import { connectionNodeJson, markAnswered } from "./statement-answers.ts";
+import { rowsAnswer } from "./statement-answers.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -137,13 +137,12 @@ async function keysetPage(
  * (statement-answers.ts), else loaded with the Prisma query the selection plans and resolved field by field.
  */
 function rowsReader(table: Delegate, ctx: Context, info: GraphQLResolveInfo, keys: readonly OrderKey[]): ReadRows {
-  const answer = connectionNodeJson(ctx, info, "t");
+  const answer = rowsAnswer(ctx, info, ["edges", "node"]);
   const fields = keys.map((k) => k.field);
   return async (where, orderBy, take) => {
-    const answered = answer && (await findAnsweredRows(table, where, orderBy, take, fields, answer));
+    const answered = answer && (await findAnsweredRows(table, where, orderBy, take, fields, answer.json));
     if (answered) {
-      ctx.statementAnswers?.answered();
-      for (const row of answered) markAnswered(row.answer);
+      answer.answered(answered.map((row) => row.answer));
       return answered.map((row) => ({ node: row.answer, keys: row.keys }));
     }
     const query = queryFromInfo({ context: ctx, info, path: ["edges", "node"] });

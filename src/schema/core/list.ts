@@ -7,6 +7,7 @@ import { type Db, Prisma, sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
 import { badInput } from "./errors.ts";
 import { type Delegate, pageStatement, pooledModel } from "./json-rows.ts";
+import type { RowsAnswer } from "./statement-answers.ts";
 
 import type { FilterKind } from "./interfaces.ts";
 
@@ -153,6 +154,7 @@ export interface Alongside {
  * One page and the total. In one statement, the rows read as JSON (json-rows.ts), when the client is
  * not a transaction's (whose writes the pool would not see) and the selection, scope and filters are
  * what that SQL answers exactly; otherwise with Prisma, in two statements whatever the page size.
+ * `answer`: the rows written as the answer's JSON by that statement (statement-answers.ts pageAnswer).
  */
 export async function findPage<T = any>(
   delegate: Delegate,
@@ -161,15 +163,17 @@ export async function findPage<T = any>(
   spec: ListSpec,
   query: object = {},
   alongside?: Alongside,
+  answer?: RowsAnswer,
 ): Promise<{ data: T[]; count: number }> {
   const page = pageOf(args, spec);
   const where = { AND: [scope, page.where] };
   const pooled = pooledModel(delegate);
-  const statement = pooled && pageStatement(pooled.model, where, page, query);
+  const statement = pooled && pageStatement(pooled.model, where, page, query, answer?.json);
   if (pooled && statement) {
     const sql = alongside ? Prisma.sql`WITH alongside AS (${alongside.sql}) ${statement.sql}` : statement.sql;
     const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(pooled.db, sql);
-    return { data: statement.reader.read<T>(rows), count };
+    answer?.answered(rows);
+    return { data: statement.read<T>(rows), count };
   }
   const [data, count] = await Promise.all([
     delegate.findMany({ ...query, where, orderBy: page.orderBy, skip: page.skip, take: page.take }),

@@ -9,6 +9,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { findPage, listArgs, listQuery, pageQuery, type ListArgs, type ListSpec } from "./list.ts";
 import { countBy, countByArgs } from "./count-by.ts";
 import { findInScope } from "./tenancy.ts";
+import { rowsAnswer } from "./statement-answers.ts";
 
 interface Table {
   findMany(args: any): Promise<any[]>;
@@ -62,6 +63,8 @@ export function readRoutes(r: ReadRoutes): void {
           { ...args, filter: filterOf(args.filter) },
           r.spec,
           pageQuery(ctx, info),
+          undefined,
+          rowsAnswer(ctx, info, ["data"]),
         ),
     } as any),
   );

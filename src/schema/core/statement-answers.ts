@@ -58,6 +58,14 @@ export interface AnsweredRelation {
 /** The field extension that declares a relation answerable by the statement (core/relations.ts uses it). */
 export const answeredRelation = (relation: AnsweredRelation) => ({ answeredRelation: relation });
 
+/**
+ * The field extension of a field its resolver computes from the row, declaring the same value in SQL
+ * over the row at `alias`: a scalar as the field serializes it, or an object whose fields have no
+ * resolvers, keyed by their names. The resolver stays the definition; the statement-answers test holds
+ * the SQL to it.
+ */
+export const answeredValue = (value: (alias: string) => Prisma.Sql) => ({ answeredValue: value });
+
 const RELATION_OF = "pothosPrismaRelationField";
 
 /** The fields of one response object: response key → the field's nodes (merged as GraphQL merges them). */
@@ -130,10 +138,13 @@ function columnValue(column: ModelField, scalar: string, alias: string): Sql | u
     case "Float":
       return scalar === column.type || (scalar === "ID" && column.type !== "Boolean") ? raw(ref) : undefined;
     case "DateTime":
-      // Every DateTime column is timestamptz(3) (checked by the test), written as Date#toISOString does.
-      return scalar === "DateTime"
-        ? raw(`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
-        : undefined;
+      // Every column exposed as a DateTime is timestamptz(3), and as a Date a date (both checked by the
+      // test), written as the scalars serialize them.
+      if (scalar === "DateTime") return raw(`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+      return scalar === "Date" ? raw(`to_char(${ref}, 'YYYY-MM-DD')`) : undefined;
+    case "Json":
+      // The JSON scalar passes values through; PostgreSQL's JSON reads as what Prisma gives.
+      return scalar === "JSON" ? raw(ref) : undefined;
     default:
       return undefined;
   }
@@ -188,6 +199,19 @@ function valueJson(
     const scalar = isScalarType(named) ? named.name : isEnumType(named) ? "enum" : undefined;
     const value = column && column.kind !== "object" && scalar && columnValue(column, scalar, alias);
     if (value && isListType(getNullableType(field.type)) === column.isList) return value;
+  }
+  const value = extensions.answeredValue as ((alias: string) => Sql) | undefined;
+  if (value) {
+    // An object's fields are read by name (none may have a resolver); arguments would change the value.
+    if (Object.keys(args).length) return refuse();
+    if (isObjectType(named))
+      for (const [, nodes] of collect(named, sets, request))
+        if (
+          nodes[0].name.value !== "__typename" &&
+          readsResponseKey.has(fieldOf(named, nodes, request).field.extensions.pothosConfig as object)
+        )
+          refuse();
+    return value(alias);
   }
   const declared = extensions.answeredRelation as AnsweredRelation | undefined;
   const relation = declared && (declared.relation ?? extensions[RELATION_OF]?.name);
@@ -253,7 +277,7 @@ function connectionJson(
 }
 
 /** Marks every object of an answer (arrays walked through), so answered-fields.ts reads them. */
-export function markAnswered(value: unknown): void {
+function markAnswered(value: unknown): void {
   if (Array.isArray(value)) for (const item of value) markAnswered(item);
   else if (value !== null && typeof value === "object") {
     (value as Record<symbol, unknown>)[ANSWERED] = true;
@@ -261,42 +285,50 @@ export function markAnswered(value: unknown): void {
   }
 }
 
+/** A page's rows as their statement writes them: the JSON of the row at alias `t`, and what takes the rows. */
+export interface RowsAnswer {
+  json: Sql;
+  /** Marks the rows the statement wrote (and the request's log line says so). */
+  answered(rows: unknown[]): void;
+}
+
 /**
- * The JSON of a row of `type`'s model at `alias` as the node `edges { node { … } }` under the connection
- * field of `info` asks for it; undefined when the statement cannot answer it (the rows are resolved).
+ * The rows of the list field of `info` as the statement can write them: `path` leads from the field's type
+ * to its rows (`["edges", "node"]` for a connection, `["data"]` for an offset page), and every field the
+ * document selects there must be one a statement answers; undefined otherwise (the rows are resolved).
  */
-export function connectionNodeJson(ctx: Context, info: GraphQLResolveInfo, alias: string): Sql | undefined {
-  if (!ctx.statementAnswers) return undefined;
+export function rowsAnswer(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): RowsAnswer | undefined {
+  const { statementAnswers } = ctx;
+  if (!statementAnswers) return undefined;
   const request: Request = { ctx, variables: info.variableValues, fragments: info.fragments, depth: 0 };
   try {
-    const connection = getNamedType(info.returnType) as GraphQLObjectType;
-    const edgeType = getNamedType(connection.getFields().edges.type) as GraphQLObjectType;
-    const type = getNamedType(edgeType.getFields().node.type);
-    if (!isObjectType(type)) return undefined;
-    const root = collect(
-      connection,
-      info.fieldNodes.map((n) => n.selectionSet),
-      request,
-    );
-    const edges = [...root].filter(([, nodes]) => nodes[0].name.value === "edges").flatMap(([, nodes]) => nodes);
-    const edge = collect(
-      edgeType,
-      edges.map((n) => n.selectionSet),
-      request,
-    );
-    const nodes = [...edge].filter(([, n]) => n[0].name.value === "node").flatMap(([, n]) => n);
-    if (!nodes.length) return undefined;
-    return objectJson(
-      type,
-      modelOf(type),
-      alias,
-      collect(
+    let type = getNamedType(info.returnType);
+    let nodes: readonly FieldNode[] = info.fieldNodes;
+    for (const name of path) {
+      if (!isObjectType(type) || !type.getFields()[name]) return undefined;
+      // Every response key of the step's field (aliases of one field answer the same rows).
+      const fields = collect(
         type,
         nodes.map((n) => n.selectionSet),
         request,
-      ),
+      );
+      nodes = [...fields].filter(([, under]) => under[0].name.value === name).flatMap(([, under]) => under);
+      type = getNamedType(type.getFields()[name].type);
+    }
+    if (!isObjectType(type) || !nodes.length) return undefined;
+    const fields = collect(
+      type,
+      nodes.map((n) => n.selectionSet),
       request,
     );
+    const json = objectJson(type, modelOf(type), "t", fields, request);
+    return {
+      json,
+      answered(rows) {
+        markAnswered(rows);
+        statementAnswers.answered();
+      },
+    };
   } catch (error) {
     if (error instanceof Unanswerable) return undefined;
     throw error;
