@@ -77,6 +77,87 @@ async function board(t: TestApp) {
         },
       });
   }
+  await commerce(t);
+}
+
+/** Proposals and invoices of two suppliers, with line items, rates, attachments and PDFs (a file, a link, none). */
+async function commerce(t: TestApp) {
+  const { refs } = t.fixture;
+  const orders = await t.db.workOrder.findMany({
+    where: { title: { startsWith: "Answered" } },
+    orderBy: { id: "asc" },
+  });
+  const files = [];
+  for (const [i, name] of ["quote.pdf", "photo.jpg"].entries())
+    files.push(
+      await t.db.storedFile.create({
+        data: {
+          supplierFacilityId: refs["coolco-pdx"],
+          uploadedById: refs.alice,
+          name,
+          contentType: i ? "image/jpeg" : "application/pdf",
+          size: 1000 + i,
+          storageKey: `answers-${name}`,
+          createdAt: new Date(Date.UTC(2026, 9, 3, 1, 2, 3, 4)),
+        },
+      }),
+    );
+  const at = new Date(Date.UTC(2026, 10, 2, 10, 11, 12, 13));
+  for (const [i, wo] of orders.slice(0, 4).entries()) {
+    const document = {
+      workOrderId: wo.id,
+      supplierFacilityId: wo.supplierFacilityId ?? refs["coolco-pdx"],
+      buyerCompanyId: wo.buyerCompanyId,
+      buyerFacilityId: wo.buyerFacilityId,
+      locationId: wo.locationId,
+      createdById: refs.alice,
+      laborLineItems: [{ description: `Labor "${i}"`, amount: "100.50" }],
+      laborTaxRate: "8.875",
+      laborTotalBeforeTax: "100.50",
+      materialTotalBeforeTax: i ? "0.10" : "0",
+      travelTaxRate: "10",
+      createdAt: at,
+      updatedAt: at,
+    };
+    await t.db.proposal.create({
+      data: {
+        ...document,
+        status: (["pending", "awarded", "declined", "pending"] as const)[i],
+        totalBeforeTax: "100.60",
+        taxRate: "5.0000",
+        tax: "13.95",
+        totalAfterTax: "114.55",
+        attachments: {
+          create:
+            i === 0
+              ? [
+                  { fileId: files[1].id, position: 1 },
+                  { fileId: files[0].id, position: 0 },
+                ]
+              : [],
+        },
+      },
+    });
+    await t.db.invoice.create({
+      data: {
+        ...document,
+        status: (["pending", "approved", "draft", "pending"] as const)[i],
+        problemTypeId: wo.problemTypeId,
+        currency: "USD",
+        dateOfInvoice: at,
+        statusChangedAt: at,
+        invoiceTotalBeforeTax: "100.60",
+        invoiceTax: "5.03",
+        invoiceTotalAfterTax: "105.63",
+        serviceCallIds: i ? [] : [7, 8],
+        taxLineItems: i === 1 ? [{ type: "GST", amount: "5.03" }] : [],
+        pdfFileId: i === 0 ? files[0].id : null,
+        pdfUrl: ["", "https://pdf.example/1.pdf", "", null][i],
+        glCode: i === 1 ? "GL-1" : null,
+        approvalNotes: i === 1 ? "ok" : null,
+      },
+    });
+  }
 }
 
 beforeAll(async () => {
@@ -208,6 +289,35 @@ const corpus = (): Case[] =>
         answered: true,
         status: 200,
         about: /"assets":\{"count":\d+,"data":\[/,
+      },
+      {
+        name: `${key}: proposals over REST: costs, rates, attachments (computed fields: resolved)`,
+        key,
+        get: "/quote/proposals?limit=25",
+        answered: false,
+        status: key === "inhouse-key" ? 403 : 200,
+        about: key === "inhouse-key" ? /"message"/ : /^\{"type":"Proposal","data":\[/,
+      },
+      {
+        name: `${key}: invoices over REST: costs, tax lines, the PDF as a file, a link or none, masked notes (resolved)`,
+        key,
+        get: "/invoice/invoices?limit=25",
+        answered: false,
+        status: key === "inhouse-key" ? 403 : 200,
+        about: key === "inhouse-key" ? /"message"/ : /^\{"type":"Invoice","data":\[/,
+      },
+      {
+        name: `${key}: proposals and invoices in GraphQL, aliased (resolved)`,
+        key,
+        body: {
+          query: `{ proposals(limit: 10) { count data { id status total: totalAfterTax laborLineItems { description amount } laborTaxRate
+                    travelTaxRate files: attachments { id name url createdAt } } }
+                  invoices(limit: 10) { data { id status pdf: invoicePdf { url fileId name size } invoicePDFLink taxLineItems { type rate amount }
+                    glCode approvalNotes invoiceTax dateOfInvoice serviceCallIds } } }`,
+        },
+        answered: false,
+        status: 200,
+        about: /"proposals":/,
       },
       {
         name: `${key}: an offset list with a field no statement answers (labels): resolved`,

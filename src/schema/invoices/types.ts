@@ -97,9 +97,8 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
       supplierFacilityId: t.exposeInt("supplierFacilityId", {
         description: "Id of the supplier facility that issued the invoice",
       }),
-      status: t.field({
+      status: t.expose("status", {
         type: InvoiceStatusEnum,
-        resolve: (i) => i.status,
         description: "Where the invoice is in its lifecycle",
       }),
       invoiceNumber: t.exposeString("invoiceNumber", {

@@ -102,9 +102,8 @@ export const ProposalRef = builder.prismaNode("Proposal", {
     supplierFacilityId: t.exposeInt("supplierFacilityId", {
       description: "Id of the supplier facility that made the proposal",
     }),
-    status: t.field({
+    status: t.expose("status", {
       type: ProposalStatusEnum,
-      resolve: (p) => p.status,
       description: "Where the proposal is: pending, awarded or declined",
     }),
     scope: t.exposeString("scope", {
