@@ -154,7 +154,7 @@ export interface Alongside {
  * One page and the total. In one statement, the rows read as JSON (json-rows.ts), when the client is
  * not a transaction's (whose writes the pool would not see) and the selection, scope and filters are
  * what that SQL answers exactly; otherwise with Prisma, in two statements whatever the page size.
- * `answer`: the rows written as the answer's JSON by that statement (statement-answers.ts pageAnswer).
+ * `answer`: the rows written as the answer's JSON by that statement (statement-answers.ts rowsAnswer).
  */
 export async function findPage<T = any>(
   delegate: Delegate,
