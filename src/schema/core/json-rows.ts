@@ -107,7 +107,7 @@ function converterOf(fields: ModelField[], relations: RelationNode[]): Converter
 }
 
 /** `{field: "asc"}` or a list of those, on the model's own columns; otherwise undefined. */
-function orderSql(model: string, alias: string, orderBy: unknown): string | undefined {
+export function orderSql(model: string, alias: string, orderBy: unknown): string | undefined {
   const terms = Array.isArray(orderBy) ? orderBy : [orderBy];
   const parts: string[] = [];
   for (const term of terms) {
@@ -311,17 +311,32 @@ function relationNode(model: string, field: ModelField, value: unknown, depth: n
   // "the last rows": the window is taken in the reversed order and handed back in the declared one.
   if (!order || !Number.isInteger(take ?? 0) || !isCount(skip ?? 0)) return undefined;
   const backward = ((take as number | undefined) ?? 0) < 0;
-  const walk = backward ? reversedOrder(order) : order;
-  const window = `w${depth}`;
-  const limit = take === undefined ? sql`` : sql` LIMIT ${Math.abs(take as number)}`;
+  const size = take === undefined ? undefined : Math.abs(take as number);
   return {
     name: field.name,
     list: true,
     sql: (alias) =>
-      sql`(SELECT coalesce(json_agg(${raw(`${window}.j ORDER BY ${window}.n${backward ? " DESC" : ""}`)}), '[]') FROM (SELECT ${node.json(child)} AS j,
-            row_number() OVER (ORDER BY ${raw(walk)}) AS n ${from(alias)} ORDER BY ${raw(walk)}${limit} OFFSET ${skip ?? 0}) ${raw(window)}) AS ${name}`,
+      sql`${windowJson(node.json(child), from(alias), order, { backward, take: size, skip: (skip as number) ?? 0 }, `w${depth}`)} AS ${name}`,
     convert: node.convert,
   };
+}
+
+/**
+ * The JSON array of `item` over the rows `from` selects, in `order` (orderSql's): a window of `take` rows
+ * (all when undefined) after `skip`, taken from the end when `backward` (Prisma's negative take, a
+ * connection's `last`) and handed back in `order` either way. `window` names the subquery.
+ */
+export function windowJson(
+  item: Sql,
+  from: Sql,
+  order: string,
+  { backward, take, skip }: { backward: boolean; take: number | undefined; skip: number },
+  window: string,
+): Sql {
+  const walk = backward ? reversedOrder(order) : order;
+  const limit = take === undefined ? sql`` : sql` LIMIT ${take}`;
+  return sql`(SELECT coalesce(json_agg(${raw(`${window}.j ORDER BY ${window}.n${backward ? " DESC" : ""}`)}), '[]') FROM (SELECT ${item} AS j,
+            row_number() OVER (ORDER BY ${raw(walk)}) AS n ${from} ORDER BY ${raw(walk)}${limit} OFFSET ${skip}) ${raw(window)})`;
 }
 
 /** The row of `model` with what `selection` ({include} or {select}, or neither: every column) asks for. */

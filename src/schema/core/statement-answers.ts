@@ -29,7 +29,7 @@ import {
 import { Prisma } from "../../db.ts";
 import { checkPageSize, DEFAULT_PAGE_SIZE } from "./connection.ts";
 import type { Context } from "./context.ts";
-import { type ModelField, modelField, relationJoin, whereSql } from "./json-rows.ts";
+import { type ModelField, modelField, orderSql, relationJoin, whereSql, windowJson } from "./json-rows.ts";
 import type { Viewer } from "./viewer.ts";
 
 type Sql = Prisma.Sql;
@@ -252,14 +252,8 @@ function connectionJson(
   } catch {
     refuse(); // the resolvers give the contract's error
   }
-  const size = (args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number;
-  const order = (declared.orderBy ?? refuse()).map((term) => {
-    const [[column, direction]] = Object.entries(term);
-    if (!modelField(model, column)) refuse();
-    return { column: `${child}."${column}"`, direction };
-  });
-  const walk = (backward: boolean) =>
-    order.map((o) => `${o.column} ${(o.direction === "asc") !== backward ? "ASC" : "DESC"}`).join(", ");
+  const take = (args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number;
+  const order = orderSql(model, child, declared.orderBy) ?? refuse();
   const backward = args.last != null;
   const edgeType = getNamedType(type.getFields().edges.type) as GraphQLObjectType;
   const nodeType = getNamedType(edgeType.getFields().node.type) as GraphQLObjectType;
@@ -269,10 +263,7 @@ function connectionJson(
     if (field.name === "totalCount") return sql`(SELECT count(*)::int ${from})`;
     if (field.name !== "edges") return refuse();
     const item = jsonObject(edgeType, collect(edgeType, edgeSets, request), request, edgeJson);
-    const window = `w${request.depth++}`;
-    return sql`(SELECT coalesce(json_agg(${raw(window)}.j ORDER BY ${raw(window)}.n${raw(backward ? " DESC" : "")}), '[]')
-              FROM (SELECT ${item} AS j, row_number() OVER (ORDER BY ${raw(walk(backward))}) AS n ${from}
-                    ORDER BY ${raw(walk(backward))} LIMIT ${size}) ${raw(window)})`;
+    return windowJson(item, from, order, { backward, take, skip: 0 }, `w${request.depth++}`);
   });
 }
 
@@ -295,7 +286,7 @@ export interface RowsAnswer {
 /**
  * The JSON of a list's rows as compiled for one key and one selection, or null when they cannot be
  * answered: per viewer (the scopes are the key's), per field node of a parsed document (which the
- * parser's cache keeps for every request of the same text), per variables and service URL. Compiling a
+ * parser's cache keeps for every request of the same text) and per variables. Compiling a
  * 40-field row on every request was a tenth of a list's CPU.
  */
 const compiled = new WeakMap<object, WeakMap<FieldNode, Map<string, Sql | null>>>();
@@ -305,7 +296,7 @@ function compiledRows(ctx: Context, info: GraphQLResolveInfo, path: readonly str
   if (!byNode) compiled.set(ctx.viewer, (byNode = new WeakMap()));
   let byInput = byNode.get(info.fieldNodes[0]);
   if (!byInput) byNode.set(info.fieldNodes[0], (byInput = new Map()));
-  const key = JSON.stringify([path, ctx.publicUrl, info.fieldNodes.length, info.variableValues]);
+  const key = JSON.stringify([path, info.fieldNodes.length, info.variableValues]);
   let json = byInput.get(key);
   if (json === undefined) {
     json = compileRows(ctx, info, path);
