@@ -44,8 +44,12 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * when its estimated cost passes jit_above_cost, which the search's statements do at 1M work orders by
  * the cost of branches they never run; compiling took 110-170 ms on every execution of a page by
  * priority that runs in 10 ms interpreted (docs/performance.md, "Lists at scale" → "Fourteenth session").
+ * max_parallel_workers_per_gather=0: a parallel plan starts its workers for every execution, 40-50 ms
+ * on a 2-core machine where a parallel count of 4,000 locations took 43 ms against 0.2; a quarter's
+ * chart ran 59-66 ms parallel and 21 ms alone ("Lists at scale" → "Twentieth session"). A request's
+ * statement stays on its one backend; concurrent requests use the cores.
  */
-export const SESSION_OPTIONS = "-c jit=off";
+export const SESSION_OPTIONS = "-c jit=off -c max_parallel_workers_per_gather=0";
 
 /** Every connection of the pool stayed busy while a query waited for one: overload, not an outage. */
 const POOL_BUSY = "POOL_BUSY";

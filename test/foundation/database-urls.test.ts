@@ -48,22 +48,31 @@ describe("multi-host PostgreSQL URLs", () => {
     await client.end();
   });
 
-  it("opens every session of the pool with the service's settings: no JIT compilation (db.ts SESSION_OPTIONS)", async () => {
+  it("opens every session of the pool with the service's settings: no JIT compilation, no parallel workers (db.ts SESSION_OPTIONS)", async () => {
     const server = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/wo_service");
     const url = `postgresql://${server.username}@${server.host}/postgres`;
     const plain = primaryClient(url);
     await plain.connect();
-    // The server's own default is on (PostgreSQL's): the pool's sessions differ from a plain one.
-    const serverDefault = (await plain.query("SHOW jit")).rows[0].jit;
+    // The server's own defaults are PostgreSQL's: the pool's sessions differ from a plain one.
+    const serverDefault = (
+      await plain.query(
+        "SELECT current_setting('jit') AS jit, current_setting('max_parallel_workers_per_gather') AS workers",
+      )
+    ).rows[0];
     await plain.end();
     const db = createDb(url, { max: 2 });
     try {
       const sessions = await Promise.all(
-        [1, 2].map(() => db.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`),
+        [1, 2].map(
+          () =>
+            db.$queryRaw<
+              { jit: string; workers: string }[]
+            >`SELECT current_setting('jit') AS jit, current_setting('max_parallel_workers_per_gather') AS workers`,
+        ),
       );
       expect({ serverDefault, sessions }).toEqual({
-        serverDefault: "on",
-        sessions: [[{ jit: "off" }], [{ jit: "off" }]],
+        serverDefault: { jit: "on", workers: "2" },
+        sessions: [[{ jit: "off", workers: "0" }], [{ jit: "off", workers: "0" }]],
       });
     } finally {
       await db.$disconnect();
