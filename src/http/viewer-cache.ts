@@ -10,7 +10,14 @@
 import type { Db } from "../db.ts";
 import { listen, type Listener } from "../db-listen.ts";
 import type { Logger } from "../logger.ts";
-import { loadKey, plausibleKeyPair, viewerOf, type KeyRecord, type Viewer } from "../schema/core/viewer.ts";
+import {
+  keyAdmits,
+  loadKey,
+  plausibleKeyPair,
+  viewerOfKey,
+  type KeyRecord,
+  type Viewer,
+} from "../schema/core/viewer.ts";
 
 const CHANNEL = "viewer_change";
 /** How the listening connection shows in pg_stat_activity. */
@@ -21,7 +28,8 @@ const ENTRY_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
 export class ViewerCache {
-  private readonly entries = new Map<string, { record: KeyRecord; at: number }>();
+  /** Per key: its record, when it was read, and the viewer it stands for (one object for all its requests). */
+  private readonly entries = new Map<string, { record: KeyRecord; at: number; viewer: Viewer }>();
   /** Bumped by every notification: a lookup that started before one must not store what it read. */
   private generation = 0;
   private listener: Listener | null = null;
@@ -51,16 +59,17 @@ export class ViewerCache {
     return this.listener?.listening ?? false;
   }
 
-  /** The viewer of a key pair (see viewerOf), from the cache when it holds the key. */
+  /** The viewer of a key pair (keyAdmits, viewerOfKey), from the cache when it holds the key. */
   async viewer(apiKey: string, secret: string, now: Date): Promise<Viewer | null> {
     if (!plausibleKeyPair(apiKey, secret)) return null;
     const entry = this.active ? this.entries.get(apiKey) : undefined;
-    if (entry && now.getTime() - entry.at < ENTRY_TTL_MS) return viewerOf(entry.record, secret, now);
+    if (entry && now.getTime() - entry.at < ENTRY_TTL_MS)
+      return keyAdmits(entry.record, secret, now) ? entry.viewer : null;
     const generation = this.generation;
     const record = await loadKey(this.db, apiKey);
-    const viewer = record && viewerOf(record, secret, now);
+    const viewer = record && keyAdmits(record, secret, now) ? viewerOfKey(record) : null;
     // Only keys that authenticated are kept: a wrong secret or a revoked key costs its caller a lookup.
-    if (viewer && this.active && generation === this.generation) this.remember(apiKey, record!, now);
+    if (viewer && this.active && generation === this.generation) this.remember(apiKey, record!, viewer, now);
     return viewer;
   }
 
@@ -77,10 +86,10 @@ export class ViewerCache {
     this.clear();
   }
 
-  private remember(apiKey: string, record: KeyRecord, now: Date) {
+  private remember(apiKey: string, record: KeyRecord, viewer: Viewer, now: Date) {
     this.entries.delete(apiKey);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(apiKey, { record, at: now.getTime() });
+    this.entries.set(apiKey, { record, at: now.getTime(), viewer });
   }
 
   private clear() {

@@ -138,11 +138,18 @@ describe("the cache", () => {
     loads = 0;
     await sql.query(`UPDATE "Contact" SET roles = '{viewer}' WHERE email = 'alice@acme.example'`);
     await cache.sync();
-    expect((await cache.viewer(key.apiKey, key.svcKey, now()))?.roles).toEqual(["viewer"]);
+    const before = await cache.viewer(key.apiKey, key.svcKey, now());
+    expect(before?.roles).toEqual(["viewer"]);
     await sql.query(`UPDATE "Contact" SET roles = '{facility_manager}' WHERE email = 'alice@acme.example'`);
     await cache.sync();
-    expect((await cache.viewer(key.apiKey, key.svcKey, now()))?.roles).toEqual(["facility_manager"]);
+    const changed = await cache.viewer(key.apiKey, key.svcKey, now());
+    expect(changed?.roles).toEqual(["facility_manager"]);
     expect(loads).toBe(2);
+    // While cached, every request of the key gets the one frozen viewer (what is compiled per viewer,
+    // core/statement-answers.ts, is kept by its identity); a change made a new one.
+    expect(await cache.viewer(key.apiKey, key.svcKey, now())).toBe(changed);
+    expect(changed).not.toBe(before);
+    expect(Object.isFrozen(changed) && Object.isFrozen(changed?.roles)).toBe(true);
     // A rolled back change is not heard of and changes nothing.
     await sql.query("BEGIN");
     await sql.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [key.id]);

@@ -75,29 +75,34 @@ export async function loadKey(db: Db, apiKey: string): Promise<KeyRecord | null>
 export const plausibleKeyPair = (apiKey: string, secret: string) =>
   Boolean(apiKey && secret && apiKey.length <= 200 && secret.length <= 200);
 
+/** Whether `secret` is the stored key's secret (compared in constant time) and the key is live at `now`. */
+export function keyAdmits(row: KeyRecord, secret: string, now: Date): boolean {
+  if (!secretMatches(secret, row.secretHash)) return false;
+  return !(row.revokedAt || (row.expiresAt && row.expiresAt <= now));
+}
+
 /**
- * The viewer a stored key makes, when `secret` is its secret (compared in constant time) and the key
- * is neither revoked nor expired at `now`; null otherwise.
+ * The viewer a stored key stands for, whoever asks (null: the key lost its facility). Frozen: the key
+ * cache hands the same viewer to every request of the key, and what is kept per viewer (the compiled
+ * statements of core/statement-answers.ts) is kept by its identity.
  */
-export function viewerOf(row: KeyRecord, secret: string, now: Date): Viewer | null {
-  if (!secretMatches(secret, row.secretHash)) return null;
-  if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+export function viewerOfKey(row: KeyRecord): Viewer | null {
   const onSupplierSide = row.kind !== "buyer";
   if (onSupplierSide ? row.supplierFacilityId === null : row.buyerFacilityId === null) return null;
-  return {
+  return Object.freeze({
     keyId: row.id,
     kind: row.kind,
     contactId: row.contactId,
     email: row.email,
     displayName: `${row.nameGiven} ${row.nameFamily}`.trim(),
-    roles: row.roles,
+    roles: Object.freeze([...row.roles]) as string[],
     buyerCompanyId: onSupplierSide ? row.internalTeamOfId : row.buyerFacilityCompanyId,
     buyerFacilityId: row.buyerFacilityId,
     supplierFacilityId: onSupplierSide ? row.supplierFacilityId : null,
     supplierCompanyId: onSupplierSide ? row.supplierCompanyId : null,
     isThirdParty: onSupplierSide && row.internalTeamOfId === null,
     ...keyLimits(row),
-  };
+  });
 }
 
 /** A key's operator-set limits (null: the defaults): REST's request window and GraphQL's points budget. */
