@@ -10,6 +10,7 @@ import pg from "pg";
 import { BASE_FIXTURE, startTestApp, type TestApp } from "../support/app.ts";
 import { compareCorpus, rawRequest, type Answer } from "../support/raw-http.ts";
 import { buildSchemas } from "../../src/schema/index.ts";
+import type { Prisma } from "../../src/db.ts";
 
 let deployed: TestApp;
 let resolved: TestApp;
@@ -78,6 +79,7 @@ async function board(t: TestApp) {
       });
   }
   await commerce(t);
+  await purchasing(t);
 }
 
 /** Proposals and invoices of two suppliers, with line items, rates, attachments and PDFs (a file, a link, none). */
@@ -158,6 +160,59 @@ async function commerce(t: TestApp) {
       },
     });
   }
+}
+
+/**
+ * The in-house team's purchase orders: lines whose totals round (a half cent up, 0.499995 to 0.50), lines
+ * covering request lines, an order without lines (total 0.00).
+ */
+async function purchasing(t: TestApp) {
+  const team = t.fixture.refs["acme-inhouse"];
+  const vendor = await t.db.vendor.create({ data: { supplierCompanyId: team, name: "Parts Depot" } });
+  const part = await t.db.part.create({ data: { supplierCompanyId: team, number: "ANS-1", name: "Contactor" } });
+  const at = new Date(Date.UTC(2026, 10, 3, 4, 5, 6, 7));
+  const order = (
+    status: "draft" | "ordered" | "partially_received",
+    lines: Prisma.PurchaseOrderLineItemUncheckedCreateWithoutPurchaseOrderInput[],
+  ) =>
+    t.db.purchaseOrder.create({
+      data: {
+        supplierCompanyId: team,
+        vendorId: vendor.id,
+        createdBy: "ivy@acme.example",
+        status,
+        statusChangedAt: at,
+        createdAt: at,
+        updatedAt: at,
+        orderedAt: status === "draft" ? null : at,
+        expectedAt: new Date(Date.UTC(2026, 11, 1)),
+        lineItems: { create: lines },
+      },
+      include: { lineItems: { orderBy: { id: "asc" } } },
+    });
+  const ordered = await order("ordered", [
+    { partId: part.id, quantity: "2.5", unitCost: "10.33" },
+    { description: "Freight", quantity: "1", unitCost: "0.05" },
+  ]);
+  await order("draft", []);
+  await order("partially_received", [
+    { description: "Rods", quantity: "3.3333", unitCost: "0.15", quantityReceived: "1.5" },
+  ]);
+  await t.db.purchaseRequest.create({
+    data: {
+      supplierCompanyId: team,
+      requestedBy: "ivy@acme.example",
+      status: "ordered",
+      statusChangedAt: at,
+      lineItems: {
+        create: [2, 1].map((n) => ({
+          description: `Request line ${n}`,
+          quantity: String(n),
+          purchaseOrderLineItemId: ordered.lineItems[0].id,
+        })),
+      },
+    },
+  });
 }
 
 beforeAll(async () => {
@@ -340,7 +395,46 @@ const corpus = (): Case[] =>
     ];
   });
 
-const INTERFACE_OF: Record<string, string> = { "acme-key": "buyer", "globex-key": "buyer" };
+const PURCHASE_ORDER = `id status vendorId notes expectedAt createdBy orderedAt receivedAt cancelledAt cancellationReason
+  statusChangedAt supplierCompanyId createdAt updatedAt total lineItems { id purchaseOrderId partId description quantity unitCost
+  lineTotal quantityReceived purchaseRequestLineItemIds }`;
+
+/** The in-house team's partner key reads its purchase orders. */
+const purchaseOrderCases = (): Case[] => [
+  {
+    name: "inhouse-partner-key: purchase orders over REST: totals, lines and their request lines",
+    key: "inhouse-partner-key",
+    get: "/purchasing/purchase_orders?limit=25",
+    answered: true,
+    status: 200,
+    about: /^\{"type":"SupplierPurchaseOrder","data":\[\{"id":\d+.*"lineItems":\[\{"id"/,
+  },
+  {
+    name: "inhouse-partner-key: purchase orders in GraphQL, aliased, lines through a fragment",
+    key: "inhouse-partner-key",
+    body: {
+      query: `{ purchaseOrders(limit: 10) { count data { ${PURCHASE_ORDER} sum: total lines: lineItems { ...line } } } }
+              fragment line on SupplierPurchaseOrderLineItem { cost: lineTotal ids: purchaseRequestLineItemIds quantity }`,
+    },
+    answered: true,
+    status: 200,
+    about: /"purchaseOrders":\{"count":3,"data":\[/,
+  },
+  {
+    name: "inhouse-partner-key: a line's part (not declared for statements): resolved",
+    key: "inhouse-partner-key",
+    body: { query: `{ purchaseOrders(limit: 10) { data { id lineItems { lineTotal part { name } } } } }` },
+    answered: false,
+    status: 200,
+    about: /"purchaseOrders":\{"data":\[/,
+  },
+];
+
+const INTERFACE_OF: Record<string, string> = {
+  "acme-key": "buyer",
+  "globex-key": "buyer",
+  "inhouse-partner-key": "partners",
+};
 
 function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
   if (c.get)
@@ -358,7 +452,7 @@ function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
 describe("a connection's rows answered by their statement", () => {
   it("answers every request of the corpus as the rows resolved field by field, for every kind of key", async () => {
     const mismatches = await compareCorpus({
-      cases: corpus(),
+      cases: [...corpus(), ...purchaseOrderCases()],
       prefix: "statement-answers",
       direct: deployed,
       reference: resolved,

@@ -225,8 +225,16 @@ function valueJson(
     const node = objectJson(named, join.model, child, collect(named, sets, request), request);
     return sql`(SELECT ${node} ${from})`;
   }
-  if (!isObjectType(named) || !named.getFields().edges) return refuse();
-  return connectionJson(named, args, sets, join.model, child, from, declared, request);
+  if (!isObjectType(named)) return refuse();
+  if (!isListType(getNullableType(field.type))) {
+    if (!named.getFields().edges) return refuse();
+    return connectionJson(named, args, sets, join.model, child, from, declared, request);
+  }
+  // A plain list of the related rows: all of them, in the declared order.
+  if (modelOf(named) !== join.model || Object.keys(args).length) return refuse();
+  const order = orderSql(join.model, child, declared.orderBy) ?? refuse();
+  const node = objectJson(named, join.model, child, collect(named, sets, request), request);
+  return windowJson(node, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
 }
 
 const modelOf = (type: GraphQLObjectType): string =>

@@ -8,6 +8,7 @@ import { pageType } from "../core/list.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
+import { answeredRelation, answeredValue } from "../core/statement-answers.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
 import { describedValues } from "../core/enums.ts";
@@ -38,6 +39,12 @@ type Money = Prisma.Decimal;
 const lineTotal = (quantity: Money, unitCost: Money) =>
   quantity.times(unitCost).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
 const sum = (values: Money[]) => values.reduce((a, b) => a.plus(b), new Prisma.Decimal(0));
+
+// The same values for a statement that answers the rows (core/statement-answers.ts): a numeric column's
+// text has its scale's decimals, as moneyText and quantityText write them, and PostgreSQL's round takes
+// halves away from zero, as ROUND_HALF_UP does.
+const lineTotalSql = (line: string) => Prisma.raw(`round(${line}.quantity * ${line}."unitCost", 2)`);
+const columnText = (column: string) => answeredValue((row) => Prisma.raw(`${row}."${column}"::text`));
 
 const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem", {
   name: "SupplierPurchaseRequestLineItem",
@@ -191,19 +198,30 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
     }),
     quantity: t.string({
       description: "Ordered: decimal string, 4 decimals",
+      extensions: columnText("quantity"),
       resolve: (l) => quantityText(l.quantity),
     }),
-    unitCost: t.string({ description: "Decimal string, 2 decimals", resolve: (l) => moneyText(l.unitCost) }),
+    unitCost: t.string({
+      description: "Decimal string, 2 decimals",
+      extensions: columnText("unitCost"),
+      resolve: (l) => moneyText(l.unitCost),
+    }),
     lineTotal: t.string({
       description: "quantity × unitCost, rounded half up to cents",
+      extensions: answeredValue((line) => Prisma.sql`${lineTotalSql(line)}::text`),
       resolve: (l) => moneyText(lineTotal(l.quantity, l.unitCost)),
     }),
     quantityReceived: t.string({
       description: "Received net of returns",
+      extensions: columnText("quantityReceived"),
       resolve: (l) => quantityText(l.quantityReceived),
     }),
     purchaseRequestLineItemIds: t.intList({
       description: "Request lines this line covers",
+      extensions: answeredValue(
+        (line) => Prisma.sql`(SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}') FROM "PurchaseRequestLineItem" r
+          WHERE r."purchaseOrderLineItemId" = ${Prisma.raw(line)}.id)`,
+      ),
       resolve: (l) => l.purchaseRequestLineItems.map((r) => r.id),
     }),
     part: t.relation("part", {
@@ -225,11 +243,7 @@ export const OrderRef = builder.prismaNode("PurchaseOrder", {
   name: "SupplierPurchaseOrder",
   fields: (t) => ({
     id: t.exposeInt("id", { description: "The purchase order's id" }),
-    status: t.field({
-      type: OrderStatusEnum,
-      resolve: (o) => o.status,
-      description: "Where the order is in its lifecycle",
-    }),
+    status: t.expose("status", { type: OrderStatusEnum, description: "Where the order is in its lifecycle" }),
     vendorId: t.exposeInt("vendorId", { description: "Id of the vendor the order is placed with" }),
     notes: t.exposeString("notes", { nullable: true, description: "Notes for the order (free text); null when none" }),
     expectedAt: t.expose("expectedAt", {
@@ -267,9 +281,18 @@ export const OrderRef = builder.prismaNode("PurchaseOrder", {
       description: "Sum of the line totals",
       // The lines as the lineItems field loads them, so that Pothos loads them once for both.
       select: { lineItems: { orderBy: { id: "asc" } } },
+      // 0.00 keeps the scale of an order without lines.
+      extensions: answeredValue(
+        (order) => Prisma.sql`(SELECT coalesce(sum(${lineTotalSql("l")}), 0.00)::text FROM "PurchaseOrderLineItem" l
+          WHERE l."purchaseOrderId" = ${Prisma.raw(order)}.id)`,
+      ),
       resolve: (o) => moneyText(sum(o.lineItems.map((l) => lineTotal(l.quantity, l.unitCost)))),
     }),
-    lineItems: t.relation("lineItems", { query: { orderBy: { id: "asc" } }, description: "The order's lines, by id" }),
+    lineItems: t.relation("lineItems", {
+      query: { orderBy: { id: "asc" } },
+      extensions: answeredRelation({ orderBy: [{ id: "asc" }] }),
+      description: "The order's lines, by id",
+    }),
     lines: t.relatedConnection(
       "lineItems",
       {
