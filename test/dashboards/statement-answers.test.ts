@@ -346,10 +346,10 @@ const corpus = (): Case[] =>
         about: /"assets":\{"count":\d+,"data":\[/,
       },
       {
-        name: `${key}: proposals over REST: costs, rates, attachments (computed fields: resolved)`,
+        name: `${key}: proposals over REST: costs, rates, attachments through their join rows, with the caller's file URLs`,
         key,
         get: "/quote/proposals?limit=25",
-        answered: false,
+        answered: key !== "inhouse-key", // refused
         status: key === "inhouse-key" ? 403 : 200,
         about: key === "inhouse-key" ? /"message"/ : /^\{"type":"Proposal","data":\[/,
       },
@@ -362,7 +362,7 @@ const corpus = (): Case[] =>
         about: key === "inhouse-key" ? /"message"/ : /^\{"type":"Invoice","data":\[/,
       },
       {
-        name: `${key}: proposals and invoices in GraphQL, aliased (resolved)`,
+        name: `${key}: proposals (answered) and invoices (their PDF entry: resolved) in GraphQL, aliased`,
         key,
         body: {
           query: `{ proposals(limit: 10) { count data { id status total: totalAfterTax laborLineItems { description amount } laborTaxRate
@@ -370,7 +370,7 @@ const corpus = (): Case[] =>
                   invoices(limit: 10) { data { id status pdf: invoicePdf { url fileId name size } invoicePDFLink taxLineItems { type rate amount }
                     glCode approvalNotes invoiceTax dateOfInvoice serviceCallIds } } }`,
         },
-        answered: false,
+        answered: key !== "inhouse-key",
         status: 200,
         about: /"proposals":/,
       },

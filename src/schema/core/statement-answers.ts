@@ -49,6 +49,11 @@ export const readsResponseKey = new WeakSet<object>();
 export interface AnsweredRelation {
   /** The Prisma relation the field follows; plugin-prisma's relation fields name it themselves. */
   relation?: string;
+  /**
+   * A list that reaches its rows through a join model: `relation` leads to the join rows (ordered by
+   * `orderBy`), and this relation of theirs to the rows the field returns (a proposal's attachments → file).
+   */
+  through?: string;
   /** The rows of the target the key may read through the field (a Prisma where), as its resolver applies it. */
   where?: (viewer: Viewer) => unknown;
   /** A list's or connection's order, as its resolver's query gives it. */
@@ -64,7 +69,7 @@ export const answeredRelation = (relation: AnsweredRelation) => ({ answeredRelat
  * resolvers, keyed by their names. The resolver stays the definition; the statement-answers test holds
  * the SQL to it.
  */
-export const answeredValue = (value: (alias: string) => Prisma.Sql) => ({ answeredValue: value });
+export const answeredValue = (value: (alias: string, ctx: Context) => Prisma.Sql) => ({ answeredValue: value });
 
 const RELATION_OF = "pothosPrismaRelationField";
 
@@ -200,7 +205,7 @@ function valueJson(
     const value = column && column.kind !== "object" && scalar && columnValue(column, scalar, alias);
     if (value && isListType(getNullableType(field.type)) === column.isList) return value;
   }
-  const value = extensions.answeredValue as ((alias: string) => Sql) | undefined;
+  const value = extensions.answeredValue as ((alias: string, ctx: Context) => Sql) | undefined;
   if (value) {
     // An object's fields are read by name (none may have a resolver); arguments would change the value.
     if (Object.keys(args).length) return refuse();
@@ -211,7 +216,7 @@ function valueJson(
           readsResponseKey.has(fieldOf(named, nodes, request).field.extensions.pothosConfig as object)
         )
           refuse();
-    return value(alias);
+    return value(alias, request.ctx);
   }
   const declared = extensions.answeredRelation as AnsweredRelation | undefined;
   const relation = declared && (declared.relation ?? extensions[RELATION_OF]?.name);
@@ -220,6 +225,7 @@ function valueJson(
   const child = `a${request.depth++}`;
   const scope = declared.where ? whereSql(join.model, child, declared.where(request.ctx.viewer)) : sql`TRUE`;
   const from = sql`FROM ${raw(`"${join.model}" ${child}`)} WHERE ${raw(join.on(alias, child))} AND ${scope ?? refuse()}`;
+  if (declared.through) return throughJson(named, field, args, sets, join, child, from, declared, request);
   if (!join.list) {
     if (!isObjectType(named) || modelOf(named) !== join.model || Object.keys(args).length) return refuse();
     const node = objectJson(named, join.model, child, collect(named, sets, request), request);
@@ -235,6 +241,28 @@ function valueJson(
   const order = orderSql(join.model, child, declared.orderBy) ?? refuse();
   const node = objectJson(named, join.model, child, collect(named, sets, request), request);
   return windowJson(node, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
+}
+
+/** A list through a join model: the join rows at `joined` in the declared order, each as the row it leads to (its key is required). */
+function throughJson(
+  named: ReturnType<typeof getNamedType>,
+  field: GraphQLField<unknown, unknown>,
+  args: Record<string, unknown>,
+  sets: readonly (SelectionSetNode | undefined)[],
+  join: { model: string; list: boolean },
+  joined: string,
+  from: Sql,
+  declared: AnsweredRelation,
+  request: Request,
+): Sql {
+  const target = join.list && relationJoin(join.model, modelField(join.model, declared.through!) ?? refuse());
+  if (!target || target.list || !isObjectType(named) || !isListType(getNullableType(field.type))) return refuse();
+  if (modelOf(named) !== target.model || Object.keys(args).length) return refuse();
+  const child = `a${request.depth++}`;
+  const order = orderSql(join.model, joined, declared.orderBy) ?? refuse();
+  const node = objectJson(named, target.model, child, collect(named, sets, request), request);
+  const item = sql`(SELECT ${node} FROM ${raw(`"${target.model}" ${child}`)} WHERE ${raw(target.on(joined, child))})`;
+  return windowJson(item, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
 }
 
 const modelOf = (type: GraphQLObjectType): string =>

@@ -28,9 +28,11 @@ export function fileScope(viewer: Viewer): Prisma.StoredFileWhereInput {
   };
 }
 
-/** Where a file is read back, on the caller's own interface. */
-export const fileUrl = (ctx: Context, id: number) =>
-  `${ctx.publicUrl}/v1/${ctx.viewer.kind === "buyer" ? "buyer" : "supplier"}/file/files/${id}`;
+/** Where the caller's files are read back, on its own interface: the URL of a file is this and its id. */
+export const filesUrl = (ctx: Context) =>
+  `${ctx.publicUrl}/v1/${ctx.viewer.kind === "buyer" ? "buyer" : "supplier"}/file/files/`;
+
+export const fileUrl = (ctx: Context, id: number) => `${filesUrl(ctx)}${id}`;
 
 /** GET /file/files/{id}: the details (GraphQL), or over REST the bytes. 404 unknown, 400 not readable. */
 export async function readFile(ctx: Context, id: number): Promise<StoredFile> {

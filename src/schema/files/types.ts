@@ -1,8 +1,9 @@
 // File details, as the upload returns them and as proposals carry them in `attachments`.
 import { builder } from "../core/builder.ts";
 import { scopedNode } from "../core/node.ts";
-import { fileScope } from "./rules.ts";
-import { fileUrl } from "./rules.ts";
+import { Prisma } from "../../db.ts";
+import { answeredValue } from "../core/statement-answers.ts";
+import { fileScope, filesUrl, fileUrl } from "./rules.ts";
 
 export const FileRef = builder.prismaNode("StoredFile", {
   ...scopedNode(fileScope),
@@ -15,6 +16,8 @@ export const FileRef = builder.prismaNode("StoredFile", {
     size: t.exposeInt("size", { description: "Bytes" }),
     url: t.string({
       description: "GET it with X-API-KEY and SVC-KEY; the path follows the caller's interface",
+      // The same URL for a statement that answers the row (core/statement-answers.ts).
+      extensions: answeredValue((file, ctx) => Prisma.sql`${filesUrl(ctx)} || ${Prisma.raw(file)}.id`),
       resolve: (f, _args, ctx) => fileUrl(ctx, f.id),
     }),
     supplierFacilityId: t.exposeInt("supplierFacilityId", { description: "The uploader's facility (the owner)" }),

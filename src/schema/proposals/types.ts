@@ -9,6 +9,8 @@ import { workOrderScope } from "../work-orders/public.ts";
 import { pageType } from "../core/list.ts";
 import { FileRef } from "../files/public.ts";
 import { moneyText } from "../core/values.ts";
+import { Prisma } from "../../db.ts";
+import { answeredRelation, answeredValue } from "../core/statement-answers.ts";
 import { COST_SECTIONS, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
 import { PROPOSAL_TOTALS, proposalScope } from "./rules/proposals.ts";
@@ -24,6 +26,12 @@ const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
 
 const label = (section: string) => section.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 
+// The same values for a statement that answers the row (core/statement-answers.ts): money columns have
+// two decimals, as moneyText writes them; trim_scale drops a rate's trailing zeros, as rateText does.
+const column = (name: string) => answeredValue((row) => Prisma.raw(`${row}."${name}"`));
+const moneyColumn = (name: string) => answeredValue((row) => Prisma.raw(`${row}."${name}"::text`));
+const rateColumn = (name: string) => answeredValue((row) => Prisma.raw(`trim_scale(${row}."${name}")::text`));
+
 /** The section and total fields of a proposal or invoice (t: the object's field builder). */
 export function costFields(t: any, names: TotalNames) {
   const fields: Record<string, unknown> = {};
@@ -31,31 +39,38 @@ export function costFields(t: any, names: TotalNames) {
     fields[`${section}LineItems`] = t.field({
       type: [LineItemRef],
       description: `Line items of the ${label(section)} section`,
+      extensions: column(`${section}LineItems`),
       resolve: (r: any) => r[`${section}LineItems`],
     });
     fields[`${section}TaxRate`] = t.string({
       description: `Tax rate of the ${label(section)} section, percent`,
+      extensions: rateColumn(`${section}TaxRate`),
       resolve: (r: any) => rateText(r[`${section}TaxRate`]),
     });
     fields[`${section}TotalBeforeTax`] = t.string({
       description: `Before-tax total of the ${label(section)} section (the sum of its line items when it has any), two decimals`,
+      extensions: moneyColumn(`${section}TotalBeforeTax`),
       resolve: (r: any) => moneyText(r[`${section}TotalBeforeTax`]),
     });
   }
   fields[names.beforeTax] = t.string({
     description: "Sum of the section totals",
+    extensions: moneyColumn(names.beforeTax),
     resolve: (r: any) => moneyText(r[names.beforeTax]),
   });
   fields[names.taxRate] = t.string({
     description: `Tax rate on the whole ${names.beforeTax}, percent`,
+    extensions: rateColumn(names.taxRate),
     resolve: (r: any) => rateText(r[names.taxRate]),
   });
   fields[names.tax] = t.string({
     description: "Tax from the section rates and the document rate, rounded half up to cents (docs/commerce.md)",
+    extensions: moneyColumn(names.tax),
     resolve: (r: any) => moneyText(r[names.tax]),
   });
   fields[names.afterTax] = t.string({
     description: `${names.beforeTax} plus ${names.tax}, two decimals`,
+    extensions: moneyColumn(names.afterTax),
     resolve: (r: any) => moneyText(r[names.afterTax]),
   });
   return fields;
@@ -123,6 +138,7 @@ export const ProposalRef = builder.prismaNode("Proposal", {
       description: "Files attached to the proposal, in the order given",
       type: [FileRef],
       select: { attachments: { orderBy: { position: "asc" }, include: { file: true } } },
+      extensions: answeredRelation({ relation: "attachments", through: "file", orderBy: [{ position: "asc" }] }),
       resolve: (p) => p.attachments.map((a) => a.file),
     }),
     declineNotes: t.exposeString("declineNotes", {
