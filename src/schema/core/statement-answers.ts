@@ -71,6 +71,15 @@ export const answeredRelation = (relation: AnsweredRelation) => ({ answeredRelat
  */
 export const answeredValue = (value: (alias: string, ctx: Context) => Prisma.Sql) => ({ answeredValue: value });
 
+/** answeredValue of a column as it is stored (a JSON column a resolver hands on unchanged). */
+export const answeredColumn = (column: string) => answeredValue((row) => raw(`${row}."${column}"`));
+
+/**
+ * answeredValue of a numeric column as its text: its scale's decimals, as core/values.ts moneyText and
+ * quantityText write a column of their scale ("12.50", "2.5000").
+ */
+export const answeredDecimalText = (column: string) => answeredValue((row) => raw(`${row}."${column}"::text`));
+
 const RELATION_OF = "pothosPrismaRelationField";
 
 /** The fields of one response object: response key → the field's nodes (merged as GraphQL merges them). */

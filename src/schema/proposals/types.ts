@@ -10,7 +10,7 @@ import { pageType } from "../core/list.ts";
 import { FileRef } from "../files/public.ts";
 import { moneyText } from "../core/values.ts";
 import { Prisma } from "../../db.ts";
-import { answeredRelation, answeredValue } from "../core/statement-answers.ts";
+import { answeredColumn, answeredDecimalText, answeredRelation, answeredValue } from "../core/statement-answers.ts";
 import { COST_SECTIONS, rateText, type LineItem, type TotalNames } from "./rules/costs.ts";
 import { PROPOSAL_STATUSES } from "./rules/state-machine.ts";
 import { PROPOSAL_TOTALS, proposalScope } from "./rules/proposals.ts";
@@ -26,10 +26,8 @@ const LineItemRef = builder.objectRef<LineItem>("LineItem").implement({
 
 const label = (section: string) => section.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 
-// The same values for a statement that answers the row (core/statement-answers.ts): money columns have
-// two decimals, as moneyText writes them; trim_scale drops a rate's trailing zeros, as rateText does.
-const column = (name: string) => answeredValue((row) => Prisma.raw(`${row}."${name}"`));
-const moneyColumn = (name: string) => answeredValue((row) => Prisma.raw(`${row}."${name}"::text`));
+// A rate for a statement that answers the row (core/statement-answers.ts): trim_scale drops its trailing
+// zeros, as rateText does. Money columns have two decimals, as moneyText writes them.
 const rateColumn = (name: string) => answeredValue((row) => Prisma.raw(`trim_scale(${row}."${name}")::text`));
 
 /** The section and total fields of a proposal or invoice (t: the object's field builder). */
@@ -39,7 +37,7 @@ export function costFields(t: any, names: TotalNames) {
     fields[`${section}LineItems`] = t.field({
       type: [LineItemRef],
       description: `Line items of the ${label(section)} section`,
-      extensions: column(`${section}LineItems`),
+      extensions: answeredColumn(`${section}LineItems`),
       resolve: (r: any) => r[`${section}LineItems`],
     });
     fields[`${section}TaxRate`] = t.string({
@@ -49,13 +47,13 @@ export function costFields(t: any, names: TotalNames) {
     });
     fields[`${section}TotalBeforeTax`] = t.string({
       description: `Before-tax total of the ${label(section)} section (the sum of its line items when it has any), two decimals`,
-      extensions: moneyColumn(`${section}TotalBeforeTax`),
+      extensions: answeredDecimalText(`${section}TotalBeforeTax`),
       resolve: (r: any) => moneyText(r[`${section}TotalBeforeTax`]),
     });
   }
   fields[names.beforeTax] = t.string({
     description: "Sum of the section totals",
-    extensions: moneyColumn(names.beforeTax),
+    extensions: answeredDecimalText(names.beforeTax),
     resolve: (r: any) => moneyText(r[names.beforeTax]),
   });
   fields[names.taxRate] = t.string({
@@ -65,12 +63,12 @@ export function costFields(t: any, names: TotalNames) {
   });
   fields[names.tax] = t.string({
     description: "Tax from the section rates and the document rate, rounded half up to cents (docs/commerce.md)",
-    extensions: moneyColumn(names.tax),
+    extensions: answeredDecimalText(names.tax),
     resolve: (r: any) => moneyText(r[names.tax]),
   });
   fields[names.afterTax] = t.string({
     description: `${names.beforeTax} plus ${names.tax}, two decimals`,
-    extensions: moneyColumn(names.afterTax),
+    extensions: answeredDecimalText(names.afterTax),
     resolve: (r: any) => moneyText(r[names.afterTax]),
   });
   return fields;

@@ -8,7 +8,7 @@ import { pageType } from "../core/list.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
-import { answeredRelation, answeredValue } from "../core/statement-answers.ts";
+import { answeredDecimalText, answeredRelation, answeredValue } from "../core/statement-answers.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
 import { describedValues } from "../core/enums.ts";
@@ -40,11 +40,9 @@ const lineTotal = (quantity: Money, unitCost: Money) =>
   quantity.times(unitCost).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
 const sum = (values: Money[]) => values.reduce((a, b) => a.plus(b), new Prisma.Decimal(0));
 
-// The same values for a statement that answers the rows (core/statement-answers.ts): a numeric column's
-// text has its scale's decimals, as moneyText and quantityText write them, and PostgreSQL's round takes
-// halves away from zero, as ROUND_HALF_UP does.
+// A line's total for a statement that answers the rows (core/statement-answers.ts): PostgreSQL's round
+// takes halves away from zero, as ROUND_HALF_UP does.
 const lineTotalSql = (line: string) => Prisma.raw(`round(${line}.quantity * ${line}."unitCost", 2)`);
-const columnText = (column: string) => answeredValue((row) => Prisma.raw(`${row}."${column}"::text`));
 
 const RequestLineItemRef = builder.prismaObject("PurchaseRequestLineItem", {
   name: "SupplierPurchaseRequestLineItem",
@@ -198,12 +196,12 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
     }),
     quantity: t.string({
       description: "Ordered: decimal string, 4 decimals",
-      extensions: columnText("quantity"),
+      extensions: answeredDecimalText("quantity"),
       resolve: (l) => quantityText(l.quantity),
     }),
     unitCost: t.string({
       description: "Decimal string, 2 decimals",
-      extensions: columnText("unitCost"),
+      extensions: answeredDecimalText("unitCost"),
       resolve: (l) => moneyText(l.unitCost),
     }),
     lineTotal: t.string({
@@ -213,7 +211,7 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
     }),
     quantityReceived: t.string({
       description: "Received net of returns",
-      extensions: columnText("quantityReceived"),
+      extensions: answeredDecimalText("quantityReceived"),
       resolve: (l) => quantityText(l.quantityReceived),
     }),
     purchaseRequestLineItemIds: t.intList({
