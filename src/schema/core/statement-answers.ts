@@ -234,44 +234,42 @@ function valueJson(
   const child = `a${request.depth++}`;
   const scope = declared.where ? whereSql(join.model, child, declared.where(request.ctx.viewer)) : sql`TRUE`;
   const from = sql`FROM ${raw(`"${join.model}" ${child}`)} WHERE ${raw(join.on(alias, child))} AND ${scope ?? refuse()}`;
-  if (declared.through) return throughJson(named, field, args, sets, join, child, from, declared, request);
   if (!join.list) {
-    if (!isObjectType(named) || modelOf(named) !== join.model || Object.keys(args).length) return refuse();
+    if (declared.through || !isObjectType(named) || modelOf(named) !== join.model || Object.keys(args).length)
+      return refuse();
     const node = objectJson(named, join.model, child, collect(named, sets, request), request);
     return sql`(SELECT ${node} ${from})`;
   }
   if (!isObjectType(named)) return refuse();
   if (!isListType(getNullableType(field.type))) {
-    if (!named.getFields().edges) return refuse();
+    if (declared.through || !named.getFields().edges) return refuse();
     return connectionJson(named, args, sets, join.model, child, from, declared, request);
   }
-  // A plain list of the related rows: all of them, in the declared order.
-  if (modelOf(named) !== join.model || Object.keys(args).length) return refuse();
+  // A plain list: all the related rows in the declared order, or the rows they lead to through a join model.
+  if (Object.keys(args).length) return refuse();
   const order = orderSql(join.model, child, declared.orderBy) ?? refuse();
-  const node = objectJson(named, join.model, child, collect(named, sets, request), request);
-  return windowJson(node, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
+  const item = declared.through
+    ? throughItem(named, join.model, child, declared.through, sets, request)
+    : modelOf(named) === join.model
+      ? objectJson(named, join.model, child, collect(named, sets, request), request)
+      : refuse();
+  return windowJson(item, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
 }
 
-/** A list through a join model: the join rows at `joined` in the declared order, each as the row it leads to (its key is required). */
-function throughJson(
-  named: ReturnType<typeof getNamedType>,
-  field: GraphQLField<unknown, unknown>,
-  args: Record<string, unknown>,
-  sets: readonly (SelectionSetNode | undefined)[],
-  join: { model: string; list: boolean },
+/** The row a join model's row at `joined` leads to by its required relation `through`, as `named` asks for it. */
+function throughItem(
+  named: GraphQLObjectType,
+  model: string,
   joined: string,
-  from: Sql,
-  declared: AnsweredRelation,
+  through: string,
+  sets: readonly (SelectionSetNode | undefined)[],
   request: Request,
 ): Sql {
-  const target = join.list && relationJoin(join.model, modelField(join.model, declared.through!) ?? refuse());
-  if (!target || target.list || !isObjectType(named) || !isListType(getNullableType(field.type))) return refuse();
-  if (modelOf(named) !== target.model || Object.keys(args).length) return refuse();
+  const target = relationJoin(model, modelField(model, through) ?? refuse());
+  if (!target || target.list || modelOf(named) !== target.model) return refuse();
   const child = `a${request.depth++}`;
-  const order = orderSql(join.model, joined, declared.orderBy) ?? refuse();
   const node = objectJson(named, target.model, child, collect(named, sets, request), request);
-  const item = sql`(SELECT ${node} FROM ${raw(`"${target.model}" ${child}`)} WHERE ${raw(target.on(joined, child))})`;
-  return windowJson(item, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
+  return sql`(SELECT ${node} FROM ${raw(`"${target.model}" ${child}`)} WHERE ${raw(target.on(joined, child))})`;
 }
 
 const modelOf = (type: GraphQLObjectType): string =>
