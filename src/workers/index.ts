@@ -7,6 +7,7 @@ import type { Logger } from "../logger.ts";
 import type { Config } from "../config.ts";
 import type { Services } from "../schema/core/context.ts";
 import { startIdempotencyCleanup } from "../schema/core/idempotency.ts";
+import { startStatsChangesCleanup } from "../schema/core/kept-answers.ts";
 import { startMailJobs, type MailMetrics } from "../schema/mail/public.ts";
 import { startWebhookJobs, type DeliveryMetrics } from "../schema/webhooks/public.ts";
 import { startPmJobs } from "../schema/planned-maintenance/public.ts";
@@ -69,6 +70,7 @@ export async function startWorkers(config: Config, services: Services, metrics?:
     startPmJobs({ db, connection, prefix: config.redisPrefix, logger, now, intervalMs: config.pmGeneratorIntervalMs }),
     startInvoiceJobs({ db, logger, now, intervalMs: config.relayIntervalMs }),
     startIdempotencyCleanup({ db, logger, now }),
+    startStatsChangesCleanup({ db, logger, now }),
     startSearchIndexJobs({ db, logger, intervalMs: config.relayIntervalMs, minDocs: config.searchBitmapMinDocs }),
   ];
   logger.info({ jobs: jobs.length }, "workers started");

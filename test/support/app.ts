@@ -136,7 +136,7 @@ function captureLogger(lines: Record<string, unknown>[]) {
 }
 
 export async function startTestApp(
-  options: { fixture?: unknown; configure?: (c: Config) => void; countStatements?: boolean } = {},
+  options: { fixture?: unknown; configure?: (c: Config) => void; countStatements?: boolean; now?: () => Date } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -154,7 +154,7 @@ export async function startTestApp(
     allowInsecureWebhooks: config.webhookAllowInsecureUrls,
   });
   const logs: Record<string, unknown>[] = [];
-  const app = await startApp(config, { db, logger: captureLogger(logs) });
+  const app = await startApp(config, { db, logger: captureLogger(logs), ...(options.now ? { now: options.now } : {}) });
   const url = `http://127.0.0.1:${app.port}`;
   const others: (() => Promise<void>)[] = [];
   const instances = [app];

@@ -6,6 +6,7 @@ import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } 
 import { type Db, Prisma, sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
 import { badInput, forbidden } from "./errors.ts";
+import { keptRows } from "./kept-answers.ts";
 import type { Viewer } from "./viewer.ts";
 
 const sql = Prisma.sql;
@@ -86,6 +87,11 @@ export interface StatsQuery {
   dimensions: [string, Dimension][];
   /** Measures by output name; count is always there. */
   measures: [string, Measure][];
+  /**
+   * An aggregate giving, per group, the first instant at which a measure relative to the request's time
+   * would change with nothing written (null: never); the rows' column `validUntil`, read by keptStatsRows.
+   */
+  validUntil?: Sql;
 }
 
 /** Prisma.join refuses an empty list; these parts may be empty. */
@@ -111,28 +117,51 @@ export function statsSql(q: StatsQuery): Sql {
     q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
     ", ",
   );
+  const validUntil = q.validUntil ? [sql`${q.validUntil} AS "validUntil"`] : [];
   const columns = [
     ...q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
     sql`g."count"`,
     ...q.measures.map(([alias, m]) =>
       m.final ? sql`${m.final(sql`g.${ident(alias)}`)} AS ${ident(alias)}` : sql`g.${ident(alias)}`,
     ),
+    ...(q.validUntil ? [sql`g."validUntil"`] : []),
   ];
   return sql`SELECT ${Prisma.join(columns, ", ")}${joinAll(names, "")}
-    FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures], ", ")}
+    FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures, ...validUntil], ", ")}
             FROM ${q.from} ${joinAll(joins, " ")}
            WHERE ${q.where}
            GROUP BY ${positions}) g ${joinAll(nameJoins, " ")}
    ORDER BY ${order} LIMIT ${MAX_GROUPS + 1}`;
 }
 
-/** Runs a stats statement; more than MAX_GROUPS groups is a 400. */
-export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
-  // Planned for its values: how many rows a date range holds decides the plan (db.ts sqlRows).
-  const rows = await sqlRows<T>(db, statement, { planFor: "values" });
+/** A stats statement's rows; more than MAX_GROUPS groups is a 400. */
+function checkedGroups<T>(rows: T[]): T[] {
   if (rows.length > MAX_GROUPS)
     throw badInput(`more than ${MAX_GROUPS} groups: narrow the filter, use a longer bucket or fewer dimensions`);
   return rows;
+}
+
+/** Runs a stats statement. */
+export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
+  // Planned for its values: how many rows a date range holds decides the plan (db.ts sqlRows).
+  return checkedGroups(await sqlRows<T>(db, statement, { planFor: "values" }));
+}
+
+/**
+ * Runs a stats statement over one buyer company's rows, its answer kept between requests while it stays
+ * exact (kept-answers.ts). `now`: the request's time as the statement holds it (the key leaves it out).
+ */
+export function keptStatsRows<T extends { validUntil?: Date | null }>(
+  db: Db,
+  statement: Sql,
+  { company, now }: { company: number; now: Date },
+): Promise<T[]> {
+  const key = JSON.stringify([statement.text, statement.values.map((v) => (v === now ? "now" : v))]);
+  return keptRows<T>(db, { company, key, now }, async (client) => {
+    const { rows } = await client.query<T>({ text: statement.text, values: statement.values });
+    const until = rows.reduce<number>((first, r) => Math.min(first, r.validUntil?.getTime() ?? Infinity), Infinity);
+    return { rows: checkedGroups(rows), validUntil: until === Infinity ? null : new Date(until) };
+  });
 }
 
 /** Stats serve the keys of the lists they sum (buyer and supplier keys, each in its scope); partner keys read none. */

@@ -13,6 +13,7 @@ import {
   bucketSql,
   checkGroupBy,
   type Dimension,
+  keptStatsRows,
   type Measure,
   refusePartners,
   statsRows,
@@ -64,13 +65,13 @@ function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimen
   }
 }
 
+/** An open work order's due time: its creation plus its priority's hours (null without a priority). */
+const DUE = sql`w."createdAt" + w."woPriority" * interval '1 hour'`;
+
 /** The measures beyond count, by the row field that shows them. */
 function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measure {
   if (name === "overdue")
-    return {
-      value: sql`(count(*) FILTER (WHERE ${statusesSql(OPEN_STATUSES)}
-        AND w."createdAt" + w."woPriority" * interval '1 hour' < ${now}))::int`,
-    };
+    return { value: sql`(count(*) FILTER (WHERE ${statusesSql(OPEN_STATUSES)} AND ${DUE} < ${now}))::int` };
   // firstCompletedAt: the first change into a completed status, kept on the row by a trigger on the
   // status history (migration 20261212090000) and carried by the stats index. The hours of the group's
   // completed work orders are gathered, then their median taken per group (core/stats.ts Measure.final).
@@ -102,6 +103,8 @@ export interface WorkOrderStatsRow {
   count: number;
   overdue?: number;
   medianHoursToCompletion?: number | null;
+  /** When `overdue` would change with nothing written (core/stats.ts StatsQuery.validUntil). */
+  validUntil?: Date | null;
 }
 
 /** The statement of a workOrderStats request (exported for the bench's EXPLAIN and the tests). */
@@ -120,8 +123,18 @@ export function workOrderStatsSql(
     where: Prisma.join([workOrderScopeSql(viewer), ...workOrderFilterSql(args.filter)], " AND "),
     dimensions: groupBy.map((d) => dimension(d, bucket)),
     measures: measures.map((m) => [m, measure(m, now)]),
+    // overdue counts against `now`: it changes when the next open work order falls due.
+    validUntil: measures.includes("overdue")
+      ? sql`min(${DUE}) FILTER (WHERE ${statusesSql(OPEN_STATUSES)} AND ${DUE} >= ${now})`
+      : undefined,
   });
 }
 
-export const workOrderStats = (db: Db, ...args: Parameters<typeof workOrderStatsSql>) =>
-  statsRows<WorkOrderStatsRow>(db, workOrderStatsSql(...args));
+/** A buyer key's charts are kept between requests while exact (core/kept-answers.ts); others read afresh. */
+export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStatsSql>) {
+  const [viewer, , , now] = args;
+  const statement = workOrderStatsSql(...args);
+  return viewer.kind === "buyer" && viewer.buyerCompanyId !== null
+    ? keptStatsRows<WorkOrderStatsRow>(db, statement, { company: viewer.buyerCompanyId, now })
+    : statsRows<WorkOrderStatsRow>(db, statement);
+}

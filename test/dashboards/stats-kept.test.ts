@@ -1,0 +1,232 @@
+// Kept chart answers (src/schema/core/kept-answers.ts; docs/dashboards.md "Kept chart answers"): a buyer's
+// chart asked again is answered without its statement while nothing it reads changed, and every kind of
+// change (a work order's status, a new work order, a location's name, a transaction open while the
+// answer was read, time making a work order overdue) is in the very next answer, exact against a plain
+// SQL count; another company's writes keep it; supplier keys always read afresh; and the worker prunes
+// the change rows only once no kept answer can need them.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStatsChangesCleanup } from "../../src/schema/core/kept-answers.ts";
+import { silentLogger, startTestApp, type TestApp } from "../support/app.ts";
+
+let t: TestApp;
+const HOUR = 3_600_000;
+/** The service's clock: moved forward by the overdue case. */
+let clock = new Date(Date.UTC(2026, 10, 20, 12));
+const ids: number[] = [];
+
+const CHART = `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [STATUS, LOCATION]) {
+  asOf rows { status location { id name } count overdue } } }`;
+
+/** The chart's rows, and whether its statement ran for them (false: the kept answer). */
+async function chart(key = "acme-key") {
+  t.statements!.recording = [];
+  const reply = await t.graphql(key, CHART, { ids });
+  const sent = t.statements!.recording;
+  t.statements!.recording = undefined;
+  expect(reply.body.errors, JSON.stringify(reply.body.errors)).toBeUndefined();
+  return {
+    rows: reply.body.data.workOrderStats.rows as Record<string, any>[],
+    asOf: reply.body.data.workOrderStats.asOf as string,
+    read: sent.some((text) => text.includes("GROUP BY")),
+  };
+}
+
+/** The same figures by a plain SQL GROUP BY over the rows, at the service's clock. */
+async function expected() {
+  const rows = await t.db.$queryRaw<{ status: string; id: number; name: string; count: number; overdue: number }[]>`
+    SELECT w.status::text AS status, l.id, l.name, count(*)::int AS count,
+           (count(*) FILTER (WHERE w.status NOT IN ('WaitingForReview', 'WorkReviewedAndCompleted', 'PaymentMade',
+              'CancelledWithReason', 'Rejected')
+              AND w."createdAt" + w."woPriority" * interval '1 hour' < ${clock}))::int AS overdue
+      FROM "WorkOrder" w JOIN "Location" l ON l.id = w."locationId"
+     WHERE w.id = ANY(${ids}) GROUP BY w.status, l.id, l.name ORDER BY w.status, l.id`;
+  return rows.map((r) => ({
+    status: r.status,
+    location: { id: r.id, name: r.name },
+    count: r.count,
+    overdue: r.overdue,
+  }));
+}
+
+async function workOrder(status: string, location: string, createdAt: Date, priority: number | null = null) {
+  const { refs } = t.fixture;
+  const row = await t.db.workOrder.create({
+    data: {
+      buyerCompanyId: refs.acme,
+      buyerFacilityId: refs["acme-hq"],
+      locationId: refs[location],
+      problemTypeId: refs.hvac,
+      title: "Kept chart fixture",
+      status: status as never,
+      createdBy: "alice@acme.example",
+      supplierFacilityId: refs["coolco-pdx"],
+      woPriority: priority,
+      createdAt,
+      statusChangedAt: createdAt,
+    },
+  });
+  ids.push(row.id);
+  return row.id;
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ countStatements: true, now: () => clock });
+  for (let i = 0; i < 6; i++)
+    await workOrder(
+      ["Unassigned", "TechAssigned"][i % 2],
+      ["store-1", "store-2"][i % 2],
+      new Date(clock.getTime() - 48 * HOUR),
+    );
+});
+afterAll(() => t?.close());
+
+describe("kept chart answers", () => {
+  it("answers a chart asked again without its statement, with the same rows and the request's asOf", async () => {
+    const first = await chart();
+    expect(first.read).toBe(true);
+    expect(first.rows).toEqual(await expected());
+    clock = new Date(clock.getTime() + 1_000);
+    const again = await chart();
+    expect(again.read).toBe(false);
+    expect(again.rows).toEqual(first.rows);
+    expect(again.asOf).toBe(clock.toISOString());
+  });
+
+  it("is read again after a work order's status changed, a work order was added, or a location renamed", async () => {
+    const { refs } = t.fixture;
+    await chart();
+    await t.db.workOrder.update({ where: { id: ids[0] }, data: { status: "TechScheduled" } });
+    const changed = await chart();
+    expect(changed.read).toBe(true);
+    expect(changed.rows).toEqual(await expected());
+    expect(changed.rows.some((r) => r.status === "TechScheduled")).toBe(true);
+
+    await workOrder("Unassigned", "store-2", new Date(clock.getTime() - 24 * HOUR));
+    const added = await chart();
+    expect(added.read).toBe(true);
+    expect(added.rows).toEqual(await expected());
+
+    await t.db.location.update({ where: { id: refs["store-2"] }, data: { name: "Store Two (renamed)" } });
+    const renamed = await chart();
+    expect(renamed.read).toBe(true);
+    expect(renamed.rows.some((r) => r.location.name === "Store Two (renamed)")).toBe(true);
+    expect(renamed.rows).toEqual(await expected());
+
+    // The same name written again changes no chart; a supplier facility's new name may change any.
+    await t.db.location.update({ where: { id: refs["store-2"] }, data: { name: "Store Two (renamed)" } });
+    expect((await chart()).read).toBe(false);
+    await t.db.supplierFacility.update({
+      where: { id: refs["coolco-pdx"] },
+      data: { name: "CoolCo Portland (renamed)" },
+    });
+    expect((await chart()).read).toBe(true);
+  });
+
+  it("keeps the answer through another company's writes", async () => {
+    const { refs } = t.fixture;
+    await chart();
+    await t.db.workOrder.create({
+      data: {
+        buyerCompanyId: refs.globex,
+        buyerFacilityId: refs["globex-hq"],
+        locationId: refs["g-store"],
+        problemTypeId: refs.hvac,
+        title: "Another company's",
+        status: "Unassigned",
+        createdBy: "x@globex.example",
+        statusChangedAt: clock,
+      },
+    });
+    expect((await chart()).read).toBe(false);
+  });
+
+  it("sees a transaction that was open while the answer was read, once it commits", async () => {
+    await chart();
+    const writer = new pg.Client({ connectionString: t.databaseUrl });
+    await writer.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query(`UPDATE "WorkOrder" SET status = 'TechEnRoute' WHERE id = $1`, [ids[1]]);
+      // Read while the update is uncommitted: the answer is kept with a snapshot that does not show it.
+      await t.db.workOrder.update({ where: { id: ids[2] }, data: { title: "touched" } });
+      const during = await chart();
+      expect(during.read).toBe(true);
+      expect(during.rows.some((r) => r.status === "TechEnRoute")).toBe(false);
+      expect((await chart()).read).toBe(false);
+      await writer.query("COMMIT");
+    } finally {
+      await writer.end();
+    }
+    const after = await chart();
+    expect(after.read).toBe(true);
+    expect(after.rows.some((r) => r.status === "TechEnRoute")).toBe(true);
+    expect(after.rows).toEqual(await expected());
+  });
+
+  it("is read again once an open work order falls due, with nothing written", async () => {
+    await workOrder("Unassigned", "store-1", new Date(clock.getTime() - 30 * 60_000), 1);
+    const before = await chart();
+    expect(before.rows).toEqual(await expected());
+    clock = new Date(clock.getTime() + 20 * 60_000);
+    expect((await chart()).read).toBe(false); // still 10 minutes before it is due
+    clock = new Date(clock.getTime() + 20 * 60_000);
+    const due = await chart();
+    expect(due.read).toBe(true);
+    expect(due.rows).toEqual(await expected());
+    const overdue = (rows: Record<string, any>[]) => rows.reduce((sum, r) => sum + r.overdue, 0);
+    expect(overdue(due.rows)).toBe(overdue(before.rows) + 1);
+  });
+
+  it("reads a supplier key's chart afresh every time", async () => {
+    expect((await chart("coolco-key")).read).toBe(true);
+    expect((await chart("coolco-key")).read).toBe(true);
+  });
+});
+
+describe("the change rows' cleanup", () => {
+  it("deletes a transaction's rows only once it had ended 15 minutes before", async () => {
+    const { refs } = t.fixture;
+    const rows = async () =>
+      (await t.db.$queryRaw<{ xid: string }[]>`SELECT xid::text FROM "StatsChange"`).map((r) => r.xid);
+    const until = async (done: (xids: string[]) => boolean) => {
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20)))
+        if (done(await rows())) return;
+      throw new Error("the cleanup did not get there in 5 s");
+    };
+    await t.db.location.update({ where: { id: refs["store-1"] }, data: { name: "Store One" } });
+    const old = await rows();
+    expect(old.length).toBeGreaterThan(0);
+    const start = clock.getTime();
+    let now = start;
+    const cleanup = startStatsChangesCleanup({
+      db: t.db,
+      logger: silentLogger(),
+      now: () => new Date(now),
+      intervalMs: 10,
+    });
+    try {
+      // Snapshots' xmin is the whole server's (other test files' transactions hold it back): wait until it
+      // is above the old rows, then let the loop sample it there, at the start.
+      const ended = async () =>
+        (
+          await t.db.$queryRaw<{ ended: boolean }[]>`SELECT NOT EXISTS (SELECT 1 FROM "StatsChange"
+            WHERE xid >= pg_snapshot_xmin(pg_current_snapshot())) AS ended`
+        )[0].ended;
+      for (const deadline = Date.now() + 30_000; !(await ended()); await new Promise((r) => setTimeout(r, 20)))
+        if (Date.now() > deadline) throw new Error("the old rows' transactions are still below the server's xmin");
+      await new Promise((r) => setTimeout(r, 100));
+      now = start + 10 * 60_000;
+      await t.db.location.update({ where: { id: refs["store-1"] }, data: { name: "Store One again" } });
+      const young = (await rows()).filter((x) => !old.includes(x));
+      expect(young).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 200)); // ten minutes on: nothing had ended 15 minutes before
+      expect(await rows()).toEqual(expect.arrayContaining([...old, ...young]));
+      now = start + 16 * 60_000;
+      await until((xids) => !xids.some((x) => old.includes(x)));
+      expect(await rows()).toEqual(young); // written after the horizon it was pruned by
+    } finally {
+      await cleanup.close();
+    }
+  });
+});
