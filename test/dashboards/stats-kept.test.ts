@@ -123,6 +123,47 @@ describe("kept chart answers", () => {
     expect((await chart()).read).toBe(true);
   });
 
+  it("keeps a chart of a period through writes to work orders created outside it", async () => {
+    const period = {
+      from: new Date(clock.getTime() - 72 * HOUR).toISOString(),
+      to: new Date(clock.getTime() - 36 * HOUR).toISOString(),
+    };
+    const counted = [...ids]; // the chart's filter, the same in every request
+    const periodChart = async () => {
+      t.statements!.recording = [];
+      const reply = await t.graphql(
+        "acme-key",
+        `query($ids: [Int!], $from: DateTime, $to: DateTime) { workOrderStats(filter: {ids: $ids, createdAt: {from: $from, to: $to}},
+          groupBy: [STATUS]) { rows { status count } } }`,
+        { ids: counted, ...period },
+      );
+      const read = t.statements!.recording.some((text) => text.includes("GROUP BY"));
+      t.statements!.recording = undefined;
+      expect(reply.body.errors, JSON.stringify(reply.body.errors)).toBeUndefined();
+      return { rows: reply.body.data.workOrderStats.rows, read };
+    };
+    const counts = async () =>
+      (
+        await t.db.$queryRaw<{ s: string; count: number }[]>`SELECT status::text AS s, count(*)::int AS count
+          FROM "WorkOrder" WHERE id = ANY(${counted}) AND "createdAt" >= ${new Date(period.from)}
+           AND "createdAt" < ${new Date(period.to)} GROUP BY status ORDER BY status`
+      ).map((r) => ({ status: r.s, count: r.count }));
+    await periodChart();
+    // A new work order (created now) and a change to one created a day ago: both after the period.
+    const recent = await workOrder("Unassigned", "store-1", clock);
+    await t.db.workOrder.update({ where: { id: recent }, data: { status: "TechAssigned" } });
+    await t.db.workOrder.update({ where: { id: ids[6] }, data: { status: "TechAssigned" } });
+    const kept = await periodChart();
+    expect(kept.read).toBe(false);
+    expect(kept.rows).toEqual(await counts());
+    // A change to one created in the period.
+    await t.db.workOrder.update({ where: { id: ids[3] }, data: { status: "WorkIncompleteWithReason" } });
+    const changed = await periodChart();
+    expect(changed.read).toBe(true);
+    expect(changed.rows).toEqual(await counts());
+    expect(changed.rows.some((r: { status: string }) => r.status === "WorkIncompleteWithReason")).toBe(true);
+  });
+
   it("keeps the answer through another company's writes", async () => {
     const { refs } = t.fixture;
     await chart();

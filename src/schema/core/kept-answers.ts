@@ -3,9 +3,10 @@
 // planned, and a 2.5 MB answer. Dashboards ask for the same chart again and again while nothing it reads
 // has changed, so an answer is kept (per database client and statement) with the snapshot it was read in,
 // and given again only while it is exactly what the statement would answer now:
-// - no transaction that snapshot did not see has changed what the company's charts read: the triggers of
-//   migration 20261219090000_stats_changes write a "StatsChange" row per company and transaction, and one
-//   index lookup per request (FRESH) finds any the snapshot does not show;
+// - no transaction that snapshot did not see has changed what the company's charts read over the period
+//   the chart counts: the triggers of migration 20261219090000_stats_changes write a "StatsChange" row
+//   per company and transaction (with the creation times of the work orders it wrote), and one index
+//   lookup per request (FRESH) finds any the snapshot does not show;
 // - the request's time is before the answer's `validUntil`, the first instant at which a figure relative
 //   to the request's time (a work order becoming overdue) would change with nothing written;
 // - it is younger than KEPT_MS: the worker deletes the change rows no younger answer can need
@@ -29,6 +30,7 @@ export interface Read<T> {
 
 interface Kept {
   company: number;
+  period: Period;
   /** pg_current_snapshot() of the read, as text. */
   snapshot: string;
   /** The read's statement_timestamp() plus KEPT_MS: PostgreSQL's clock, compared by PostgreSQL. */
@@ -46,23 +48,39 @@ const storeOf = (db: Db) => {
   return store;
 };
 
-/** True while nothing the snapshot did not see changed the company's charts (or every company's). */
-const FRESH = (company: number, kept: Kept) => Prisma.sql`
-  SELECT statement_timestamp() < ${kept.expires}
-     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c
-                      WHERE c."buyerCompanyId" = ${company} AND c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
-                        AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot))
-     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c
-                      WHERE c."buyerCompanyId" IS NULL AND c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
-                        AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot)) AS fresh`;
+/** The creation times a chart counts (from ≤ createdAt < to; a missing end: unbounded). */
+export interface Period {
+  from?: Date | null;
+  to?: Date | null;
+}
 
 /**
- * The rows `read` gives for `key` in `company`'s charts, kept from an earlier request when they are still
- * exactly right at `now` (see above). `read` runs on the connection of a read-only snapshot transaction.
+ * True while nothing the snapshot did not see changed the company's charts over `period` (a change with
+ * a creation range outside it leaves them), nor every company's.
+ */
+const FRESH = (company: number, kept: Kept) => {
+  const unseen = Prisma.sql`c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
+                        AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot)`;
+  const from = kept.period.from ?? null;
+  const to = kept.period.to ?? null;
+  return Prisma.sql`
+  SELECT statement_timestamp() < ${kept.expires}
+     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c
+                      WHERE c."buyerCompanyId" = ${company} AND ${unseen}
+                        AND (c."createdFrom" IS NULL
+                             OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
+                            AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz)))
+     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS fresh`;
+};
+
+/**
+ * The rows `read` gives for `key` in `company`'s charts over the work orders created in `period`, kept from
+ * an earlier request when they are still exactly right at `now` (see above). `read` runs on the connection
+ * of a read-only snapshot transaction.
  */
 export async function keptRows<T>(
   db: Db,
-  { company, key, now }: { company: number; key: string; now: Date },
+  { company, period = {}, key, now }: { company: number; period?: Period; key: string; now: Date },
   read: (client: pg.PoolClient) => Promise<Read<T>>,
 ): Promise<T[]> {
   const store = storeOf(db);
@@ -85,7 +103,7 @@ export async function keptRows<T>(
     },
     { readSnapshot: true },
   );
-  keep(store, key, { company, ...answer });
+  keep(store, key, { company, period, ...answer });
   return answer.rows;
 }
 

@@ -6,7 +6,7 @@ import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } 
 import { type Db, Prisma, sqlRows } from "../../db.ts";
 import { builder } from "./builder.ts";
 import { badInput, forbidden } from "./errors.ts";
-import { keptRows } from "./kept-answers.ts";
+import { keptRows, type Period } from "./kept-answers.ts";
 import type { Viewer } from "./viewer.ts";
 
 const sql = Prisma.sql;
@@ -149,15 +149,16 @@ export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
 
 /**
  * Runs a stats statement over one buyer company's rows, its answer kept between requests while it stays
- * exact (kept-answers.ts). `now`: the request's time as the statement holds it (the key leaves it out).
+ * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `now`: the
+ * request's time as the statement holds it (the key leaves it out).
  */
 export function keptStatsRows<T extends { validUntil?: Date | null }>(
   db: Db,
   statement: Sql,
-  { company, now }: { company: number; now: Date },
+  { company, period, now }: { company: number; period?: Period; now: Date },
 ): Promise<T[]> {
   const key = JSON.stringify([statement.text, statement.values.map((v) => (v === now ? "now" : v))]);
-  return keptRows<T>(db, { company, key, now }, async (client) => {
+  return keptRows<T>(db, { company, period, key, now }, async (client) => {
     const { rows } = await client.query<T>({ text: statement.text, values: statement.values });
     const until = rows.reduce<number>((first, r) => Math.min(first, r.validUntil?.getTime() ?? Infinity), Infinity);
     return { rows: checkedGroups(rows), validUntil: until === Infinity ? null : new Date(until) };

@@ -132,9 +132,13 @@ export function workOrderStatsSql(
 
 /** A buyer key's charts are kept between requests while exact (core/kept-answers.ts); others read afresh. */
 export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStatsSql>) {
-  const [viewer, , , now] = args;
+  const [viewer, { filter }, , now] = args;
   const statement = workOrderStatsSql(...args);
   return viewer.kind === "buyer" && viewer.buyerCompanyId !== null
-    ? keptStatsRows<WorkOrderStatsRow>(db, statement, { company: viewer.buyerCompanyId, now })
+    ? keptStatsRows<WorkOrderStatsRow>(db, statement, {
+        company: viewer.buyerCompanyId,
+        period: filter?.createdAt ?? {},
+        now,
+      })
     : statsRows<WorkOrderStatsRow>(db, statement);
 }
