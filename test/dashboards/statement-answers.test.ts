@@ -354,15 +354,15 @@ const corpus = (): Case[] =>
         about: key === "inhouse-key" ? /"message"/ : /^\{"type":"Proposal","data":\[/,
       },
       {
-        name: `${key}: invoices over REST: costs, tax lines, the PDF as a file, a link or none, masked notes (resolved)`,
+        name: `${key}: invoices over REST: costs, tax lines, the PDF as a file, a link or none, masked notes`,
         key,
         get: "/invoice/invoices?limit=25",
-        answered: false,
+        answered: key !== "inhouse-key", // refused
         status: key === "inhouse-key" ? 403 : 200,
         about: key === "inhouse-key" ? /"message"/ : /^\{"type":"Invoice","data":\[/,
       },
       {
-        name: `${key}: proposals (answered) and invoices (their PDF entry: resolved) in GraphQL, aliased`,
+        name: `${key}: proposals and invoices in GraphQL, aliased`,
         key,
         body: {
           query: `{ proposals(limit: 10) { count data { id status total: totalAfterTax laborLineItems { description amount } laborTaxRate

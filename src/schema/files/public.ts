@@ -2,4 +2,4 @@
 // receiving an upload inside a write, and the attachments check.
 export { LocalDiskStorage } from "./local-disk.ts";
 export { FileRef } from "./types.ts";
-export { attachableFiles, fileUrl, withUploadedFile } from "./rules.ts";
+export { attachableFiles, filesUrl, fileUrl, withUploadedFile } from "./rules.ts";

@@ -1,5 +1,6 @@
 // The invoice type (buyer-private fields masked for third-party supplier keys, declared once here), its
-// tax lines and single PDF entry, and the write bodies.
+// tax lines and single PDF entry (declared in SQL beside their resolvers for the statement answers:
+// core/statement-answers.ts), and the write bodies.
 import { builder } from "../core/builder.ts";
 import { scopedNode } from "../core/node.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
@@ -9,7 +10,10 @@ import { workOrderScope } from "../work-orders/public.ts";
 import { masked } from "../core/masking.ts";
 import { pageType } from "../core/list.ts";
 import { costFields, costInputFields } from "../proposals/public.ts";
-import { fileUrl } from "../files/public.ts";
+import { filesUrl, fileUrl } from "../files/public.ts";
+import { Prisma } from "../../db.ts";
+import type { Context } from "../core/context.ts";
+import { answeredColumn, answeredValue } from "../core/statement-answers.ts";
 import { INVOICE_STATUSES } from "./rules/state-machine.ts";
 import { INVOICE_TOTALS, invoiceScope } from "./rules/scope.ts";
 import type { TaxLine } from "./rules/taxes.ts";
@@ -70,6 +74,21 @@ const PdfEntryRef = builder.objectRef<PdfEntry>("InvoicePdf").implement({
   }),
 });
 
+const sql = Prisma.sql;
+
+/**
+ * `pdf` below in SQL over the invoice row at `row`, for the statement answers: `entry` of the PDF's URL
+ * and its file row (an alias whose columns are null for a link), or null without a PDF (an empty link
+ * is none).
+ */
+function pdfSql(row: string, ctx: Context, entry: (url: Prisma.Sql, file: Prisma.Sql) => Prisma.Sql): Prisma.Sql {
+  const invoice = Prisma.raw(row);
+  const file = Prisma.raw(`${row}_pdf`);
+  return sql`(SELECT CASE WHEN ${file}.id IS NOT NULL THEN ${entry(sql`${filesUrl(ctx)} || ${file}.id`, file)}
+                          WHEN ${invoice}."pdfUrl" <> '' THEN ${entry(sql`${invoice}."pdfUrl"`, file)} END
+                FROM (SELECT NULL) one LEFT JOIN "StoredFile" ${file} ON ${file}.id = ${invoice}."pdfFileId")`;
+}
+
 export const InvoiceRef = builder.prismaNode("Invoice", {
   ...scopedNode(invoiceScope),
   description: "A supplier's invoice for a work order",
@@ -122,12 +141,14 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
         type: [TaxLineRef],
         resolve: (i) => i.taxLineItems as unknown as TaxLine[],
         description: "Sales tax lines (CAD invoices only: GST, HST, PST); empty when none",
+        extensions: answeredColumn("taxLineItems"),
       }),
       invoicePDFLink: t.string({
         nullable: true,
         description: "URL of the invoice's single PDF",
         select: { pdfFile: true },
         resolve: (i, _args, ctx) => pdf(i, ctx)?.url ?? null,
+        extensions: answeredValue((row, ctx) => pdfSql(row, ctx, (url) => url)),
       }),
       invoicePdf: t.field({
         description: "The invoice's single PDF; null when there is none yet",
@@ -135,6 +156,14 @@ export const InvoiceRef = builder.prismaNode("Invoice", {
         nullable: true,
         select: { pdfFile: true },
         resolve: (i, _args, ctx) => pdf(i, ctx),
+        extensions: answeredValue((row, ctx) =>
+          pdfSql(
+            row,
+            ctx,
+            (url, file) =>
+              sql`json_build_object('url', ${url}, 'fileId', ${file}.id, 'name', ${file}.name, 'contentType', ${file}."contentType", 'size', ${file}.size)`,
+          ),
+        ),
       }),
       autoPublishOnApproval: t.exposeBoolean("autoPublishOnApproval", {
         description: "Whether this draft is published automatically once the work order is in display status Completed",
