@@ -302,16 +302,8 @@ export async function sqlRows<T>(db: Db, query: Prisma.Sql, options: { planFor?:
   return (await sqlPool(db).query({ name, text, values })).rows as T[];
 }
 
-/**
- * Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). `readSnapshot`: a
- * read-only transaction whose statements all see one snapshot (REPEATABLE READ), e.g. to read
- * pg_current_snapshot() beside the rows read in it.
- */
-export async function sqlTransaction<T>(
-  db: Db,
-  work: (client: pg.PoolClient) => Promise<T>,
-  { readSnapshot = false } = {},
-): Promise<T> {
+/** Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). */
+export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await sqlPool(db).connect();
   // Set when the server ends this connection (pg_terminate_backend, a restart): the query in flight
   // fails with it, and the client is destroyed on release instead of going back to the pool.
@@ -319,10 +311,10 @@ export async function sqlTransaction<T>(
   const onError = (error: Error) => (lost = error);
   client.on("error", onError);
   try {
-    await client.query(readSnapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+    await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
-    if (!readSnapshot) markCommitted();
+    markCommitted();
     return result;
   } catch (error) {
     if (!lost) await client.query("ROLLBACK").catch((e: Error) => (lost = e));

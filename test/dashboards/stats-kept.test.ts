@@ -205,18 +205,28 @@ describe("kept chart answers", () => {
     expect(after.rows).toEqual(await expected());
   });
 
-  it("is read again once an open work order falls due, with nothing written", async () => {
+  it("keeps overdue only while no work order counted may still fall due, and counts one that did", async () => {
+    // No priority among the work orders counted: overdue cannot change with time alone.
+    await chart();
+    clock = new Date(clock.getTime() + 2 * HOUR);
+    expect((await chart()).read).toBe(false);
+    // One due in 30 minutes: read again at every request until it is past due, exact each time.
     await workOrder("Unassigned", "store-1", new Date(clock.getTime() - 30 * 60_000), 1);
     const before = await chart();
     expect(before.rows).toEqual(await expected());
     clock = new Date(clock.getTime() + 20 * 60_000);
-    expect((await chart()).read).toBe(false); // still 10 minutes before it is due
+    const notYet = await chart();
+    expect(notYet.read).toBe(true);
+    expect(notYet.rows).toEqual(before.rows);
     clock = new Date(clock.getTime() + 20 * 60_000);
     const due = await chart();
     expect(due.read).toBe(true);
     expect(due.rows).toEqual(await expected());
     const overdue = (rows: Record<string, any>[]) => rows.reduce((sum, r) => sum + r.overdue, 0);
     expect(overdue(due.rows)).toBe(overdue(before.rows) + 1);
+    // Past its due time, nothing counted can fall due any more.
+    clock = new Date(clock.getTime() + HOUR);
+    expect((await chart()).read).toBe(false);
   });
 
   it("reads a supplier key's chart afresh every time", async () => {

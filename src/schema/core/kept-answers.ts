@@ -1,19 +1,18 @@
 // Chart answers kept between requests (docs/dashboards.md, "Kept chart answers"). A buyer's chart of a
 // month at 1M work orders groups 28,000 rows into 19,000 groups: 30–35 ms of statement however it is
 // planned, and a 2.5 MB answer. Dashboards ask for the same chart again and again while nothing it reads
-// has changed, so an answer is kept (per database client and statement) with the snapshot it was read in,
-// and given again only while it is exactly what the statement would answer now:
+// has changed, so an answer is kept (per database client and statement) with a snapshot taken just before
+// it was read, and given again only while it is exactly what the statement would answer now:
 // - no transaction that snapshot did not see has changed what the company's charts read over the period
 //   the chart counts: the triggers of migration 20261219090000_stats_changes write a "StatsChange" row
 //   per company and transaction (with the creation times of the work orders it wrote), and one index
 //   lookup per request (FRESH) finds any the snapshot does not show;
-// - the request's time is before the answer's `validUntil`, the first instant at which a figure relative
-//   to the request's time (a work order becoming overdue) would change with nothing written;
+// - time alone cannot change a figure: one relative to the request's time (a work order that may still
+//   fall due) makes the answer right for its own request only (Read.validUntil);
 // - it is younger than KEPT_MS: the worker deletes the change rows no younger answer can need
 //   (startStatsChangesCleanup).
-// Anything else reads the rows again, in a read-only transaction of one snapshot.
-import type pg from "pg";
-import { type Db, Prisma, sqlRows, sqlTransaction } from "../../db.ts";
+// Anything else reads the rows again.
+import { type Db, Prisma, sqlRows } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startPollLoop } from "./poll-loop.ts";
 
@@ -22,7 +21,7 @@ const PRUNED_AFTER_MS = KEPT_MS + 5 * 60_000;
 /** Rows kept at most per database client (about 200 bytes each); the least recently used answers go first. */
 const MAX_KEPT_ROWS = 200_000;
 
-/** What a read gives: its rows, and when time alone would change them (null: never). */
+/** What a read gives: its rows, and the instant up to which they are right with nothing written (null: any later one). */
 export interface Read<T> {
   rows: T[];
   validUntil: Date | null;
@@ -31,7 +30,7 @@ export interface Read<T> {
 interface Kept {
   company: number;
   period: Period;
-  /** pg_current_snapshot() of the read, as text. */
+  /** pg_current_snapshot() taken just before the read, as text. */
   snapshot: string;
   /** The read's statement_timestamp() plus KEPT_MS: PostgreSQL's clock, compared by PostgreSQL. */
   expires: Date;
@@ -54,9 +53,15 @@ export interface Period {
   to?: Date | null;
 }
 
+/** A snapshot taken now, and when an answer read after it expires (PostgreSQL's clock). */
+const SNAPSHOT = Prisma.raw(
+  `pg_current_snapshot()::text AS snapshot, statement_timestamp() + interval '${KEPT_MS} milliseconds' AS expires`,
+);
+
 /**
- * True while nothing the snapshot did not see changed the company's charts over `period` (a change with
- * a creation range outside it leaves them), nor every company's.
+ * Whether `kept` is fresh: nothing the snapshot it was read after did not see changed the company's
+ * charts over its period (a change with a creation range outside it leaves them), nor every company's;
+ * and, in the same statement, the snapshot a new read would be kept with.
  */
 const FRESH = (company: number, kept: Kept) => {
   const unseen = Prisma.sql`c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
@@ -70,40 +75,35 @@ const FRESH = (company: number, kept: Kept) => {
                         AND (c."createdFrom" IS NULL
                              OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
                             AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz)))
-     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS fresh`;
+     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS fresh,
+         ${SNAPSHOT}`;
 };
 
 /**
  * The rows `read` gives for `key` in `company`'s charts over the work orders created in `period`, kept from
- * an earlier request when they are still exactly right at `now` (see above). `read` runs on the connection
- * of a read-only snapshot transaction.
+ * an earlier request when they are still exactly right at `now` (see above). A read is kept with a
+ * snapshot taken just before it: what commits between the two is in the rows and counts as unseen, so it
+ * can only make the next request read again, never keep a stale answer.
  */
 export async function keptRows<T>(
   db: Db,
   { company, period = {}, key, now }: { company: number; period?: Period; key: string; now: Date },
-  read: (client: pg.PoolClient) => Promise<Read<T>>,
+  read: () => Promise<Read<T>>,
 ): Promise<T[]> {
   const store = storeOf(db);
   const kept = store.answers.get(key);
-  if (kept && (!kept.validUntil || now < kept.validUntil)) {
-    const [{ fresh }] = await sqlRows<{ fresh: boolean }>(db, FRESH(company, kept));
-    if (fresh) {
-      store.answers.delete(key);
-      store.answers.set(key, kept); // most recently used
-      return kept.rows as T[];
-    }
-  }
-  const answer = await sqlTransaction(
+  const usable = kept && (!kept.validUntil || now < kept.validUntil);
+  const [check] = await sqlRows<{ fresh?: boolean; snapshot: string; expires: Date }>(
     db,
-    async (client) => {
-      const { rows } = await client.query<{ snapshot: string; expires: Date }>(
-        `SELECT pg_current_snapshot()::text AS snapshot, statement_timestamp() + interval '${KEPT_MS} milliseconds' AS expires`,
-      );
-      return { ...rows[0], ...(await read(client)) };
-    },
-    { readSnapshot: true },
+    usable ? FRESH(company, kept) : Prisma.sql`SELECT ${SNAPSHOT}`,
   );
-  keep(store, key, { company, period, ...answer });
+  if (usable && check.fresh) {
+    store.answers.delete(key);
+    store.answers.set(key, kept); // most recently used
+    return kept.rows as T[];
+  }
+  const answer = await read();
+  keep(store, key, { company, period, snapshot: check.snapshot, expires: check.expires, ...answer });
   return answer.rows;
 }
 

@@ -88,10 +88,10 @@ export interface StatsQuery {
   /** Measures by output name; count is always there. */
   measures: [string, Measure][];
   /**
-   * An aggregate giving, per group, the first instant at which a measure relative to the request's time
-   * would change with nothing written (null: never); the rows' column `validUntil`, read by keptStatsRows.
+   * An aggregate true for a group whose measures may change with time alone (relative to the request's
+   * time), null otherwise; the rows' column `changesWithTime`, read by keptStatsRows.
    */
-  validUntil?: Sql;
+  changesWithTime?: Sql;
 }
 
 /** Prisma.join refuses an empty list; these parts may be empty. */
@@ -117,17 +117,17 @@ export function statsSql(q: StatsQuery): Sql {
     q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
     ", ",
   );
-  const validUntil = q.validUntil ? [sql`${q.validUntil} AS "validUntil"`] : [];
+  const changesWithTime = q.changesWithTime ? [sql`${q.changesWithTime} AS "changesWithTime"`] : [];
   const columns = [
     ...q.dimensions.map(([alias]) => sql`g.${ident(alias)}`),
     sql`g."count"`,
     ...q.measures.map(([alias, m]) =>
       m.final ? sql`${m.final(sql`g.${ident(alias)}`)} AS ${ident(alias)}` : sql`g.${ident(alias)}`,
     ),
-    ...(q.validUntil ? [sql`g."validUntil"`] : []),
+    ...(q.changesWithTime ? [sql`g."changesWithTime"`] : []),
   ];
   return sql`SELECT ${Prisma.join(columns, ", ")}${joinAll(names, "")}
-    FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures, ...validUntil], ", ")}
+    FROM (SELECT ${Prisma.join([...keys, sql`count(*)::int AS "count"`, ...measures, ...changesWithTime], ", ")}
             FROM ${q.from} ${joinAll(joins, " ")}
            WHERE ${q.where}
            GROUP BY ${positions}) g ${joinAll(nameJoins, " ")}
@@ -152,16 +152,16 @@ export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
  * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `now`: the
  * request's time as the statement holds it (the key leaves it out).
  */
-export function keptStatsRows<T extends { validUntil?: Date | null }>(
+export function keptStatsRows<T extends { changesWithTime?: boolean | null }>(
   db: Db,
   statement: Sql,
   { company, period, now }: { company: number; period?: Period; now: Date },
 ): Promise<T[]> {
   const key = JSON.stringify([statement.text, statement.values.map((v) => (v === now ? "now" : v))]);
-  return keptRows<T>(db, { company, period, key, now }, async (client) => {
-    const { rows } = await client.query<T>({ text: statement.text, values: statement.values });
-    const until = rows.reduce<number>((first, r) => Math.min(first, r.validUntil?.getTime() ?? Infinity), Infinity);
-    return { rows: checkedGroups(rows), validUntil: until === Infinity ? null : new Date(until) };
+  return keptRows<T>(db, { company, period, key, now }, async () => {
+    const rows = await statsRows<T>(db, statement);
+    // A figure that may still change with time alone: the answer is right for this request only.
+    return { rows, validUntil: rows.some((r) => r.changesWithTime) ? now : null };
   });
 }
 

@@ -103,8 +103,8 @@ export interface WorkOrderStatsRow {
   count: number;
   overdue?: number;
   medianHoursToCompletion?: number | null;
-  /** When `overdue` would change with nothing written (core/stats.ts StatsQuery.validUntil). */
-  validUntil?: Date | null;
+  /** True when `overdue` may change with nothing written (core/stats.ts StatsQuery.changesWithTime). */
+  changesWithTime?: boolean | null;
 }
 
 /** The statement of a workOrderStats request (exported for the bench's EXPLAIN and the tests). */
@@ -123,9 +123,11 @@ export function workOrderStatsSql(
     where: Prisma.join([workOrderScopeSql(viewer), ...workOrderFilterSql(args.filter)], " AND "),
     dimensions: groupBy.map((d) => dimension(d, bucket)),
     measures: measures.map((m) => [m, measure(m, now)]),
-    // overdue counts against `now`: it changes when the next open work order falls due.
-    validUntil: measures.includes("overdue")
-      ? sql`min(${DUE}) FILTER (WHERE ${statusesSql(OPEN_STATUSES)} AND ${DUE} >= ${now})`
+    // overdue counts against `now`: a group's may change with time alone until its last due time, which
+    // its latest creation plus its longest priority bounds (two columns of the stats index, no expression
+    // per row; a boolean, not a timestamp per group to parse).
+    changesWithTime: measures.includes("overdue")
+      ? sql`CASE WHEN max(w."createdAt") + max(w."woPriority") * interval '1 hour' >= ${now} THEN true END`
       : undefined,
   });
 }
