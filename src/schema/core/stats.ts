@@ -134,17 +134,13 @@ export function statsSql(q: StatsQuery): Sql {
    ORDER BY ${order} LIMIT ${MAX_GROUPS + 1}`;
 }
 
-/** A stats statement's rows; more than MAX_GROUPS groups is a 400. */
-function checkedGroups<T>(rows: T[]): T[] {
+/** Runs a stats statement; more than MAX_GROUPS groups is a 400. */
+export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
+  // Planned for its values: how many rows a date range holds decides the plan (db.ts sqlRows).
+  const rows = await sqlRows<T>(db, statement, { planFor: "values" });
   if (rows.length > MAX_GROUPS)
     throw badInput(`more than ${MAX_GROUPS} groups: narrow the filter, use a longer bucket or fewer dimensions`);
   return rows;
-}
-
-/** Runs a stats statement. */
-export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
-  // Planned for its values: how many rows a date range holds decides the plan (db.ts sqlRows).
-  return checkedGroups(await sqlRows<T>(db, statement, { planFor: "values" }));
 }
 
 /**
