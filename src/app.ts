@@ -109,6 +109,7 @@ export async function startApp(config: Config, overrides: Partial<Services> = {}
   const serving = config.roles.api || config.metricsPort !== undefined;
   if (serving) {
     metrics.watchDbPool(db);
+    metrics.watchKeptAnswers();
     const gauges = registerStateGauges(metrics.registry, {
       db,
       now: services.now,

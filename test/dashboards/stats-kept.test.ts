@@ -229,6 +229,27 @@ describe("kept chart answers", () => {
     expect((await chart()).read).toBe(false);
   });
 
+  it("counts kept and read answers, and the rows kept, in /metrics", async () => {
+    const scrape = async () => {
+      const text = await (await fetch(`${t.url}/metrics`)).text();
+      const value = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, "m"))?.[1]);
+      return {
+        kept: value('chart_answers_total\\{outcome="kept"\\}'),
+        read: value('chart_answers_total\\{outcome="read"\\}'),
+        rows: value("chart_answers_kept_rows"),
+      };
+    };
+    await t.db.location.update({ where: { id: t.fixture.refs["store-1"] }, data: { name: "Store One (metrics)" } });
+    const before = await scrape();
+    const read = await chart();
+    expect((await chart()).read).toBe(false);
+    const after = await scrape();
+    expect(read.read).toBe(true);
+    expect(after.read - before.read).toBe(1);
+    expect(after.kept - before.kept).toBe(1);
+    expect(after.rows).toBeGreaterThanOrEqual(read.rows.length);
+  });
+
   it("reads a supplier key's chart afresh every time", async () => {
     expect((await chart("coolco-key")).read).toBe(true);
     expect((await chart("coolco-key")).read).toBe(true);

@@ -11,6 +11,7 @@ import { type Db, poolBusyTimeouts, sqlPool } from "../../db.ts";
 import type { ReadReplicas } from "../../read-replicas.ts";
 import type { DeliveryMetrics } from "../../schema/webhooks/public.ts";
 import type { MailMetrics } from "../../schema/mail/public.ts";
+import { keptAnswerCounts } from "../../schema/core/kept-answers.ts";
 
 /** 2xx, 3xx, 4xx, 5xx, or `error` when no answer came (timeout, refused connection, refused URL). */
 const statusClass = (statusCode: number | null) =>
@@ -111,6 +112,31 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
         const now = poolBusyTimeouts(db);
         this.inc(now - counted);
         counted = now;
+      },
+    });
+  }
+
+  /** Chart answers (schema/core/kept-answers.ts): given from a kept answer or read, and the rows kept. */
+  watchKeptAnswers(): void {
+    const counted = { kept: 0, read: 0 };
+    new client.Counter({
+      name: "chart_answers_total",
+      help: "Buyers' workOrderStats answers by how they were made: kept (given again, still exact) or read (the statement ran)",
+      labelNames: ["outcome"],
+      registers: [this.registry],
+      collect() {
+        for (const outcome of ["kept", "read"] as const) {
+          this.inc({ outcome }, keptAnswerCounts[outcome] - counted[outcome]);
+          counted[outcome] = keptAnswerCounts[outcome];
+        }
+      },
+    });
+    new client.Gauge({
+      name: "chart_answers_kept_rows",
+      help: "Rows of chart answers this process keeps in memory (at most 200,000 per database)",
+      registers: [this.registry],
+      collect() {
+        this.set(keptAnswerCounts.rows);
       },
     });
   }

@@ -41,6 +41,9 @@ interface Kept {
 /** Kept answers by key, least recently used first, per database client (a replica's are its own). */
 const stores = new WeakMap<Db, { answers: Map<string, Kept>; rows: number }>();
 
+/** What this process answered (/metrics: chart_answers_total, chart_answers_kept_rows). */
+export const keptAnswerCounts = { kept: 0, read: 0, rows: 0 };
+
 const storeOf = (db: Db) => {
   let store = stores.get(db);
   if (!store) stores.set(db, (store = { answers: new Map(), rows: 0 }));
@@ -100,25 +103,30 @@ export async function keptRows<T>(
   if (usable && check.fresh) {
     store.answers.delete(key);
     store.answers.set(key, kept); // most recently used
+    keptAnswerCounts.kept++;
     return kept.rows as T[];
   }
   const answer = await read();
+  keptAnswerCounts.read++;
   keep(store, key, { company, period, snapshot: check.snapshot, expires: check.expires, ...answer });
   return answer.rows;
 }
 
 function keep(store: { answers: Map<string, Kept>; rows: number }, key: string, kept: Kept): void {
+  const rowsBefore = store.rows;
   const before = store.answers.get(key);
   if (before) store.rows -= before.rows.length;
   store.answers.delete(key);
-  if (kept.rows.length > MAX_KEPT_ROWS) return;
-  store.answers.set(key, kept);
-  store.rows += kept.rows.length;
+  if (kept.rows.length <= MAX_KEPT_ROWS) {
+    store.answers.set(key, kept);
+    store.rows += kept.rows.length;
+  }
   for (const [oldest, answer] of store.answers) {
     if (store.rows <= MAX_KEPT_ROWS) break;
     store.answers.delete(oldest);
     store.rows -= answer.rows.length;
   }
+  keptAnswerCounts.rows += store.rows - rowsBefore;
 }
 
 /**
