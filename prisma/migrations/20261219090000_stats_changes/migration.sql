@@ -9,7 +9,7 @@
 -- from a transaction that snapshot did not see. Statement triggers with transition tables: one row per
 -- company per transaction (the unique index folds the rest, widening the range), whatever the number of
 -- rows a statement wrote. The worker deletes the rows of transactions that had ended 15 minutes before; a
--- kept answer lives 10 at most.
+-- kept answer's snapshot is at most 10 minutes old.
 CREATE TABLE "StatsChange" (
     "buyerCompanyId" INTEGER,
     "xid" XID8 NOT NULL DEFAULT pg_current_xact_id(),

@@ -9,8 +9,8 @@
 //   lookup per request (FRESH) finds any the snapshot does not show;
 // - time alone cannot change a figure: one relative to the request's time (a work order that may still
 //   fall due) makes the answer right for its own request only (Read.validUntil);
-// - it is younger than KEPT_MS: the worker deletes the change rows no younger answer can need
-//   (startStatsChangesCleanup).
+// - its snapshot is younger than KEPT_MS (a check that finds the answer exact moves it to the check's
+//   own): the worker deletes the change rows no younger snapshot can need (startStatsChangesCleanup).
 // Anything else reads the rows again.
 import { type Db, Prisma, sqlRows } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
@@ -32,7 +32,7 @@ interface Kept {
   period: Period;
   /** pg_current_snapshot() taken just before the read, as text. */
   snapshot: string;
-  /** The read's statement_timestamp() plus KEPT_MS: PostgreSQL's clock, compared by PostgreSQL. */
+  /** The snapshot's statement_timestamp() plus KEPT_MS: PostgreSQL's clock, compared by PostgreSQL. */
   expires: Date;
   validUntil: Date | null;
   rows: unknown[];
@@ -101,6 +101,10 @@ export async function keptRows<T>(
     usable ? FRESH(company, kept) : Prisma.sql`SELECT ${SNAPSHOT}`,
   );
   if (usable && check.fresh) {
+    // Exact as of the check's own snapshot too: the next check reads only the changes since this one
+    // (a busy company writes thousands in ten minutes), and the answer lives ten minutes from now.
+    kept.snapshot = check.snapshot;
+    kept.expires = check.expires;
     store.answers.delete(key);
     store.answers.set(key, kept); // most recently used
     keptAnswerCounts.kept++;
@@ -131,7 +135,7 @@ function keep(store: { answers: Map<string, Kept>; rows: number }, key: string, 
 
 /**
  * Deletes the change rows no kept answer can need (the worker role, every minute). A row matters to an
- * answer whose snapshot did not see its transaction, and an answer lives KEPT_MS; so a row may go once
+ * answer whose snapshot did not see its transaction, and a kept snapshot is at most KEPT_MS old; so a row may go once
  * its transaction had ended PRUNED_AFTER_MS ago: its xid is below the xmin of a snapshot taken then (every
  * transaction below a snapshot's xmin had ended). A transaction's own age does not matter: one that wrote
  * an hour before it committed is still older than no snapshot's xmin taken before its commit.
