@@ -118,19 +118,12 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
 
   /** Chart answers (schema/core/kept-answers.ts): given from a kept answer or read, and the rows kept. */
   watchKeptAnswers(): void {
-    const counted = { kept: 0, read: 0 };
-    new client.Counter({
-      name: "chart_answers_total",
-      help: "Buyers' workOrderStats answers by how they were made: kept (given again, still exact) or read (the statement ran)",
-      labelNames: ["outcome"],
-      registers: [this.registry],
-      collect() {
-        for (const outcome of ["kept", "read"] as const) {
-          this.inc({ outcome }, keptAnswerCounts[outcome] - counted[outcome]);
-          counted[outcome] = keptAnswerCounts[outcome];
-        }
-      },
-    });
+    this.totalsCounter(
+      "chart_answers_total",
+      "Buyers' workOrderStats answers by how they were made: kept (given again, still exact) or read (the statement ran)",
+      "outcome",
+      () => ({ kept: keptAnswerCounts.kept, read: keptAnswerCounts.read }),
+    );
     new client.Gauge({
       name: "chart_answers_kept_rows",
       help: "Rows of chart answers this process keeps in memory (at most 200,000 per database)",
@@ -162,16 +155,26 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
         for (const r of replicas.states()) this.set({ replica: r.name }, r.usable ? 1 : 0);
       },
     });
-    const counted = { replica: 0, primary: 0 };
+    this.totalsCounter(
+      "db_read_requests_total",
+      "Read-only requests (REST lists, counts and searches, GraphQL queries) by where they read: replica, or primary when no replica was usable",
+      "target",
+      () => ({ ...replicas.reads }),
+    );
+  }
+
+  /** A counter by `label` reporting, at each scrape, how much the running totals `read` gives have grown. */
+  private totalsCounter(name: string, help: string, label: string, read: () => Record<string, number>): void {
+    const counted: Record<string, number> = {};
     new client.Counter({
-      name: "db_read_requests_total",
-      help: "Read-only requests (REST lists, counts and searches, GraphQL queries) by where they read: replica, or primary when no replica was usable",
-      labelNames: ["target"],
+      name,
+      help,
+      labelNames: [label],
       registers: [this.registry],
       collect() {
-        for (const target of ["replica", "primary"] as const) {
-          this.inc({ target }, replicas.reads[target] - counted[target]);
-          counted[target] = replicas.reads[target];
+        for (const [value, total] of Object.entries(read())) {
+          this.inc({ [label]: value }, total - (counted[value] ?? 0));
+          counted[value] = total;
         }
       },
     });
