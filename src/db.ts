@@ -302,8 +302,15 @@ export async function sqlRows<T>(db: Db, query: Prisma.Sql, options: { planFor?:
   return (await sqlPool(db).query({ name, text, values })).rows as T[];
 }
 
-/** Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). */
-export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). `readOnlySnapshot`:
+ * a read-only transaction whose statements all see one snapshot (REPEATABLE READ).
+ */
+export async function sqlTransaction<T>(
+  db: Db,
+  work: (client: pg.PoolClient) => Promise<T>,
+  options: { readOnlySnapshot?: boolean } = {},
+): Promise<T> {
   const client = await sqlPool(db).connect();
   // Set when the server ends this connection (pg_terminate_backend, a restart): the query in flight
   // fails with it, and the client is destroyed on release instead of going back to the pool.
@@ -311,10 +318,10 @@ export async function sqlTransaction<T>(db: Db, work: (client: pg.PoolClient) =>
   const onError = (error: Error) => (lost = error);
   client.on("error", onError);
   try {
-    await client.query("BEGIN");
+    await client.query(options.readOnlySnapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
-    markCommitted();
+    if (!options.readOnlySnapshot) markCommitted();
     return result;
   } catch (error) {
     if (!lost) await client.query("ROLLBACK").catch((e: Error) => (lost = e));

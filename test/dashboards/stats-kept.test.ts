@@ -7,6 +7,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStatsChangesCleanup } from "../../src/schema/core/kept-answers.ts";
+import { STATUSES } from "../../src/schema/work-orders/rules/state-machine.ts";
 import { silentLogger, startTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
@@ -18,17 +19,31 @@ const ids: number[] = [];
 const CHART = `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [STATUS, LOCATION]) {
   asOf rows { status location { id name } count overdue } } }`;
 
-/** The chart's rows, and whether its statement ran for them (false: the kept answer). */
+/**
+ * How an answer was made, by the statements sent for it: "kept" (none grouped), "patched" (the groups of
+ * some locations read again in a read-only snapshot: the statements of that read in `patch`) or "read".
+ */
+function madeBy(sent: string[]) {
+  const grouped = sent.filter((text) => text.includes("GROUP BY"));
+  if (!grouped.length) return { how: "kept", patch: [] };
+  const snapshot = sent.some((text) => text.startsWith("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+  return snapshot && grouped.length === 1 ? { how: "patched", patch: grouped } : { how: "read", patch: [] };
+}
+
+/** The chart's rows, and whether its statement ran for them (false: the kept answer) and how. */
 async function chart(key = "acme-key") {
   t.statements!.recording = [];
   const reply = await t.graphql(key, CHART, { ids });
   const sent = t.statements!.recording;
   t.statements!.recording = undefined;
   expect(reply.body.errors, JSON.stringify(reply.body.errors)).toBeUndefined();
+  const { how, patch } = madeBy(sent);
   return {
     rows: reply.body.data.workOrderStats.rows as Record<string, any>[],
     asOf: reply.body.data.workOrderStats.asOf as string,
-    read: sent.some((text) => text.includes("GROUP BY")),
+    read: how !== "kept",
+    how,
+    patch,
   };
 }
 
@@ -95,23 +110,24 @@ describe("kept chart answers", () => {
     expect(again.asOf).toBe(clock.toISOString());
   });
 
-  it("is read again after a work order's status changed, a work order was added, or a location renamed", async () => {
+  it("is patched after a work order's status changed or a work order was added, read again after a location renamed", async () => {
     const { refs } = t.fixture;
     await chart();
     await t.db.workOrder.update({ where: { id: ids[0] }, data: { status: "TechScheduled" } });
     const changed = await chart();
-    expect(changed.read).toBe(true);
+    expect(changed.how).toBe("patched");
     expect(changed.rows).toEqual(await expected());
     expect(changed.rows.some((r) => r.status === "TechScheduled")).toBe(true);
 
+    // (The chart's filter names the new work order: another statement, read.)
     await workOrder("Unassigned", "store-2", new Date(clock.getTime() - 24 * HOUR));
     const added = await chart();
-    expect(added.read).toBe(true);
+    expect(added.how).toBe("read");
     expect(added.rows).toEqual(await expected());
 
     await t.db.location.update({ where: { id: refs["store-2"] }, data: { name: "Store Two (renamed)" } });
     const renamed = await chart();
-    expect(renamed.read).toBe(true);
+    expect(renamed.how).toBe("read");
     expect(renamed.rows.some((r) => r.location.name === "Store Two (renamed)")).toBe(true);
     expect(renamed.rows).toEqual(await expected());
 
@@ -123,6 +139,56 @@ describe("kept chart answers", () => {
       data: { name: "CoolCo Portland (renamed)" },
     });
     expect((await chart()).read).toBe(true);
+  });
+
+  it("patches the groups of the locations a work order moved between, and a new location's, in the statement's order", async () => {
+    const { refs } = t.fixture;
+    const third = await t.db.location.create({ data: { buyerCompanyId: refs.acme, name: "Store Three" } });
+    refs["store-3"] = third.id;
+    await chart();
+    const { locationId } = await t.db.workOrder.findUniqueOrThrow({ where: { id: ids[0] } });
+    const to = locationId === refs["store-1"] ? refs["store-2"] : refs["store-1"];
+    await t.db.workOrder.update({ where: { id: ids[0] }, data: { locationId: to } });
+    const moved = await chart();
+    expect(moved.how).toBe("patched");
+    expect(moved.patch[0]).toContain(`"locationId" = ANY(`);
+    expect(moved.rows).toEqual(await expected());
+    // An Unassigned one moved to Store Three: its group falls between (Unassigned, store-2) and the next
+    // status's groups.
+    const unassigned = await t.db.workOrder.findFirstOrThrow({ where: { id: { in: ids }, status: "Unassigned" } });
+    await t.db.workOrder.update({ where: { id: unassigned.id }, data: { locationId: third.id } });
+    const added = await chart();
+    expect(added.how).toBe("patched");
+    expect(added.rows).toEqual(await expected());
+    expect(added.rows.some((r) => r.location.id === third.id)).toBe(true);
+    // Moved back: the group goes.
+    await t.db.workOrder.update({ where: { id: unassigned.id }, data: { locationId: unassigned.locationId } });
+    const removed = await chart();
+    expect(removed.how).toBe("patched");
+    expect(removed.rows).toEqual(await expected());
+    expect(removed.rows.some((r) => r.location.id === third.id)).toBe(false);
+  });
+
+  it("reads the whole chart when a change was not confined to 64 locations", async () => {
+    await chart();
+    // What the trigger records for a transaction that wrote work orders of 65 locations.
+    await t.db
+      .$executeRaw`SELECT stats_change(${t.fixture.refs.acme}, now(), now(), array(SELECT generate_series(1, 65)))`;
+    const [{ located }] = await t.db.$queryRaw<{ located: boolean }[]>`
+      SELECT "locationIds" IS NOT NULL AS located FROM "StatsChange" ORDER BY xid DESC LIMIT 1`;
+    expect(located).toBe(false);
+    expect((await chart()).how).toBe("read");
+    // And patches again when one is.
+    await t.db.workOrder.update({ where: { id: ids[1] }, data: { status: "TechWaitingOnSite" } });
+    const patched = await chart();
+    expect(patched.how).toBe("patched");
+    expect(patched.rows).toEqual(await expected());
+  });
+
+  it("sorts statuses in the order PostgreSQL's enum does (the patch merges rows in that order)", async () => {
+    const labels = await t.db.$queryRaw<{ label: string }[]>`
+      SELECT enumlabel AS label FROM pg_enum WHERE enumtypid = '"WorkOrderStatus"'::regtype ORDER BY enumsortorder`;
+    expect(labels.map((l) => l.label)).toEqual(STATUSES);
   });
 
   it("keeps a chart of a period through writes to work orders created outside it", async () => {
@@ -219,12 +285,13 @@ describe("kept chart answers", () => {
     expect((await chart()).read).toBe(false);
   });
 
-  it("counts kept and read answers, and the rows kept, in /metrics", async () => {
+  it("counts kept, patched and read answers, and the rows kept, in /metrics", async () => {
     const scrape = async () => {
       const text = await (await fetch(`${t.url}/metrics`)).text();
       const value = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, "m"))?.[1]);
       return {
         kept: value('chart_answers_total\\{outcome="kept"\\}'),
+        patched: value('chart_answers_total\\{outcome="patched"\\}'),
         read: value('chart_answers_total\\{outcome="read"\\}'),
         rows: value("chart_answers_kept_rows"),
       };
@@ -238,6 +305,11 @@ describe("kept chart answers", () => {
     expect(after.read - before.read).toBe(1);
     expect(after.kept - before.kept).toBe(1);
     expect(after.rows).toBeGreaterThanOrEqual(read.rows.length);
+    await t.db.workOrder.update({ where: { id: ids[2] }, data: { status: "TechScheduled" } });
+    expect((await chart()).how).toBe("patched");
+    const patched = await scrape();
+    expect(patched.patched - after.patched).toBe(1);
+    expect(patched.read).toBe(after.read);
   });
 
   it("reads a supplier key's chart afresh every time", async () => {

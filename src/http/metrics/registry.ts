@@ -120,9 +120,9 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
   watchKeptAnswers(): void {
     this.totalsCounter(
       "chart_answers_total",
-      "Buyers' workOrderStats answers by how they were made: kept (given again, still exact) or read (the statement ran)",
+      "Buyers' workOrderStats answers by how they were made: kept (given again, still exact), patched (the groups of the locations written since read again) or read (the statement ran)",
       "outcome",
-      () => ({ kept: keptAnswerCounts.kept, read: keptAnswerCounts.read }),
+      () => ({ kept: keptAnswerCounts.kept, patched: keptAnswerCounts.patched, read: keptAnswerCounts.read }),
     );
     new client.Gauge({
       name: "chart_answers_kept_rows",

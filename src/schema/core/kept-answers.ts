@@ -6,13 +6,16 @@
 // - no transaction that snapshot did not see has changed what the company's charts read over the period
 //   the chart counts: the triggers of migration 20261219090000_stats_changes write a "StatsChange" row
 //   per company and transaction (with the creation times of the work orders it wrote), and one index
-//   lookup per request (FRESH) finds any the snapshot does not show;
+//   lookup per request (CHANGES) finds any the snapshot does not show;
 // - time alone cannot change a figure: one relative to the request's time (a work order that may still
-//   fall due) makes the answer right for its own request only (Read.validUntil);
+//   fall due) makes the answer right for its own request only (validUntil);
 // - its snapshot is younger than KEPT_MS (a check that finds the answer exact moves it to the check's
 //   own): the worker deletes the change rows no younger snapshot can need (startStatsChangesCleanup).
-// Anything else reads the rows again.
-import { type Db, Prisma, sqlRows } from "../../db.ts";
+// A chart grouped by location that such changes made stale is patched when they name the locations of
+// the work orders they wrote (migration 20261220090000): only those locations' groups are read again, in
+// one snapshot with a check of the changes it sees, and put in place of theirs (Patch). Anything else
+// reads the rows again.
+import { type Db, Prisma, sqlRows, sqlTransaction } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startPollLoop } from "./poll-loop.ts";
 
@@ -21,12 +24,6 @@ const PRUNED_AFTER_MS = KEPT_MS + 5 * 60_000;
 /** Rows kept at most per database client (about 200 bytes each); the least recently used answers go first. */
 const MAX_KEPT_ROWS = 200_000;
 
-/** What a read gives: its rows, and the instant up to which they are right with nothing written (null: any later one). */
-export interface Read<T> {
-  rows: T[];
-  validUntil: Date | null;
-}
-
 interface Kept {
   company: number;
   period: Period;
@@ -34,6 +31,7 @@ interface Kept {
   snapshot: string;
   /** The snapshot's statement_timestamp() plus KEPT_MS: PostgreSQL's clock, compared by PostgreSQL. */
   expires: Date;
+  /** The instant up to which the rows are right with nothing written (null: any later one). */
   validUntil: Date | null;
   rows: unknown[];
 }
@@ -42,7 +40,13 @@ interface Kept {
 const stores = new WeakMap<Db, { answers: Map<string, Kept>; rows: number }>();
 
 /** What this process answered (/metrics: chart_answers_total, chart_answers_kept_rows). */
-export const keptAnswerCounts = { kept: 0, read: 0, rows: 0 };
+export const keptAnswerCounts = { kept: 0, patched: 0, read: 0, rows: 0 };
+
+/**
+ * Locations beyond which a patch reads the whole chart instead (the triggers record at most as many per
+ * transaction, migration 20261220090000): their groups would cost what the whole read does.
+ */
+const MAX_PATCHED_LOCATIONS = 64;
 
 const storeOf = (db: Db) => {
   let store = stores.get(db);
@@ -61,59 +65,144 @@ const SNAPSHOT = Prisma.raw(
   `pg_current_snapshot()::text AS snapshot, statement_timestamp() + interval '${KEPT_MS} milliseconds' AS expires`,
 );
 
+/** What the change rows say of a kept answer, with the snapshot a new answer would be kept with. */
+interface Changes {
+  /** Its snapshot is younger than KEPT_MS. */
+  unexpired: boolean;
+  /** A change of every company's charts (a supplier facility's name, a truncate) it did not see. */
+  everywhere: boolean;
+  /** A change of its company's charts over its period that it did not see. */
+  changed: boolean;
+  /** The locations of the work orders those changes wrote; null when one was not confined to locations. */
+  locations: number[] | null;
+  snapshot: string;
+  expires: Date;
+}
+
 /**
- * Whether `kept` is fresh: nothing the snapshot it was read after did not see changed the company's
- * charts over its period (a change with a creation range outside it leaves them), nor every company's;
- * and, in the same statement, the snapshot a new read would be kept with.
+ * The changes over `kept`'s period and company its snapshot did not see (a change with a creation range
+ * outside the period leaves it), and every company's; in the same statement, the snapshot a new read
+ * would be kept with.
  */
-const FRESH = (company: number, kept: Kept) => {
+const CHANGES = (company: number, kept: Kept) => {
   const unseen = Prisma.sql`c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
                         AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot)`;
   const from = kept.period.from ?? null;
   const to = kept.period.to ?? null;
   return Prisma.sql`
-  SELECT statement_timestamp() < ${kept.expires}
-     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c
-                      WHERE c."buyerCompanyId" = ${company} AND ${unseen}
-                        AND (c."createdFrom" IS NULL
-                             OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
-                            AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz)))
-     AND NOT EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS fresh,
-         ${SNAPSHOT}`;
+  SELECT statement_timestamp() < ${kept.expires} AS unexpired,
+         EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS everywhere,
+         ch.changed, ch.locations, ${SNAPSHOT}
+    FROM (SELECT count(*) > 0 AS changed,
+                 CASE WHEN bool_and(c."locationIds" IS NOT NULL) THEN coalesce(array_agg(DISTINCT l) FILTER (WHERE l IS NOT NULL), '{}') END AS locations
+            FROM "StatsChange" c LEFT JOIN LATERAL unnest(c."locationIds") l ON true
+           WHERE c."buyerCompanyId" = ${company} AND ${unseen}
+             AND (c."createdFrom" IS NULL
+                  OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
+                 AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz))) ch`;
 };
+
+/** Exact as it is: nothing it did not see changed its charts, and it has not expired. */
+const fresh = (c: Changes) => c.unexpired && !c.everywhere && !c.changed;
+/** Exact once the groups of `c.locations` are read again. */
+const patchable = (c: Changes) =>
+  c.unexpired && !c.everywhere && c.locations !== null && c.locations.length <= MAX_PATCHED_LOCATIONS;
+
+/**
+ * How an answer whose rows are grouped by location (among other keys) is patched: the rows of the changed
+ * locations are read again and take the place of theirs.
+ */
+export interface Patch<T> {
+  /** The statement of the answer restricted to the work orders of these locations (its rows in its order). */
+  statement: (locations: number[]) => Prisma.Sql;
+  /** A row's location. */
+  locationOf: (row: T) => number | null;
+  /** The statement's ORDER BY, over two rows. */
+  compare: (a: T, b: T) => number;
+}
+
+export interface KeptOptions<T> {
+  /** Whose charts: the change rows of this company (and of every company) make it stale. */
+  company: number;
+  /** The creation times of the work orders the chart counts; changes outside it leave the chart exact. */
+  period?: Period;
+  /** The chart's statement and values, without the request's time. */
+  key: string;
+  /** The request's time. */
+  now: Date;
+  /** The instant up to which rows are right with nothing written (null: any later one). */
+  validUntil: (rows: T[]) => Date | null;
+  patch?: Patch<T>;
+}
 
 /**
  * The rows `read` gives for `key` in `company`'s charts over the work orders created in `period`, kept from
- * an earlier request when they are still exactly right at `now` (see above). A read is kept with a
- * snapshot taken just before it: what commits between the two is in the rows and counts as unseen, so it
- * can only make the next request read again, never keep a stale answer.
+ * an earlier request when they are still exactly right at `now` (see above), or patched. A read is kept
+ * with a snapshot taken just before it: what commits between the two is in the rows and counts as unseen,
+ * so it can only make the next request read again, never keep a stale answer.
  */
-export async function keptRows<T>(
-  db: Db,
-  { company, period = {}, key, now }: { company: number; period?: Period; key: string; now: Date },
-  read: () => Promise<Read<T>>,
-): Promise<T[]> {
+export async function keptRows<T>(db: Db, o: KeptOptions<T>, read: () => Promise<T[]>): Promise<T[]> {
   const store = storeOf(db);
-  const kept = store.answers.get(key);
-  const usable = kept && (!kept.validUntil || now < kept.validUntil);
-  const [check] = await sqlRows<{ fresh?: boolean; snapshot: string; expires: Date }>(
+  const kept = store.answers.get(o.key);
+  const usable = kept && (!kept.validUntil || o.now < kept.validUntil);
+  const [check] = await sqlRows<Partial<Changes> & Pick<Changes, "snapshot" | "expires">>(
     db,
-    usable ? FRESH(company, kept) : Prisma.sql`SELECT ${SNAPSHOT}`,
+    usable ? CHANGES(o.company, kept) : Prisma.sql`SELECT ${SNAPSHOT}`,
   );
-  if (usable && check.fresh) {
+  if (usable && fresh(check as Changes)) {
     // Exact as of the check's own snapshot too: the next check reads only the changes since this one
     // (a busy company writes thousands in ten minutes), and the answer lives ten minutes from now.
-    kept.snapshot = check.snapshot;
-    kept.expires = check.expires;
-    store.answers.delete(key);
-    store.answers.set(key, kept); // most recently used
+    keep(store, o.key, { ...kept, snapshot: check.snapshot, expires: check.expires });
     keptAnswerCounts.kept++;
     return kept.rows as T[];
   }
-  const answer = await read();
+  if (usable && o.patch && patchable(check as Changes)) {
+    const rows = await patched(db, o.company, kept, o.patch);
+    if (rows) {
+      keptAnswerCounts.patched++;
+      keep(store, o.key, { ...kept, ...rows.at, rows: rows.rows, validUntil: o.validUntil(rows.rows) });
+      return rows.rows;
+    }
+  }
+  const rows = await read();
   keptAnswerCounts.read++;
-  keep(store, key, { company, period, snapshot: check.snapshot, expires: check.expires, ...answer });
-  return answer.rows;
+  const at = { snapshot: check.snapshot, expires: check.expires };
+  keep(store, o.key, { company: o.company, period: o.period ?? {}, ...at, rows, validUntil: o.validUntil(rows) });
+  return rows;
+}
+
+/**
+ * `kept` brought up to date: in one read-only snapshot, the changes it did not see are read again (more
+ * may have committed since the request's check), and the groups of their locations with them, which
+ * take the place of those groups in the kept rows (the rest are exactly as that snapshot shows them:
+ * nothing it did not see wrote their work orders). Null when the changes are no longer confined to
+ * locations.
+ */
+async function patched<T>(db: Db, company: number, kept: Kept, patch: Patch<T>) {
+  const fetched = await sqlTransaction(
+    db,
+    async (client) => {
+      const [changes] = (await client.query<Changes>(CHANGES(company, kept))).rows;
+      if (!patchable(changes)) return null;
+      const { text, values } = patch.statement(changes.locations!);
+      return { changes, rows: (await client.query<T & object>({ text, values })).rows as T[] };
+    },
+    { readOnlySnapshot: true },
+  );
+  if (!fetched) return null;
+  const located = new Set(fetched.changes.locations);
+  const others = (kept.rows as T[]).filter((row) => !located.has(patch.locationOf(row) as number));
+  const at = { snapshot: fetched.changes.snapshot, expires: fetched.changes.expires };
+  return { at, rows: mergeSorted(others, fetched.rows, patch.compare) };
+}
+
+/** Two lists sorted by `compare` as one. */
+function mergeSorted<T>(a: T[], b: T[], compare: (x: T, y: T) => number): T[] {
+  const merged: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push(compare(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  return merged.concat(a.slice(i), b.slice(j));
 }
 
 function keep(store: { answers: Map<string, Kept>; rows: number }, key: string, kept: Kept): void {

@@ -64,6 +64,8 @@ export interface Dimension {
   join?: Sql;
   /** The table whose `name` names the key (by `id`): joined once after grouping, never per row. */
   namedBy?: string;
+  /** An enum key's values in their declared order, the order PostgreSQL sorts them in (statsOrder). */
+  order?: readonly string[];
 }
 
 /** One figure of a group: an aggregate over the source's rows. */
@@ -144,21 +146,66 @@ export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
 }
 
 /**
+ * The order of statsSql's rows over two of them: by each key in turn, ascending, nulls last (PostgreSQL's
+ * ORDER BY); an enum by its declared order (Dimension.order), a timestamp by its instant.
+ */
+export function statsOrder<T>(q: StatsQuery): (a: T, b: T) => number {
+  const keys = q.dimensions.map(([alias, d]) => {
+    const rank = d.order && new Map(d.order.map((value, i) => [value, i]));
+    return (row: T): number | string | null => {
+      const value = (row as Record<string, unknown>)[alias];
+      if (value === null || value === undefined) return null;
+      if (rank) return rank.get(value as string) ?? -1;
+      return value instanceof Date ? value.getTime() : (value as number | string);
+    };
+  });
+  return (a, b) => {
+    for (const key of keys) {
+      const x = key(a);
+      const y = key(b);
+      if (x === y) continue;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
+/**
  * Runs a stats statement over one buyer company's rows, its answer kept between requests while it stays
  * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `now`: the
- * request's time as the statement holds it (the key leaves it out).
+ * request's time as the statement holds it (the key leaves it out); `byLocation`: the dimension whose key
+ * is a work order's location, when the query groups by one (a stale answer is then patched: only the
+ * groups of the locations written since are read again).
  */
 export function keptStatsRows<T extends { changesWithTime?: boolean | null }>(
   db: Db,
-  statement: Sql,
-  { company, period, now }: { company: number; period?: Period; now: Date },
+  q: StatsQuery,
+  { company, period, now, byLocation }: { company: number; period?: Period; now: Date; byLocation?: string },
 ): Promise<T[]> {
+  const statement = statsSql(q);
   const key = JSON.stringify([statement.text, statement.values.map((v) => (v === now ? "now" : v))]);
-  return keptRows<T>(db, { company, period, key, now }, async () => {
-    const rows = await statsRows<T>(db, statement);
-    // A figure that may still change with time alone: the answer is right for this request only.
-    return { rows, validUntil: rows.some((r) => r.changesWithTime) ? now : null };
-  });
+  const location = q.dimensions.find(([alias]) => alias === byLocation)?.[1].key;
+  const patch = location && {
+    statement: (locations: number[]) =>
+      statsSql({ ...q, where: sql`${q.where} AND ${location} = ANY(${locations}::int[])` }),
+    locationOf: (row: T) => (row as Record<string, unknown>)[byLocation!] as number | null,
+    compare: statsOrder<T>(q),
+  };
+  return keptRows<T>(
+    db,
+    {
+      company,
+      period,
+      key,
+      now,
+      // A figure that may still change with time alone: the answer is right for this request only.
+      validUntil: (rows) => (rows.some((r) => r.changesWithTime) ? now : null),
+      patch,
+    },
+    () => statsRows<T>(db, statement),
+  );
 }
 
 /** Stats serve the keys of the lists they sum (buyer and supplier keys, each in its scope); partner keys read none. */

@@ -17,6 +17,7 @@ import {
   type Measure,
   refusePartners,
   statsRows,
+  type StatsQuery,
   statsSql,
   type TimeBucket,
 } from "../../core/stats.ts";
@@ -49,7 +50,7 @@ const LOCATION_JOIN = sql`LEFT JOIN "Location" wl ON wl.id = w."locationId"`;
 function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimension] {
   switch (name) {
     case "STATUS":
-      return ["status", { key: sql`w.status` }];
+      return ["status", { key: sql`w.status`, order: STATUSES }];
     case "LOCATION":
       return ["location", { key: sql`w."locationId"`, namedBy: "Location" }];
     case "REGION":
@@ -108,17 +109,21 @@ export interface WorkOrderStatsRow {
 }
 
 /** The statement of a workOrderStats request (exported for the bench's EXPLAIN and the tests). */
-export function workOrderStatsSql(
+export const workOrderStatsSql = (...args: Parameters<typeof workOrderStatsQuery>) =>
+  statsSql(workOrderStatsQuery(...args));
+
+/** The query of a workOrderStats request: its rows, dimensions and measures. */
+function workOrderStatsQuery(
   viewer: Viewer,
   args: WorkOrderStatsArgs,
   selected: ReadonlySet<string>,
   now: Date,
-): Prisma.Sql {
+): StatsQuery {
   refusePartners(viewer, "workOrderStats");
   const groupBy = checkGroupBy(args.groupBy);
   const bucket = bucketOf(groupBy.includes("CREATED"), args.bucket, "CREATED");
   const measures = (["overdue", "medianHoursToCompletion"] as const).filter((m) => selected.has(m));
-  return statsSql({
+  return {
     from: sql`"WorkOrder" w`,
     where: Prisma.join([workOrderScopeSql(viewer), ...workOrderFilterSql(args.filter)], " AND "),
     dimensions: groupBy.map((d) => dimension(d, bucket)),
@@ -129,18 +134,22 @@ export function workOrderStatsSql(
     changesWithTime: measures.includes("overdue")
       ? sql`CASE WHEN max(w."createdAt") + max(w."woPriority") * interval '1 hour' >= ${now} THEN true END`
       : undefined,
-  });
+  };
 }
 
-/** A buyer key's charts are kept between requests while exact (core/kept-answers.ts); others read afresh. */
-export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStatsSql>) {
-  const [viewer, { filter }, , now] = args;
-  const statement = workOrderStatsSql(...args);
+/**
+ * A buyer key's charts are kept between requests while exact, and patched by location when grouped by it
+ * (core/kept-answers.ts); others read afresh.
+ */
+export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStatsQuery>) {
+  const [viewer, { filter, groupBy }, , now] = args;
+  const query = workOrderStatsQuery(...args);
   return viewer.kind === "buyer" && viewer.buyerCompanyId !== null
-    ? keptStatsRows<WorkOrderStatsRow>(db, statement, {
+    ? keptStatsRows<WorkOrderStatsRow>(db, query, {
         company: viewer.buyerCompanyId,
         period: filter?.createdAt ?? {},
         now,
+        byLocation: groupBy.includes("LOCATION") ? "location" : undefined,
       })
-    : statsRows<WorkOrderStatsRow>(db, statement);
+    : statsRows<WorkOrderStatsRow>(db, statsSql(query));
 }
