@@ -112,7 +112,7 @@ const patchable = (c: Changes) =>
  * How an answer whose rows are grouped by location (among other keys) is patched: the rows of the changed
  * locations are read again and take the place of theirs.
  */
-export interface Patch<T> {
+interface Patch<T> {
   /** The statement of the answer restricted to the work orders of these locations (its rows in its order). */
   statement: (locations: number[]) => Prisma.Sql;
   /** A row's location. */
@@ -121,7 +121,7 @@ export interface Patch<T> {
   compare: (a: T, b: T) => number;
 }
 
-export interface KeptOptions<T> {
+interface KeptOptions<T> {
   /** Whose charts: the change rows of this company (and of every company) make it stale. */
   company: number;
   /** The creation times of the work orders the chart counts; changes outside it leave the chart exact. */

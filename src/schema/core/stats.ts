@@ -149,7 +149,7 @@ export async function statsRows<T>(db: Db, statement: Sql): Promise<T[]> {
  * The order of statsSql's rows over two of them: by each key in turn, ascending, nulls last (PostgreSQL's
  * ORDER BY); an enum by its declared order (Dimension.order), a timestamp by its instant.
  */
-export function statsOrder<T>(q: StatsQuery): (a: T, b: T) => number {
+function statsOrder<T>(q: StatsQuery): (a: T, b: T) => number {
   const keys = q.dimensions.map(([alias, d]) => {
     const rank = d.order && new Map(d.order.map((value, i) => [value, i]));
     return (row: T): number | string | null => {

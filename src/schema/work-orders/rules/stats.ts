@@ -83,7 +83,7 @@ function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measur
   };
 }
 
-export interface WorkOrderStatsArgs {
+interface WorkOrderStatsArgs {
   filter?: WorkOrderFilterValue | null;
   groupBy: readonly WorkOrderDimension[];
   bucket?: TimeBucket | null;
