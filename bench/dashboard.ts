@@ -511,20 +511,19 @@ async function main() {
     // chart grouped by location reads its location's groups again (patched), another reads it all. The
     // statuses are put back after the case.
     const statusFlips = async (c: StatsCase) => {
-      const picked = await Promise.all(
-        c.bodies.map(async (body) => {
-          const filter = body.variables.filter as { createdAt: { from: string; to: string }; regionIds?: number[] };
-          const { rows } = await admin.query(
-            `SELECT id, status::text FROM "WorkOrder" WHERE "buyerCompanyId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3
-                AND status IN ('TechAssigned', 'TechScheduled')
-                AND ($4::int[] IS NULL OR "locationId" IN (SELECT id FROM "Location" WHERE "regionId" = ANY($4)))
-              ORDER BY id LIMIT 1`,
-            [companyId, filter.createdAt.from, filter.createdAt.to, filter.regionIds ?? null],
-          );
-          if (!rows.length) throw new Error(`${c.name}: no work order to change in ${filter.createdAt.from}`);
-          return rows[0] as { id: number; status: string };
-        }),
-      );
+      const picked: { id: number; status: string }[] = [];
+      for (const body of c.bodies) {
+        const filter = body.variables.filter as { createdAt: { from: string; to: string }; regionIds?: number[] };
+        const { rows } = await admin.query(
+          `SELECT id, status::text FROM "WorkOrder" WHERE "buyerCompanyId" = $1 AND "createdAt" >= $2 AND "createdAt" < $3
+              AND status IN ('TechAssigned', 'TechScheduled')
+              AND ($4::int[] IS NULL OR "locationId" IN (SELECT id FROM "Location" WHERE "regionId" = ANY($4)))
+            ORDER BY id LIMIT 1`,
+          [companyId, filter.createdAt.from, filter.createdAt.to, filter.regionIds ?? null],
+        );
+        if (!rows.length) throw new Error(`${c.name}: no work order to change in ${filter.createdAt.from}`);
+        picked.push(rows[0]);
+      }
       return {
         before: (i: number) =>
           admin.query(
@@ -532,13 +531,10 @@ async function main() {
             [picked[i % picked.length].id],
           ),
         restore: () =>
-          Promise.all(
-            picked.map((p) =>
-              admin.query(
-                `UPDATE "WorkOrder" SET status = $2::"WorkOrderStatus" WHERE id = $1 AND status::text <> $2`,
-                [p.id, p.status],
-              ),
-            ),
+          admin.query(
+            `UPDATE "WorkOrder" w SET status = p.status::"WorkOrderStatus" FROM unnest($1::int[], $2::text[]) p(id, status)
+              WHERE w.id = p.id AND w.status::text <> p.status`,
+            [picked.map((p) => p.id), picked.map((p) => p.status)],
           ),
       };
     };
