@@ -44,6 +44,7 @@ import { writeAnswer } from "./graphql-cache.ts";
 import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
+import { keptJsonAnswers } from "../schema/core/kept-json.ts";
 import { logDetails, requestScope, STATEMENT_ANSWERS, traceIdFrom } from "./request-scope.ts";
 import { sseEventIds } from "./sse-event-ids.ts";
 
@@ -241,6 +242,7 @@ export function createGraphql(
       costBudget(pipeline, services),
       sharedAnswers,
       replicaReads(services),
+      keptJsonAnswers,
       ...(interpreted ? [] : compiledQueries()),
     ],
     context: async (initial): Promise<Context> => {

@@ -191,6 +191,50 @@ describe("kept chart answers", () => {
     expect(labels.map((l) => l.label)).toEqual(STATUSES);
   });
 
+  it("writes a kept answer's rows from their kept JSON only for the selection that wrote it", async () => {
+    const ask = async (query: string, variables: Record<string, unknown> = {}) => {
+      const reply = await t.graphql("acme-key", query, { ids, ...variables });
+      expect(reply.body.errors, JSON.stringify(reply.body.errors)).toBeUndefined();
+      return reply.body.data;
+    };
+    const full = await expected();
+    // The same statement (overdue selected) under other selections, aliases and variables: each answer
+    // exact, asked twice (the second from kept JSON), whatever was asked between.
+    const shapes: [string, Record<string, unknown>, (data: any) => unknown, unknown][] = [
+      [CHART, {}, (d) => d.workOrderStats.rows, full],
+      [
+        `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [STATUS, LOCATION]) { rows { overdue count } } }`,
+        {},
+        (d) => d.workOrderStats.rows,
+        full.map((r) => ({ overdue: r.overdue, count: r.count })),
+      ],
+      [
+        `query($ids: [Int!], $named: Boolean!) { a: workOrderStats(filter: {ids: $ids}, groupBy: [STATUS, LOCATION]) {
+          r: rows { status location @include(if: $named) { name } overdue } } }`,
+        { named: true },
+        (d) => d.a.r,
+        full.map((r) => ({ status: r.status, location: { name: r.location.name }, overdue: r.overdue })),
+      ],
+      [
+        `query($ids: [Int!], $named: Boolean!) { a: workOrderStats(filter: {ids: $ids}, groupBy: [STATUS, LOCATION]) {
+          r: rows { status location @include(if: $named) { name } overdue } } }`,
+        { named: false },
+        (d) => d.a.r,
+        full.map((r) => ({ status: r.status, overdue: r.overdue })),
+      ],
+    ];
+    for (const round of [1, 2])
+      for (const [query, variables, rowsOf, want] of shapes)
+        expect(rowsOf(await ask(query, variables)), `round ${round}`).toEqual(want);
+    // A patched answer: the rows read again complete, the others give their kept JSON.
+    await t.db.workOrder.update({ where: { id: ids[3] }, data: { status: "TechEnRoute" } });
+    const after = await expected();
+    expect((await ask(CHART)).workOrderStats.rows).toEqual(after);
+    expect((await ask(shapes[1][0])).workOrderStats.rows).toEqual(
+      after.map((r) => ({ overdue: r.overdue, count: r.count })),
+    );
+  });
+
   it("keeps a chart of a period through writes to work orders created outside it", async () => {
     const period = {
       from: new Date(clock.getTime() - 72 * HOUR).toISOString(),

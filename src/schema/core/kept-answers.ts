@@ -36,6 +36,12 @@ interface Kept {
   rows: unknown[];
 }
 
+/** The row lists of kept answers (kept-json.ts keeps their rows' JSON). */
+const keptRowLists = new WeakSet<unknown[]>();
+
+/** Whether `rows` are a kept answer's (given again while exact, or patched): the same row objects next time. */
+export const isKeptRows = (rows: unknown[]): boolean => keptRowLists.has(rows);
+
 /** Kept answers by key, least recently used first, per database client (a replica's are its own). */
 const stores = new WeakMap<Db, { answers: Map<string, Kept>; rows: number }>();
 
@@ -196,13 +202,27 @@ async function patched<T>(db: Db, company: number, kept: Kept, patch: Patch<T>) 
   return { at, rows: mergeSorted(others, fetched.rows, patch.compare) };
 }
 
-/** Two lists sorted by `compare` as one. */
-function mergeSorted<T>(a: T[], b: T[], compare: (x: T, y: T) => number): T[] {
+/**
+ * Two lists sorted by `compare` as one, where `few` is short (a few locations' groups against a month's
+ * 19,000): each of its rows finds its place by binary search, then both are copied in one pass (a
+ * comparison per row of `many` took 5 ms a request).
+ */
+function mergeSorted<T>(many: T[], few: T[], compare: (x: T, y: T) => number): T[] {
   const merged: T[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) merged.push(compare(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
-  return merged.concat(a.slice(i), b.slice(j));
+  let from = 0;
+  for (const row of few) {
+    let low = from;
+    let high = many.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(many[middle], row) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    for (; from < low; from++) merged.push(many[from]);
+    merged.push(row);
+  }
+  for (; from < many.length; from++) merged.push(many[from]);
+  return merged;
 }
 
 function keep(store: { answers: Map<string, Kept>; rows: number }, key: string, kept: Kept): void {
@@ -212,6 +232,7 @@ function keep(store: { answers: Map<string, Kept>; rows: number }, key: string, 
   store.answers.delete(key);
   if (kept.rows.length <= MAX_KEPT_ROWS) {
     store.answers.set(key, kept);
+    keptRowLists.add(kept.rows);
     store.rows += kept.rows.length;
   }
   for (const [oldest, answer] of store.answers) {

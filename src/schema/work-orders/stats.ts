@@ -2,6 +2,7 @@
 // "Charts"): typed rows keyed by the chosen dimensions, the key's scope ANDed with WorkOrderFilter. The
 // rules and the figures' definitions are rules/stats.ts.
 import { builder } from "../core/builder.ts";
+import { rowsToComplete } from "../core/kept-json.ts";
 import { type NamedKey, NamedKeyRef, selectedFields, TimeBucketEnum } from "../core/stats.ts";
 import { WorkOrderFilter } from "./filter-types.ts";
 import { WORK_ORDER_DIMENSIONS, type WorkOrderStatsRow, workOrderStats } from "./rules/stats.ts";
@@ -97,7 +98,8 @@ const WorkOrderStatsRef = builder.objectRef<{ asOf: Date; rows: WorkOrderStatsRo
     rows: t.field({
       type: [WorkOrderStatsRowRef],
       description: `Groups ordered by their keys (statuses in lifecycle order, nulls last), at most 50,000`,
-      resolve: (s) => s.rows,
+      // A kept answer's rows complete once per selection (core/kept-json.ts).
+      resolve: (s, _args, ctx, info) => rowsToComplete(s.rows, ctx, info),
     }),
   }),
 });
