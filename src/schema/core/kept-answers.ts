@@ -163,11 +163,14 @@ export async function keptRows<T>(db: Db, o: KeptOptions<T>, read: () => Promise
     return kept.rows as T[];
   }
   if (usable && o.patch && patchable(check as Changes)) {
-    const rows = await patched(db, o.company, kept, o.patch);
-    if (rows) {
+    const answer = await patched(db, o.company, kept, o.patch);
+    if (answer) {
       keptAnswerCounts.patched++;
-      keep(store, o.key, { ...kept, ...rows.at, rows: rows.rows, validUntil: o.validUntil(rows.rows) });
-      return rows.rows;
+      // Bounded by the kept rows' bound and the rows read again (not by scanning all 19,000 again).
+      const bounds = [kept.validUntil, o.validUntil(answer.read)].filter((d): d is Date => d !== null);
+      const validUntil = bounds.length ? new Date(Math.min(...bounds.map(Number))) : null;
+      keep(store, o.key, { ...kept, ...answer.at, rows: answer.rows, validUntil });
+      return answer.rows;
     }
   }
   const rows = await read();
@@ -199,7 +202,7 @@ async function patched<T>(db: Db, company: number, kept: Kept, patch: Patch<T>) 
   const located = new Set(fetched.changes.locations);
   const others = (kept.rows as T[]).filter((row) => !located.has(patch.locationOf(row) as number));
   const at = { snapshot: fetched.changes.snapshot, expires: fetched.changes.expires };
-  return { at, rows: mergeSorted(others, fetched.rows, patch.compare) };
+  return { at, rows: mergeSorted(others, fetched.rows, patch.compare), read: fetched.rows };
 }
 
 /**
