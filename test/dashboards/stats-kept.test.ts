@@ -31,9 +31,9 @@ function madeBy(sent: string[]) {
 }
 
 /** The chart's rows, and whether its statement ran for them (false: the kept answer) and how. */
-async function chart(key = "acme-key") {
+async function chart(key = "acme-key", query = CHART) {
   t.statements!.recording = [];
-  const reply = await t.graphql(key, CHART, { ids });
+  const reply = await t.graphql(key, query, { ids });
   const sent = t.statements!.recording;
   t.statements!.recording = undefined;
   expect(reply.body.errors, JSON.stringify(reply.body.errors)).toBeUndefined();
@@ -167,6 +167,40 @@ describe("kept chart answers", () => {
     expect(removed.how).toBe("patched");
     expect(removed.rows).toEqual(await expected());
     expect(removed.rows.some((r) => r.location.id === third.id)).toBe(false);
+  });
+
+  it("patches a chart grouped by supplier facility by the supplier facilities written, the null one too", async () => {
+    const BY_SUPPLIER = `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [SUPPLIER_FACILITY, STATUS]) {
+      rows { supplierFacility { id name } status count } } }`;
+    const bySupplier = async () => {
+      const rows = await t.db.$queryRaw<{ id: number | null; name: string | null; status: string; count: number }[]>`
+        SELECT f.id, f.name, w.status::text AS status, count(*)::int AS count
+          FROM "WorkOrder" w LEFT JOIN "SupplierFacility" f ON f.id = w."supplierFacilityId"
+         WHERE w.id = ANY(${ids}) GROUP BY f.id, f.name, w.status ORDER BY f.id NULLS LAST, w.status`;
+      return rows.map((r) => ({
+        supplierFacility: r.id === null ? null : { id: r.id, name: r.name },
+        status: r.status,
+        count: r.count,
+      }));
+    };
+    await chart("acme-key", BY_SUPPLIER);
+    await t.db.workOrder.update({ where: { id: ids[2] }, data: { status: "TechRescheduled" } });
+    const changed = await chart("acme-key", BY_SUPPLIER);
+    expect(changed.how).toBe("patched");
+    expect(changed.patch[0]).toContain(`"supplierFacilityId" = ANY(`);
+    expect(changed.rows).toEqual(await bySupplier());
+    // Its supplier facility taken away: the null key's group appears, and goes when it is given back.
+    const { supplierFacilityId } = await t.db.workOrder.findUniqueOrThrow({ where: { id: ids[2] } });
+    await t.db.workOrder.update({ where: { id: ids[2] }, data: { supplierFacilityId: null } });
+    const unassigned = await chart("acme-key", BY_SUPPLIER);
+    expect(unassigned.how).toBe("patched");
+    expect(unassigned.rows).toEqual(await bySupplier());
+    expect(unassigned.rows.some((r) => r.supplierFacility === null)).toBe(true);
+    await t.db.workOrder.update({ where: { id: ids[2] }, data: { supplierFacilityId } });
+    const assigned = await chart("acme-key", BY_SUPPLIER);
+    expect(assigned.how).toBe("patched");
+    expect(assigned.rows).toEqual(await bySupplier());
+    expect(assigned.rows.some((r) => r.supplierFacility === null)).toBe(false);
   });
 
   it("reads the whole chart when a change was not confined to 64 locations", async () => {

@@ -120,7 +120,7 @@ export class Metrics implements DeliveryMetrics, MailMetrics {
   watchKeptAnswers(): void {
     this.totalsCounter(
       "chart_answers_total",
-      "Buyers' workOrderStats answers by how they were made: kept (given again, still exact), patched (the groups of the locations written since read again) or read (the statement ran)",
+      "Buyers' workOrderStats answers by how they were made: kept (given again, still exact), patched (the groups of the locations or supplier facilities written since read again) or read (the statement ran)",
       "outcome",
       () => ({ kept: keptAnswerCounts.kept, patched: keptAnswerCounts.patched, read: keptAnswerCounts.read }),
     );

@@ -11,8 +11,8 @@
 //   fall due) makes the answer right for its own request only (validUntil);
 // - its snapshot is younger than KEPT_MS (a check that finds the answer exact moves it to the check's
 //   own): the worker deletes the change rows no younger snapshot can need (startStatsChangesCleanup).
-// A chart grouped by location that such changes made stale is patched when they name the locations of
-// the work orders they wrote (migration 20261220090000): only those locations' groups are read again, in
+// A chart grouped by location or supplier facility that such changes made stale is patched when they name
+// those of the work orders they wrote (migrations 20261220090000, 20261221090000): only their groups are read again, in
 // one snapshot with a check of the changes it sees, and put in place of theirs (Patch). Anything else
 // reads the rows again.
 import { type Db, Prisma, sqlRows, sqlTransaction } from "../../db.ts";
@@ -49,10 +49,11 @@ const stores = new WeakMap<Db, { answers: Map<string, Kept>; rows: number }>();
 export const keptAnswerCounts = { kept: 0, patched: 0, read: 0, rows: 0 };
 
 /**
- * Locations beyond which a patch reads the whole chart instead (the triggers record at most as many per
- * transaction, migration 20261220090000): their groups would cost what the whole read does.
+ * Keys (locations, supplier facilities) beyond which a patch reads the whole chart instead (the triggers
+ * record at most as many per transaction, migrations 20261220090000 and 20261221090000): their groups
+ * would cost what the whole read does.
  */
-const MAX_PATCHED_LOCATIONS = 64;
+const MAX_PATCHED_KEYS = 64;
 
 const storeOf = (db: Db) => {
   let store = stores.get(db);
@@ -79,18 +80,21 @@ interface Changes {
   everywhere: boolean;
   /** A change of its company's charts over its period that it did not see. */
   changed: boolean;
-  /** The locations of the work orders those changes wrote; null when one was not confined to locations. */
-  locations: number[] | null;
+  /**
+   * The keys (Patch.changes: locations or supplier facilities) of the work orders those changes wrote, a
+   * null element for a work order without one; null when one change was not confined to 64, or no patch.
+   */
+  keys: (number | null)[] | null;
   snapshot: string;
   expires: Date;
 }
 
 /**
  * The changes over `kept`'s period and company its snapshot did not see (a change with a creation range
- * outside the period leaves it), and every company's; in the same statement, the snapshot a new read
- * would be kept with.
+ * outside the period leaves it), and every company's, with the keys they name in their column `keys`;
+ * in the same statement, the snapshot a new read would be kept with.
  */
-const CHANGES = (company: number, kept: Kept) => {
+const CHANGES = (company: number, kept: Kept, keys?: Patch<unknown>["changes"]) => {
   const unseen = Prisma.sql`c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
                         AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot)`;
   const from = kept.period.from ?? null;
@@ -98,31 +102,38 @@ const CHANGES = (company: number, kept: Kept) => {
   return Prisma.sql`
   SELECT statement_timestamp() < ${kept.expires} AS unexpired,
          EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS everywhere,
-         ch.changed, ch.locations, ${SNAPSHOT}
-    FROM (SELECT count(*) > 0 AS changed,
-                 CASE WHEN bool_and(c."locationIds" IS NOT NULL) THEN coalesce(array_agg(DISTINCT l) FILTER (WHERE l IS NOT NULL), '{}') END AS locations
-            FROM "StatsChange" c LEFT JOIN LATERAL unnest(c."locationIds") l ON true
+         ch.changed, ch.keys, ${SNAPSHOT}
+    FROM (SELECT count(*) > 0 AS changed, ${keysOf(keys)} AS keys
+            FROM "StatsChange" c ${keys ? Prisma.sql`LEFT JOIN LATERAL unnest(c.${Prisma.raw(`"${keys}"`)}) WITH ORDINALITY k(id, n) ON true` : Prisma.empty}
            WHERE c."buyerCompanyId" = ${company} AND ${unseen}
              AND (c."createdFrom" IS NULL
                   OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
                  AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz))) ch`;
 };
 
+/** The union of the change rows' keys (null when one row has none); each row's keys once, by ordinality. */
+const keysOf = (keys?: string) =>
+  keys
+    ? Prisma.sql`CASE WHEN bool_and(c.${Prisma.raw(`"${keys}"`)} IS NOT NULL)
+                 THEN coalesce(array_agg(DISTINCT k.id) FILTER (WHERE k.n IS NOT NULL), '{}') END`
+    : Prisma.sql`NULL::int[]`;
+
 /** Exact as it is: nothing it did not see changed its charts, and it has not expired. */
 const fresh = (c: Changes) => c.unexpired && !c.everywhere && !c.changed;
-/** Exact once the groups of `c.locations` are read again. */
-const patchable = (c: Changes) =>
-  c.unexpired && !c.everywhere && c.locations !== null && c.locations.length <= MAX_PATCHED_LOCATIONS;
+/** Exact once the groups of `c.keys` are read again. */
+const patchable = (c: Changes) => c.unexpired && !c.everywhere && c.keys !== null && c.keys.length <= MAX_PATCHED_KEYS;
 
 /**
- * How an answer whose rows are grouped by location (among other keys) is patched: the rows of the changed
- * locations are read again and take the place of theirs.
+ * How an answer whose rows are grouped by location or supplier facility (among other keys) is patched:
+ * the rows of the keys the changes name are read again and take the place of theirs.
  */
 interface Patch<T> {
-  /** The statement of the answer restricted to the work orders of these locations (its rows in its order). */
-  statement: (locations: number[]) => Prisma.Sql;
-  /** A row's location. */
-  locationOf: (row: T) => number | null;
+  /** The change rows' column that names the keys. */
+  changes: "locationIds" | "supplierFacilityIds";
+  /** The statement of the answer restricted to the work orders of these keys (its rows in its order). */
+  statement: (keys: (number | null)[]) => Prisma.Sql;
+  /** A row's key. */
+  keyOf: (row: T) => number | null;
   /** The statement's ORDER BY, over two rows. */
   compare: (a: T, b: T) => number;
 }
@@ -153,7 +164,7 @@ export async function keptRows<T>(db: Db, o: KeptOptions<T>, read: () => Promise
   const usable = kept && (!kept.validUntil || o.now < kept.validUntil);
   const [check] = await sqlRows<Partial<Changes> & Pick<Changes, "snapshot" | "expires">>(
     db,
-    usable ? CHANGES(o.company, kept) : Prisma.sql`SELECT ${SNAPSHOT}`,
+    usable ? CHANGES(o.company, kept, o.patch?.changes) : Prisma.sql`SELECT ${SNAPSHOT}`,
   );
   if (usable && fresh(check as Changes)) {
     // Exact as of the check's own snapshot too: the next check reads only the changes since this one
@@ -182,25 +193,24 @@ export async function keptRows<T>(db: Db, o: KeptOptions<T>, read: () => Promise
 
 /**
  * `kept` brought up to date: in one read-only snapshot, the changes it did not see are read again (more
- * may have committed since the request's check), and the groups of their locations with them, which
- * take the place of those groups in the kept rows (the rest are exactly as that snapshot shows them:
- * nothing it did not see wrote their work orders). Null when the changes are no longer confined to
- * locations.
+ * may have committed since the request's check), and the groups of their keys with them, which take
+ * the place of those groups in the kept rows (the rest are exactly as that snapshot shows them: nothing
+ * it did not see wrote their work orders). Null when the changes are no longer confined to 64 keys.
  */
 async function patched<T>(db: Db, company: number, kept: Kept, patch: Patch<T>) {
   const fetched = await sqlTransaction(
     db,
     async (client) => {
-      const [changes] = (await client.query<Changes>(CHANGES(company, kept))).rows;
+      const [changes] = (await client.query<Changes>(CHANGES(company, kept, patch.changes))).rows;
       if (!patchable(changes)) return null;
-      const { text, values } = patch.statement(changes.locations!);
+      const { text, values } = patch.statement(changes.keys!);
       return { changes, rows: (await client.query<T & object>({ text, values })).rows as T[] };
     },
     { readOnlySnapshot: true },
   );
   if (!fetched) return null;
-  const located = new Set(fetched.changes.locations);
-  const others = (kept.rows as T[]).filter((row) => !located.has(patch.locationOf(row) as number));
+  const changed = new Set(fetched.changes.keys);
+  const others = (kept.rows as T[]).filter((row) => !changed.has(patch.keyOf(row)));
   const at = { snapshot: fetched.changes.snapshot, expires: fetched.changes.expires };
   return { at, rows: mergeSorted(others, fetched.rows, patch.compare), read: fetched.rows };
 }

@@ -172,27 +172,39 @@ function statsOrder<T>(q: StatsQuery): (a: T, b: T) => number {
   };
 }
 
+/** The dimension a kept answer is patched by, and the change rows' column that names its keys. */
+export interface PatchBy {
+  dimension: string;
+  changes: "locationIds" | "supplierFacilityIds";
+}
+
 /**
  * Runs a stats statement over one buyer company's rows, its answer kept between requests while it stays
  * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `now`: the
- * request's time as the statement holds it (the key leaves it out); `byLocation`: the dimension whose key
- * is a work order's location, when the query groups by one (a stale answer is then patched: only the
- * groups of the locations written since are read again).
+ * request's time as the statement holds it (the key leaves it out); `patchBy`: the dimension whose keys
+ * the change rows name, when the query groups by one (a stale answer is then patched: only the groups
+ * of the keys written since are read again).
  */
 export function keptStatsRows<T extends { changesWithTime?: boolean | null }>(
   db: Db,
   q: StatsQuery,
-  { company, period, now, byLocation }: { company: number; period?: Period; now: Date; byLocation?: string },
+  { company, period, now, patchBy }: { company: number; period?: Period; now: Date; patchBy?: PatchBy },
 ): Promise<T[]> {
   const statement = statsSql(q);
   const key = JSON.stringify([statement.text, statement.values.map((v) => (v === now ? "now" : v))]);
-  const location = q.dimensions.find(([alias]) => alias === byLocation)?.[1].key;
-  const patch = location && {
-    statement: (locations: number[]) =>
-      statsSql({ ...q, where: sql`${q.where} AND ${location} = ANY(${locations}::int[])` }),
-    locationOf: (row: T) => (row as Record<string, unknown>)[byLocation!] as number | null,
-    compare: statsOrder<T>(q),
-  };
+  const column = q.dimensions.find(([alias]) => alias === patchBy?.dimension)?.[1].key;
+  // A null among the keys stands for the work orders without one (the group of the null key).
+  const patch = column &&
+    patchBy && {
+      changes: patchBy.changes,
+      statement: (keys: (number | null)[]) =>
+        statsSql({
+          ...q,
+          where: sql`${q.where} AND (${column} = ANY(${keys}::int[]) OR (${keys.includes(null)} AND ${column} IS NULL))`,
+        }),
+      keyOf: (row: T) => (row as Record<string, unknown>)[patchBy.dimension] as number | null,
+      compare: statsOrder<T>(q),
+    };
   return keptRows<T>(
     db,
     {

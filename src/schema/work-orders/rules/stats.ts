@@ -138,8 +138,8 @@ function workOrderStatsQuery(
 }
 
 /**
- * A buyer key's charts are kept between requests while exact, and patched by location when grouped by it
- * (core/kept-answers.ts); others read afresh.
+ * A buyer key's charts are kept between requests while exact, and patched by location or supplier
+ * facility when grouped by one (core/kept-answers.ts); others read afresh.
  */
 export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStatsQuery>) {
   const [viewer, { filter, groupBy }, , now] = args;
@@ -149,7 +149,11 @@ export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStats
         company: viewer.buyerCompanyId,
         period: filter?.createdAt ?? {},
         now,
-        byLocation: groupBy.includes("LOCATION") ? "location" : undefined,
+        patchBy: groupBy.includes("LOCATION")
+          ? { dimension: "location", changes: "locationIds" }
+          : groupBy.includes("SUPPLIER_FACILITY")
+            ? { dimension: "supplierFacility", changes: "supplierFacilityIds" }
+            : undefined,
       })
     : statsRows<WorkOrderStatsRow>(db, statsSql(query));
 }
