@@ -203,6 +203,19 @@ describe("kept chart answers", () => {
     expect(assigned.rows.some((r) => r.supplierFacility === null)).toBe(false);
   });
 
+  it("patches an answer whose JSON holds a name with a quote, a comma, unbalanced brackets and a backslash", async () => {
+    const { refs } = t.fixture;
+    await t.db.location.update({ where: { id: refs["store-1"] }, data: { name: 'Store 1" ] east, {wing \\' } });
+    expect((await chart()).how).toBe("read");
+    // A work order of store-2 changes: store-1's groups are taken from the JSON the answer was written as.
+    const other = await t.db.workOrder.findFirstOrThrow({ where: { id: { in: ids }, locationId: refs["store-2"] } });
+    await t.db.workOrder.update({ where: { id: other.id }, data: { status: "TechWaitingOnSite" } });
+    const patched = await chart();
+    expect(patched.how).toBe("patched");
+    expect(patched.rows).toEqual(await expected());
+    expect(patched.rows.some((r) => r.location.name === 'Store 1" ] east, {wing \\')).toBe(true);
+  });
+
   it("reads the whole chart when a change was not confined to 64 locations", async () => {
     await chart();
     // What the trigger records for a transaction that wrote work orders of 65 locations.

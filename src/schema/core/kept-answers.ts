@@ -42,6 +42,17 @@ const keptRowLists = new WeakSet<unknown[]>();
 /** Whether `rows` are a kept answer's (given again while exact, or patched): the same row objects next time. */
 export const isKeptRows = (rows: unknown[]): boolean => keptRowLists.has(rows);
 
+/** Where a patched answer's rows come from: the rows it patched, and each row's index there (-1: read again). */
+export interface Origin {
+  rows: unknown[];
+  at: Int32Array;
+}
+
+const origins = new WeakMap<unknown[], Origin>();
+
+/** The origin of a patched answer's rows (undefined for any other). */
+export const originOf = (rows: unknown[]): Origin | undefined => origins.get(rows);
+
 /** Kept answers by key, least recently used first, per database client (a replica's are its own). */
 const stores = new WeakMap<Db, { answers: Map<string, Kept>; rows: number }>();
 
@@ -210,32 +221,45 @@ async function patched<T>(db: Db, company: number, kept: Kept, patch: Patch<T>) 
   );
   if (!fetched) return null;
   const changed = new Set(fetched.changes.keys);
-  const others = (kept.rows as T[]).filter((row) => !changed.has(patch.keyOf(row)));
+  const keptRows = kept.rows as T[];
+  const others: number[] = []; // the kept rows' indices that stay
+  for (let i = 0; i < keptRows.length; i++) if (!changed.has(patch.keyOf(keptRows[i]))) others.push(i);
   const at = { snapshot: fetched.changes.snapshot, expires: fetched.changes.expires };
-  return { at, rows: mergeSorted(others, fetched.rows, patch.compare), read: fetched.rows };
+  const merged = mergeSorted(others, keptRows, fetched.rows, patch.compare);
+  origins.set(merged.rows, { rows: keptRows, at: merged.at });
+  return { at, rows: merged.rows, read: fetched.rows };
 }
 
 /**
- * Two lists sorted by `compare` as one, where `few` is short (a few locations' groups against a month's
- * 19,000): each of its rows finds its place by binary search, then both are copied in one pass (a
- * comparison per row of `many` took 5 ms a request).
+ * The kept rows at `others` and the rows read again, both sorted by `compare`, as one, with each row's
+ * index among the kept rows (-1: read again). The rows read again are few (a few locations' groups
+ * against a month's 19,000): each finds its place by binary search, then both are copied in one pass (a
+ * comparison per kept row took 5 ms a request).
  */
-function mergeSorted<T>(many: T[], few: T[], compare: (x: T, y: T) => number): T[] {
-  const merged: T[] = [];
+function mergeSorted<T>(others: number[], kept: T[], read: T[], compare: (x: T, y: T) => number) {
+  const rows: T[] = [];
+  const at = new Int32Array(others.length + read.length);
   let from = 0;
-  for (const row of few) {
+  const copyTo = (end: number) => {
+    for (; from < end; from++) {
+      at[rows.length] = others[from];
+      rows.push(kept[others[from]]);
+    }
+  };
+  for (const row of read) {
     let low = from;
-    let high = many.length;
+    let high = others.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compare(many[middle], row) <= 0) low = middle + 1;
+      if (compare(kept[others[middle]], row) <= 0) low = middle + 1;
       else high = middle;
     }
-    for (; from < low; from++) merged.push(many[from]);
-    merged.push(row);
+    copyTo(low);
+    at[rows.length] = -1;
+    rows.push(row);
   }
-  for (; from < many.length; from++) merged.push(many[from]);
-  return merged;
+  copyTo(others.length);
+  return { rows, at };
 }
 
 function keep(store: { answers: Map<string, Kept>; rows: number }, key: string, kept: Kept): void {

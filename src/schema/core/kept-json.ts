@@ -1,38 +1,70 @@
 // The JSON of kept chart rows, written once (docs/dashboards.md, "Kept chart answers"). A month's chart
 // kept between requests is 19,000 rows; completing them field by field (graphql-jit) and writing them as
-// JSON took 19 of the 31 ms of CPU a kept answer cost, for the same bytes every time. So each row of a
-// kept answer (kept-answers.ts isKeptRows) keeps the JSON its completion wrote, with the selection that
-// asked for it (the operation, the list's response path, the variables, the key): a later request with
-// the same selection completes only the rows without it (the new groups of a patched answer) and the
-// list is written from the rows' texts in their order, as a RawJson that raw-json.ts's stringify puts in
-// place (yoga writes a result with the result's own `stringify`).
+// JSON took 19 of the 31 ms of CPU a kept answer cost, for the same bytes every time. So a kept answer's
+// list (kept-answers.ts isKeptRows) keeps the JSON it was written as, with the selection that asked for it
+// (the operation, the list's response path, the variables, the key), and where each row's JSON starts in
+// it: the same list asked for again with the same selection completes nothing, and a patched answer
+// (kept-answers.ts originOf) completes only the rows read again and takes the others' JSON from the list
+// it patched. The list is written as a RawJson, which raw-json.ts's stringify puts in place (yoga writes a
+// result with the result's own `stringify`).
 import type { ExecutionResult, GraphQLResolveInfo, OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { isKeptRows } from "./kept-answers.ts";
+import { isKeptRows, type Origin, originOf } from "./kept-answers.ts";
 import { RawJson, stringify } from "./raw-json.ts";
 import type { Viewer } from "./viewer.ts";
 
-/** JSON as completed for one selection (the last that asked; another selection writes its own). */
-interface Text {
+/** A list's JSON as written for one selection (the last that asked; another selection writes its own). */
+interface ListText {
   selection: string;
-  text: string;
+  /** `[row,row,…]`. */
+  json: string;
+  /**
+   * Where each row's JSON starts in `json`, and after the last, where the closing bracket is plus one;
+   * found when a patch first needs it (a list read whole is written by one JSON.stringify: 19,000 calls,
+   * one a row, took twice as long).
+   */
+  starts?: Int32Array;
 }
 
-/**
- * A row's JSON, on the row itself: a symbol-keyed property is read in nanoseconds where a WeakMap took
- * 200 (19,000 rows a request), and JSON.stringify never writes it.
- */
-const TEXT = Symbol("the row's JSON");
-type Row = { [TEXT]?: Text };
+const listTexts = new WeakMap<object, ListText>();
 
-/** A whole list's JSON, for a kept answer given again unchanged. */
-const listTexts = new WeakMap<object, Text>();
+/** Where each of the `count` values of a JSON array starts: after the bracket, and after each comma outside them. */
+export function valueStarts(json: string, count: number): Int32Array {
+  const starts = new Int32Array(count + 1);
+  starts[0] = 1;
+  let value = 0;
+  let depth = 0;
+  let inString = false;
+  for (let i = 1; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      if (depth-- === 0) starts[++value] = i + 1; // the array's own closing bracket
+    } else if (c === 0x2c && depth === 0) starts[++value] = i + 1;
+  }
+  return starts;
+}
+
+/** Value `i` of a list's text of `count` values. */
+function rowText(list: ListText, count: number, i: number): string {
+  list.starts ??= valueStarts(list.json, count);
+  return list.json.slice(list.starts[i], list.starts[i + 1] - 1);
+}
 
 /** A kept list left to this plugin: where it is in the answer, its rows, the selection that asked. */
 interface Pending {
   path: (string | number)[];
-  rows: Row[];
+  rows: object[];
   selection: string;
+  /** Its own text for the selection: nothing was completed. */
+  own?: ListText;
+  /** The list it patched, whose text for the selection gives every row not read again (origin.at ≥ 0). */
+  patched?: { origin: Origin; text: ListText };
 }
 
 /** The lists of each run's context waiting for the answer. */
@@ -70,9 +102,19 @@ export function rowsToComplete<T extends object>(
   const selection = JSON.stringify([operationId(info.operation), path, info.variableValues, context.viewer.keyId]);
   let lists = pending.get(context);
   if (!lists) pending.set(context, (lists = []));
+  const own = listTexts.get(rows);
+  if (own?.selection === selection) {
+    lists.push({ path, rows, selection, own });
+    return [];
+  }
+  const origin = originOf(rows);
+  const text = origin && listTexts.get(origin.rows);
+  if (origin && text?.selection === selection) {
+    lists.push({ path, rows, selection, patched: { origin, text } });
+    return rows.filter((_, i) => origin.at[i] < 0);
+  }
   lists.push({ path, rows, selection });
-  if (listTexts.get(rows)?.selection === selection) return [];
-  return rows.filter((row) => (row as Row)[TEXT]?.selection !== selection);
+  return rows;
 }
 
 /** The value at `path` in `data`, and a setter for it; undefined when a parent was nulled (an error). */
@@ -83,30 +125,38 @@ function at(data: unknown, path: (string | number)[]) {
   return parent ? { value: parent[last], set: (v: unknown) => (parent[last] = v) } : undefined;
 }
 
+/** A list's text from its rows' JSON. */
+function listText(selection: string, texts: string[]): ListText {
+  const starts = new Int32Array(texts.length + 1);
+  starts[0] = 1;
+  for (let i = 0; i < texts.length; i++) starts[i + 1] = starts[i] + texts[i].length + 1;
+  return { selection, json: `[${texts.join(",")}]`, starts };
+}
+
 /**
- * Writes each pending list of a run: a row completed in this run keeps its JSON, a row completed before
- * gives its kept JSON, in the rows' order. A list with an error under it is left as completed and keeps
- * nothing (the error's path counts the completed rows only; stats rows have no field that fails).
+ * Writes each pending list of a run: its own text, or one made of the rows completed in this run and
+ * the JSON of those it patched, in the rows' order. A list with an error under it is left as completed
+ * and keeps nothing (the error's path counts the completed rows only; stats rows have no field that fails).
  */
 function writeLists(result: ExecutionResult, lists: Pending[]): ExecutionResult {
   let written = false;
-  for (const { path, rows, selection } of lists) {
+  for (const { path, rows, selection, own, patched } of lists) {
     const list = at(result.data, path);
     if (!Array.isArray(list?.value)) continue;
-    const failed = result.errors?.some((e) => path.every((key, i) => e.path?.[i] === key));
-    if (failed) continue;
-    let whole = listTexts.get(rows);
-    if (whole?.selection !== selection) {
+    if (result.errors?.some((e) => path.every((key, i) => e.path?.[i] === key))) continue;
+    let text = own;
+    if (!text && patched) {
+      const { origin, text: before } = patched;
       const completed = list.value;
       let next = 0;
-      const texts = rows.map((row) => {
-        if (row[TEXT]?.selection === selection) return row[TEXT].text;
-        row[TEXT] = { selection, text: JSON.stringify(completed[next++]) };
-        return row[TEXT].text;
-      });
-      listTexts.set(rows, (whole = { selection, text: `[${texts.join(",")}]` }));
+      const texts = rows.map((_, i) =>
+        origin.at[i] >= 0 ? rowText(before, origin.rows.length, origin.at[i]) : JSON.stringify(completed[next++]),
+      );
+      text = listText(selection, texts);
     }
-    list.set(new RawJson(whole.text));
+    text ??= { selection, json: JSON.stringify(list.value) };
+    listTexts.set(rows, text);
+    list.set(new RawJson(text.json));
     written = true;
   }
   // yoga writes a result by its own `stringify` when it has one (graphql-jit's serializers use it too).
