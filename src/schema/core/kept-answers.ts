@@ -12,9 +12,9 @@
 // - its snapshot is younger than KEPT_MS (a check that finds the answer exact moves it to the check's
 //   own): the worker deletes the change rows no younger snapshot can need (startStatsChangesCleanup).
 // A chart grouped by location or supplier facility that such changes made stale is patched when they name
-// those of the work orders they wrote (migrations 20261220090000, 20261221090000): only their groups are read again, in
-// one snapshot with a check of the changes it sees, and put in place of theirs (Patch). Anything else
-// reads the rows again.
+// those of the work orders they wrote (migrations 20261220090000, 20261221090000): only their groups are
+// read again, in one snapshot with a check of the changes it sees, and put in place of theirs (Patch).
+// Anything else reads the rows again.
 import { type Db, Prisma, sqlRows, sqlTransaction } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startPollLoop } from "./poll-loop.ts";
@@ -36,7 +36,7 @@ interface Kept {
   rows: unknown[];
 }
 
-/** The row lists of kept answers (kept-json.ts keeps their rows' JSON). */
+/** The row lists of kept answers (kept-json.ts keeps the JSON they were written as). */
 const keptRowLists = new WeakSet<unknown[]>();
 
 /** Whether `rows` are a kept answer's (given again while exact, or patched): the same row objects next time. */
@@ -115,14 +115,18 @@ const CHANGES = (company: number, kept: Kept, keys?: Patch<unknown>["changes"]) 
          EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS everywhere,
          ch.changed, ch.keys, ${SNAPSHOT}
     FROM (SELECT count(*) > 0 AS changed, ${keysOf(keys)} AS keys
-            FROM "StatsChange" c ${keys ? Prisma.sql`LEFT JOIN LATERAL unnest(c.${Prisma.raw(`"${keys}"`)}) WITH ORDINALITY k(id, n) ON true` : Prisma.empty}
+            FROM "StatsChange" c ${keys ? keysJoin(keys) : Prisma.empty}
            WHERE c."buyerCompanyId" = ${company} AND ${unseen}
              AND (c."createdFrom" IS NULL
                   OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
                  AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz))) ch`;
 };
 
-/** The union of the change rows' keys (null when one row has none); each row's keys once, by ordinality. */
+/** Each change row's keys (`keys`: a column of ours, not input) as rows k(id, n); none for a row without. */
+const keysJoin = (keys: string) =>
+  Prisma.sql`LEFT JOIN LATERAL unnest(c.${Prisma.raw(`"${keys}"`)}) WITH ORDINALITY k(id, n) ON true`;
+
+/** The union of the change rows' keys (null when one row has none); a null key counts, a row without keys not. */
 const keysOf = (keys?: string) =>
   keys
     ? Prisma.sql`CASE WHEN bool_and(c.${Prisma.raw(`"${keys}"`)} IS NOT NULL)

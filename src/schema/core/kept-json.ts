@@ -38,8 +38,8 @@ export function valueStarts(json: string, count: number): Int32Array {
   for (let i = 1; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash: the next character is escaped
+      // A backslash escapes the next character; a quote not escaped ends the string.
+      if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) depth++;
@@ -136,7 +136,8 @@ function listText(selection: string, texts: string[]): ListText {
 /**
  * Writes each pending list of a run: its own text, or one made of the rows completed in this run and
  * the JSON of those it patched, in the rows' order. A list with an error under it is left as completed
- * and keeps nothing (the error's path counts the completed rows only; stats rows have no field that fails).
+ * and keeps nothing: its error paths count the rows completed, which is all of them the first time
+ * (stats rows have no field that fails; one that could would need its rows completed every time).
  */
 function writeLists(result: ExecutionResult, lists: Pending[]): ExecutionResult {
   let written = false;
