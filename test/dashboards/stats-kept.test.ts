@@ -110,7 +110,7 @@ describe("kept chart answers", () => {
     expect(again.asOf).toBe(clock.toISOString());
   });
 
-  it("is patched after a work order's status changed or a work order was added, read again after a location renamed", async () => {
+  it("is patched after a work order's status changed or a location renamed, read again after a supplier facility renamed", async () => {
     const { refs } = t.fixture;
     await chart();
     await t.db.workOrder.update({ where: { id: ids[0] }, data: { status: "TechScheduled" } });
@@ -125,9 +125,13 @@ describe("kept chart answers", () => {
     expect(added.how).toBe("read");
     expect(added.rows).toEqual(await expected());
 
+    // A chart by status alone is read whole after a rename; the chart by location patches that location.
+    const BY_STATUS = `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [STATUS]) { rows { status count } } }`;
+    await chart("acme-key", BY_STATUS);
     await t.db.location.update({ where: { id: refs["store-2"] }, data: { name: "Store Two (renamed)" } });
+    expect((await chart("acme-key", BY_STATUS)).how).toBe("read");
     const renamed = await chart();
-    expect(renamed.how).toBe("read");
+    expect(renamed.how).toBe("patched");
     expect(renamed.rows.some((r) => r.location.name === "Store Two (renamed)")).toBe(true);
     expect(renamed.rows).toEqual(await expected());
 
@@ -205,8 +209,9 @@ describe("kept chart answers", () => {
 
   it("patches an answer whose JSON holds a name with a quote, a comma, unbalanced brackets and a backslash", async () => {
     const { refs } = t.fixture;
+    await chart();
     await t.db.location.update({ where: { id: refs["store-1"] }, data: { name: 'Store 1" ] east, {wing \\' } });
-    expect((await chart()).how).toBe("read");
+    expect((await chart()).how).toBe("patched");
     // A work order of store-2 changes: store-1's groups are taken from the JSON the answer was written as.
     const other = await t.db.workOrder.findFirstOrThrow({ where: { id: { in: ids }, locationId: refs["store-2"] } });
     await t.db.workOrder.update({ where: { id: other.id }, data: { status: "TechWaitingOnSite" } });
@@ -387,7 +392,11 @@ describe("kept chart answers", () => {
         rows: value("chart_answers_kept_rows"),
       };
     };
-    await t.db.location.update({ where: { id: t.fixture.refs["store-1"] }, data: { name: "Store One (metrics)" } });
+    // A supplier facility's new name: every chart is read whole.
+    await t.db.supplierFacility.update({
+      where: { id: t.fixture.refs["coolco-pdx"] },
+      data: { name: "CoolCo (metrics)" },
+    });
     const before = await scrape();
     const read = await chart();
     expect((await chart()).read).toBe(false);
