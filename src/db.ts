@@ -303,13 +303,14 @@ export async function sqlRows<T>(db: Db, query: Prisma.Sql, options: { planFor?:
 }
 
 /**
- * Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). `readOnlySnapshot`:
- * a read-only transaction whose statements all see one snapshot (REPEATABLE READ).
+ * Runs `work` in one transaction on a pooled connection (plain SQL; see sqlPool). `readSnapshot`: a
+ * read-only transaction whose statements all see one snapshot (REPEATABLE READ), e.g. to read the
+ * changes a kept chart answer did not see and the groups they changed at one instant.
  */
 export async function sqlTransaction<T>(
   db: Db,
   work: (client: pg.PoolClient) => Promise<T>,
-  options: { readOnlySnapshot?: boolean } = {},
+  { readSnapshot = false } = {},
 ): Promise<T> {
   const client = await sqlPool(db).connect();
   // Set when the server ends this connection (pg_terminate_backend, a restart): the query in flight
@@ -318,10 +319,10 @@ export async function sqlTransaction<T>(
   const onError = (error: Error) => (lost = error);
   client.on("error", onError);
   try {
-    await client.query(options.readOnlySnapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+    await client.query(readSnapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
-    if (!options.readOnlySnapshot) markCommitted();
+    if (!readSnapshot) markCommitted();
     return result;
   } catch (error) {
     if (!lost) await client.query("ROLLBACK").catch((e: Error) => (lost = e));

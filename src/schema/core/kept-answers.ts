@@ -12,9 +12,9 @@
 // - its snapshot is younger than KEPT_MS (a check that finds the answer exact moves it to the check's
 //   own): the worker deletes the change rows no younger snapshot can need (startStatsChangesCleanup).
 // A chart grouped by location or supplier facility that such changes made stale is patched when they name
-// those of the work orders they wrote (migrations 20261220090000, 20261221090000): only their groups are
-// read again, in one snapshot with a check of the changes it sees, and put in place of theirs (Patch).
-// Anything else reads the rows again.
+// those of the work orders they wrote (migration 20261220090000): only their groups are read again, in
+// one snapshot with a check of the changes it sees, and put in place of theirs (Patch). Anything else
+// reads the rows again.
 import { type Db, Prisma, sqlRows, sqlTransaction } from "../../db.ts";
 import type { Logger } from "../../logger.ts";
 import { startPollLoop } from "./poll-loop.ts";
@@ -61,7 +61,7 @@ export const keptAnswerCounts = { kept: 0, patched: 0, read: 0, rows: 0 };
 
 /**
  * Keys (locations, supplier facilities) beyond which a patch reads the whole chart instead (the triggers
- * record at most as many per transaction, migrations 20261220090000 and 20261221090000): their groups
+ * record at most as many per transaction, migration 20261220090000): their groups
  * would cost what the whole read does.
  */
 const MAX_PATCHED_KEYS = 64;
@@ -221,7 +221,7 @@ async function patched<T>(db: Db, company: number, kept: Kept, patch: Patch<T>) 
       const { text, values } = patch.statement(changes.keys!);
       return { changes, rows: (await client.query<T & object>({ text, values })).rows as T[] };
     },
-    { readOnlySnapshot: true },
+    { readSnapshot: true },
   );
   if (!fetched) return null;
   const changed = new Set(fetched.changes.keys);

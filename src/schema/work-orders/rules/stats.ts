@@ -66,13 +66,13 @@ function dimension(name: WorkOrderDimension, bucket: TimeBucket): [string, Dimen
   }
 }
 
+/** An open work order's due time: its creation plus its priority's hours (null without a priority). */
+const DUE = sql`w."createdAt" + w."woPriority" * interval '1 hour'`;
+
 /** The measures beyond count, by the row field that shows them. */
 function measure(name: "overdue" | "medianHoursToCompletion", now: Date): Measure {
   if (name === "overdue")
-    return {
-      value: sql`(count(*) FILTER (WHERE ${statusesSql(OPEN_STATUSES)}
-        AND w."createdAt" + w."woPriority" * interval '1 hour' < ${now}))::int`,
-    };
+    return { value: sql`(count(*) FILTER (WHERE ${statusesSql(OPEN_STATUSES)} AND ${DUE} < ${now}))::int` };
   // firstCompletedAt: the first change into a completed status, kept on the row by a trigger on the
   // status history (migration 20261212090000) and carried by the stats index. The hours of the group's
   // completed work orders are gathered, then their median taken per group (core/stats.ts Measure.final).
