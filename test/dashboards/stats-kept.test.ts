@@ -110,7 +110,7 @@ describe("kept chart answers", () => {
     expect(again.asOf).toBe(clock.toISOString());
   });
 
-  it("is patched after a work order's status changed or a location renamed, read again after a supplier facility renamed", async () => {
+  it("is patched after a work order's status changed or a location renamed, kept after a supplier facility renamed", async () => {
     const { refs } = t.fixture;
     await chart();
     await t.db.workOrder.update({ where: { id: ids[0] }, data: { status: "TechScheduled" } });
@@ -125,24 +125,28 @@ describe("kept chart answers", () => {
     expect(added.how).toBe("read");
     expect(added.rows).toEqual(await expected());
 
-    // A chart by status alone is read whole after a rename; the chart by location patches that location.
+    // A chart by status alone shows no location's name: kept through a rename; the chart by location
+    // patches that location.
     const BY_STATUS = `query($ids: [Int!]) { workOrderStats(filter: {ids: $ids}, groupBy: [STATUS]) { rows { status count } } }`;
-    await chart("acme-key", BY_STATUS);
+    const byStatus = await chart("acme-key", BY_STATUS);
     await t.db.location.update({ where: { id: refs["store-2"] }, data: { name: "Store Two (renamed)" } });
-    expect((await chart("acme-key", BY_STATUS)).how).toBe("read");
+    const stillByStatus = await chart("acme-key", BY_STATUS);
+    expect(stillByStatus.how).toBe("kept");
+    expect(stillByStatus.rows).toEqual(byStatus.rows);
     const renamed = await chart();
     expect(renamed.how).toBe("patched");
     expect(renamed.rows.some((r) => r.location.name === "Store Two (renamed)")).toBe(true);
     expect(renamed.rows).toEqual(await expected());
 
-    // The same name written again changes no chart; a supplier facility's new name may change any.
+    // The same name written again changes no chart; a supplier facility's new name changes only the charts
+    // grouped by supplier facility (below).
     await t.db.location.update({ where: { id: refs["store-2"] }, data: { name: "Store Two (renamed)" } });
     expect((await chart()).read).toBe(false);
     await t.db.supplierFacility.update({
       where: { id: refs["coolco-pdx"] },
       data: { name: "CoolCo Portland (renamed)" },
     });
-    expect((await chart()).read).toBe(true);
+    expect((await chart()).how).toBe("kept");
   });
 
   it("patches the groups of the locations a work order moved between, and a new location's, in the statement's order", async () => {
@@ -205,6 +209,102 @@ describe("kept chart answers", () => {
     expect(assigned.how).toBe("patched");
     expect(assigned.rows).toEqual(await bySupplier());
     expect(assigned.rows.some((r) => r.supplierFacility === null)).toBe(false);
+  });
+
+  it("keeps the charts that show no name a change renamed, and reads or patches those that do", async () => {
+    const { refs } = t.fixture;
+    const ask = (groupBy: string, rows: string, filter = "ids: $ids") =>
+      chart(
+        "acme-key",
+        `query($ids: [Int!]) { workOrderStats(filter: {${filter}}, groupBy: [${groupBy}]) { rows { ${rows} count } } }`,
+      );
+    /** A plain SQL GROUP BY of the counted work orders by `key` (an expression over w, l and its join). */
+    const grouped = async (key: string, join: string, where = "TRUE") =>
+      (
+        await t.db.$queryRawUnsafe<{ id: number | null; name: string | null; count: number }[]>(
+          `SELECT k.id, k.name, count(*)::int AS count FROM "WorkOrder" w JOIN "Location" l ON l.id = w."locationId"
+             LEFT JOIN ${join} k ON k.id = ${key} WHERE w.id = ANY($1) AND ${where}
+            GROUP BY k.id, k.name ORDER BY k.id NULLS LAST`,
+          ids,
+        )
+      ).map((r) => ({ key: r.id === null ? null : { id: r.id, name: r.name }, count: r.count }));
+    const byProblemType = () => ask("PROBLEM_TYPE", "key: problemType { id name }");
+    const byRegion = () => ask("REGION", "key: region { id name }");
+    const bySupplier = () => ask("SUPPLIER_FACILITY", "key: supplierFacility { id name }");
+    const inWest = () => ask("STATUS", "status", `ids: $ids, regionIds: [${refs.west}]`);
+    const west = async () =>
+      (
+        await t.db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM "WorkOrder" w
+          JOIN "Location" l ON l.id = w."locationId" WHERE w.id = ANY(${ids}) AND l."regionId" = ${refs.west}`
+      )[0].count;
+    const all = [chart, byProblemType, byRegion, bySupplier, inWest];
+    const answers = async () => {
+      const made = [];
+      for (const ask of all) made.push(await ask());
+      return made;
+    };
+    await answers();
+
+    // A problem type renamed: only the chart grouped by problem type reads again, with the new name.
+    await t.db.problemType.update({ where: { id: refs.hvac }, data: { name: "HVAC (renamed)" } });
+    let [status, problemType, region, supplier, regionFilter] = await answers();
+    expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
+      "kept",
+      "read",
+      "kept",
+      "kept",
+      "kept",
+    ]);
+    expect(problemType.rows).toEqual(await grouped(`w."problemTypeId"`, `"ProblemType"`));
+    expect(problemType.rows.some((r) => r.key.name === "HVAC (renamed)")).toBe(true);
+
+    // A region renamed: the chart grouped by region, and (its filter reads the region) the one filtered by it.
+    await t.db.region.update({ where: { id: refs.west }, data: { name: "West (renamed)" } });
+    [status, problemType, region, supplier, regionFilter] = await answers();
+    expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
+      "kept",
+      "kept",
+      "read",
+      "kept",
+      "read",
+    ]);
+    expect(region.rows).toEqual(await grouped(`l."regionId"`, `"Region"`));
+    expect(region.rows.some((r) => r.key?.name === "West (renamed)")).toBe(true);
+
+    // A supplier facility renamed: the chart grouped by supplier facility patches its groups.
+    await t.db.supplierFacility.update({ where: { id: refs["coolco-pdx"] }, data: { name: "CoolCo (renamed)" } });
+    [status, problemType, region, supplier, regionFilter] = await answers();
+    expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
+      "kept",
+      "kept",
+      "kept",
+      "patched",
+      "kept",
+    ]);
+    expect(supplier.rows).toEqual(await grouped(`w."supplierFacilityId"`, `"SupplierFacility"`));
+    expect(supplier.rows.some((r) => r.key?.name === "CoolCo (renamed)")).toBe(true);
+
+    // A location moved out of its region: the charts by region and by location, and the one filtered by
+    // the region, whose count drops.
+    const westBefore = await west();
+    await t.db.location.update({ where: { id: refs["store-2"] }, data: { regionId: null } });
+    try {
+      [status, problemType, region, supplier, regionFilter] = await answers();
+      expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
+        "patched",
+        "kept",
+        "read",
+        "kept",
+        "read",
+      ]);
+      expect(status.rows).toEqual(await expected());
+      expect(region.rows).toEqual(await grouped(`l."regionId"`, `"Region"`));
+      const counted = regionFilter.rows.reduce((sum, r) => sum + r.count, 0);
+      expect(counted).toBe(await west());
+      expect(counted).toBeLessThan(westBefore);
+    } finally {
+      await t.db.location.update({ where: { id: refs["store-2"] }, data: { regionId: refs.west } });
+    }
   });
 
   it("patches an answer whose JSON holds a name with a quote, a comma, unbalanced brackets and a backslash", async () => {
@@ -392,11 +492,8 @@ describe("kept chart answers", () => {
         rows: value("chart_answers_kept_rows"),
       };
     };
-    // A supplier facility's new name: every chart is read whole.
-    await t.db.supplierFacility.update({
-      where: { id: t.fixture.refs["coolco-pdx"] },
-      data: { name: "CoolCo (metrics)" },
-    });
+    // A change of every period naming no keys (what a truncate records for every company): read whole.
+    await t.db.$executeRaw`SELECT stats_change(${t.fixture.refs.acme}, NULL, NULL)`;
     const before = await scrape();
     const read = await chart();
     expect((await chart()).read).toBe(false);

@@ -6,7 +6,9 @@
 // - no transaction that snapshot did not see has changed what the company's charts read over the period
 //   the chart counts: the triggers of migration 20261219090000_stats_changes write a "StatsChange" row
 //   per company and transaction (with the creation times of the work orders it wrote), and one index
-//   lookup per request (CHANGES) finds any the snapshot does not show;
+//   lookup per request (CHANGES) finds any the snapshot does not show; a change confined to names (a
+//   renamed region, problem type, supplier facility or location; migration 20261230090000) counts only
+//   for the charts that show them (KeptOptions.dimensions);
 // - time alone cannot change a figure: one relative to the request's time (a work order that may still
 //   fall due) makes the answer right for its own request only (validUntil);
 // - its snapshot is younger than KEPT_MS (a check that finds the answer exact moves it to the check's
@@ -27,6 +29,7 @@ const MAX_KEPT_ROWS = 200_000;
 interface Kept {
   company: number;
   period: Period;
+  dimensions: readonly string[];
   /** pg_current_snapshot() taken just before the read, as text. */
   snapshot: string;
   /** The snapshot's statement_timestamp() plus KEPT_MS: PostgreSQL's clock, compared by PostgreSQL. */
@@ -87,9 +90,10 @@ const SNAPSHOT = Prisma.raw(
 interface Changes {
   /** Its snapshot is younger than KEPT_MS. */
   unexpired: boolean;
-  /** A change of every company's charts (a supplier facility's name, a truncate) it did not see. */
-  everywhere: boolean;
-  /** A change of its company's charts over its period that it did not see. */
+  /**
+   * A change it did not see of its company's charts (or every company's: a supplier facility's name, a
+   * truncate) over its period, not confined to dimensions it does not show.
+   */
   changed: boolean;
   /**
    * The keys (Patch.changes: locations or supplier facilities) of the work orders those changes wrote, a
@@ -101,22 +105,22 @@ interface Changes {
 }
 
 /**
- * The changes over `kept`'s period and company its snapshot did not see (a change with a creation range
- * outside the period leaves it), and every company's, with the keys they name in their column `keys`;
- * in the same statement, the snapshot a new read would be kept with.
+ * The changes its snapshot did not see of `kept`'s company's charts and of every company's, over its
+ * period (a change with a creation range outside it leaves it) and not confined to dimensions it does not
+ * show, with the keys they name in their column `keys`; in the same statement, the snapshot a new read
+ * would be kept with.
  */
 const CHANGES = (company: number, kept: Kept, keys?: Patch<unknown>["changes"]) => {
-  const unseen = Prisma.sql`c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
-                        AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot)`;
   const from = kept.period.from ?? null;
   const to = kept.period.to ?? null;
   return Prisma.sql`
-  SELECT statement_timestamp() < ${kept.expires} AS unexpired,
-         EXISTS (SELECT 1 FROM "StatsChange" c WHERE c."buyerCompanyId" IS NULL AND ${unseen}) AS everywhere,
-         ch.changed, ch.keys, ${SNAPSHOT}
+  SELECT statement_timestamp() < ${kept.expires} AS unexpired, ch.changed, ch.keys, ${SNAPSHOT}
     FROM (SELECT count(*) > 0 AS changed, ${keysOf(keys)} AS keys
             FROM "StatsChange" c ${keys ? keysJoin(keys) : Prisma.empty}
-           WHERE c."buyerCompanyId" = ${company} AND ${unseen}
+           WHERE (c."buyerCompanyId" = ${company} OR c."buyerCompanyId" IS NULL)
+             AND c.xid >= pg_snapshot_xmin(${kept.snapshot}::pg_snapshot)
+             AND NOT pg_visible_in_snapshot(c.xid, ${kept.snapshot}::pg_snapshot)
+             AND (c.dimensions IS NULL OR c.dimensions && ${kept.dimensions}::text[])
              AND (c."createdFrom" IS NULL
                   OR (${from}::timestamptz IS NULL OR c."createdTo" >= ${from}::timestamptz)
                  AND (${to}::timestamptz IS NULL OR c."createdFrom" < ${to}::timestamptz))) ch`;
@@ -134,9 +138,9 @@ const keysOf = (keys?: string) =>
     : Prisma.sql`NULL::int[]`;
 
 /** Exact as it is: nothing it did not see changed its charts, and it has not expired. */
-const fresh = (c: Changes) => c.unexpired && !c.everywhere && !c.changed;
+const fresh = (c: Changes) => c.unexpired && !c.changed;
 /** Exact once the groups of `c.keys` are read again. */
-const patchable = (c: Changes) => c.unexpired && !c.everywhere && c.keys !== null && c.keys.length <= MAX_PATCHED_KEYS;
+const patchable = (c: Changes) => c.unexpired && c.keys !== null && c.keys.length <= MAX_PATCHED_KEYS;
 
 /**
  * How an answer whose rows are grouped by location or supplier facility (among other keys) is patched:
@@ -158,6 +162,11 @@ interface KeptOptions<T> {
   company: number;
   /** The creation times of the work orders the chart counts; changes outside it leave the chart exact. */
   period?: Period;
+  /**
+   * The dimensions whose names (or, REGION, whose locations) the chart shows or filters by: a change
+   * confined to others' leaves it exact.
+   */
+  dimensions: readonly string[];
   /** The chart's statement and values, without the request's time. */
   key: string;
   /** The request's time. */
@@ -202,7 +211,8 @@ export async function keptRows<T>(db: Db, o: KeptOptions<T>, read: () => Promise
   const rows = await read();
   keptAnswerCounts.read++;
   const at = { snapshot: check.snapshot, expires: check.expires };
-  keep(store, o.key, { company: o.company, period: o.period ?? {}, ...at, rows, validUntil: o.validUntil(rows) });
+  const { company, period = {}, dimensions } = o;
+  keep(store, o.key, { company, period, dimensions, ...at, rows, validUntil: o.validUntil(rows) });
   return rows;
 }
 

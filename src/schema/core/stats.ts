@@ -180,15 +180,22 @@ export interface PatchBy {
 
 /**
  * Runs a stats statement over one buyer company's rows, its answer kept between requests while it stays
- * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `now`: the
- * request's time as the statement holds it (the key leaves it out); `patchBy`: the dimension whose keys
+ * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `dimensions`:
+ * those whose names the rows show or whose membership the filter reads (a change confined to others' keeps
+ * the answer); `now`: the request's time as the statement holds it (the key leaves it out); `patchBy`: the dimension whose keys
  * the change rows name, when the query groups by one (a stale answer is then patched: only the groups
  * of the keys written since are read again).
  */
 export function keptStatsRows<T extends { changesWithTime?: boolean | null }>(
   db: Db,
   q: StatsQuery,
-  { company, period, now, patchBy }: { company: number; period?: Period; now: Date; patchBy?: PatchBy },
+  {
+    company,
+    period,
+    dimensions,
+    now,
+    patchBy,
+  }: { company: number; period?: Period; dimensions: readonly string[]; now: Date; patchBy?: PatchBy },
 ): Promise<T[]> {
   const statement = statsSql(q);
   const key = JSON.stringify([statement.text, statement.values.map((v) => (v === now ? "now" : v))]);
@@ -210,6 +217,7 @@ export function keptStatsRows<T extends { changesWithTime?: boolean | null }>(
     {
       company,
       period,
+      dimensions,
       key,
       now,
       // A figure that may still change with time alone: the answer is right for this request only.

@@ -148,6 +148,8 @@ export function workOrderStats(db: Db, ...args: Parameters<typeof workOrderStats
     ? keptStatsRows<WorkOrderStatsRow>(db, query, {
         company: viewer.buyerCompanyId,
         period: filter?.createdAt ?? {},
+        // A region filter reads which locations are in the region (a location moved changes REGION).
+        dimensions: filter?.regionIds ? [...groupBy, "REGION"] : groupBy,
         now,
         patchBy: groupBy.includes("LOCATION")
           ? { dimension: "location", changes: "locationIds" }
