@@ -14,11 +14,11 @@ const VARY = "Accept, X-API-KEY, SVC-KEY";
 const NO_STORE = { "cache-control": "no-store" };
 
 /** The caching headers of an answer, and whether the client's copy (If-None-Match) is current. */
-function cachingOf(req: http.IncomingMessage, status: number, body: string) {
+function cachingOf(req: http.IncomingMessage, status: number, body: Buffer | string) {
   if (req.method !== "GET" || status !== 200) return { headers: NO_STORE, notModified: false };
   let answer: { data?: unknown; errors?: unknown };
   try {
-    answer = JSON.parse(body);
+    answer = JSON.parse(body.toString());
   } catch {
     return { headers: NO_STORE, notModified: false };
   }
@@ -39,7 +39,7 @@ export function writeAnswer(
   headers: Record<string, string>,
   body: Buffer | string,
 ): void {
-  const caching = cachingOf(req, status, body.toString());
+  const caching = cachingOf(req, status, body);
   if (caching.notModified) {
     res.writeHead(304, caching.headers);
     return void res.end();

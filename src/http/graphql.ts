@@ -443,7 +443,8 @@ async function serveDirect(
   return true;
 }
 
-type KeptResponse = { body: string; init: { status: number; headers: Record<string, string> } };
+/** The body is the result's `stringify`'s: a string, or bytes (an answer holding a kept chart's, core/kept-json.ts). */
+type KeptResponse = { body: string | Buffer; init: { status: number; headers: Record<string, string> } };
 const KEEP_RESPONSE = {
   Response: class {
     constructor(

@@ -1,4 +1,4 @@
-// Where each value of a kept list's JSON starts (src/schema/core/kept-json.ts valueStarts): a patched
+// Where each value of a kept list's JSON (its UTF-8 bytes) starts (src/schema/core/kept-json.ts valueStarts): a patched
 // chart takes the rows it did not read again from the JSON the list was written as, so every row must be
 // cut exactly, whatever its strings hold (quotes, backslashes, commas, brackets, other scripts).
 import { describe, expect, it } from "vitest";
@@ -18,14 +18,14 @@ describe("valueStarts", () => {
       null,
       { empty: {}, list: [] },
     ];
-    const json = JSON.stringify(values);
+    const json = Buffer.from(JSON.stringify(values));
     const starts = valueStarts(json, values.length);
-    const cut = values.map((_, i) => JSON.parse(json.slice(starts[i], starts[i + 1] - 1)));
+    const cut = values.map((_, i) => JSON.parse(json.subarray(starts[i], starts[i + 1] - 1).toString()));
     expect(cut).toEqual(values);
     expect(starts[values.length]).toBe(json.length);
   });
 
   it("finds nothing to cut in an empty array", () => {
-    expect([...valueStarts("[]", 0)]).toEqual([1]);
+    expect([...valueStarts(Buffer.from("[]"), 0)]).toEqual([1]);
   });
 });

@@ -343,6 +343,27 @@ describe("kept chart answers", () => {
     expect(labels.map((l) => l.label)).toEqual(STATUSES);
   });
 
+  it("writes a kept answer the same through yoga's own HTTP path (a browser's request, with an Origin)", async () => {
+    const fromBrowser = async () => {
+      const reply = await t.call(
+        "acme-key",
+        "POST",
+        "/graphql",
+        { query: CHART, variables: { ids } },
+        {
+          origin: "http://dashboard.example",
+        },
+      );
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get("access-control-allow-origin")).not.toBeNull(); // yoga's CORS: its own path answered
+      return reply.body.data.workOrderStats.rows;
+    };
+    await chart();
+    expect((await chart()).how).toBe("kept");
+    expect(await fromBrowser()).toEqual(await expected());
+    expect(await fromBrowser()).toEqual(await expected());
+  });
+
   it("writes a kept answer's rows from their kept JSON only for the selection that wrote it", async () => {
     const ask = async (query: string, variables: Record<string, unknown> = {}) => {
       const reply = await t.graphql("acme-key", query, { ids, ...variables });

@@ -1,6 +1,7 @@
-// JSON text written by PostgreSQL (core/raw-json.ts): REST writes it in place, JSON.stringify reads it as its value.
+// JSON text written by PostgreSQL, or kept as bytes (core/raw-json.ts): REST and GraphQL write it in place,
+// JSON.stringify reads it as its value.
 import { describe, expect, it } from "vitest";
-import { RawJson, stringify } from "../../src/schema/core/raw-json.ts";
+import { RawJson, stringify, stringifyToBytes } from "../../src/schema/core/raw-json.ts";
 
 describe("RawJson", () => {
   const groups = '[{"value":3,"count":2},{"value":null,"count":1}]';
@@ -22,6 +23,17 @@ describe("RawJson", () => {
     expect(JSON.stringify(answer)).toBe(expected);
     stringify(answer);
     expect(JSON.stringify(answer)).toBe(expected);
+  });
+
+  it("is written in place as UTF-8 bytes by stringifyToBytes, kept as text or as bytes", () => {
+    const named = '[{"name":"naïve – ✓ \\"q\\""}]';
+    const bytes = { ...answer, kept: new RawJson(Buffer.from(named)), tail: "é" };
+    const written = stringifyToBytes(bytes);
+    expect(written.toString()).toBe(stringify(bytes));
+    expect(JSON.parse(written.toString()).kept).toEqual(JSON.parse(named));
+    expect(stringifyToBytes({ a: "ü" })).toEqual(Buffer.from('{"a":"ü"}'));
+    // JSON.stringify reads bytes as the value they hold too (a websocket message).
+    expect(JSON.parse(JSON.stringify(bytes)).kept).toEqual(JSON.parse(named));
   });
 
   it("leaves an answer without one as JSON.stringify writes it", () => {

@@ -5,21 +5,22 @@
 // (the operation, the list's response path, the variables, the key), and where each row's JSON starts in
 // it: the same list asked for again with the same selection completes nothing, and a patched answer
 // (kept-answers.ts originOf) completes only the rows read again and takes the others' JSON from the list
-// it patched. The list is written as a RawJson, which raw-json.ts's stringify puts in place (yoga writes a
-// result with the result's own `stringify`).
+// it patched. A list's JSON is kept as UTF-8 bytes, and the answer written as a RawJson of them, which
+// raw-json.ts's stringifyToBytes copies in place (yoga writes a result with the result's own `stringify`,
+// and takes bytes as the body as well as a string): no string of the whole answer is made or encoded.
 import type { ExecutionResult, GraphQLResolveInfo, OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isKeptRows, type Origin, originOf } from "./kept-answers.ts";
-import { RawJson, stringify } from "./raw-json.ts";
+import { RawJson, stringifyToBytes } from "./raw-json.ts";
 import type { Viewer } from "./viewer.ts";
 
 /** A list's JSON as written for one selection (the last that asked; another selection writes its own). */
 interface ListText {
   selection: string;
-  /** `[row,row,…]`. */
-  json: string;
+  /** `[row,row,…]`, in UTF-8. */
+  json: Buffer;
   /**
-   * Where each row's JSON starts in `json`, and after the last, where the closing bracket is plus one;
+   * Where each row's JSON starts in `json` (a byte offset), and after the last, where the closing bracket is plus one;
    * found when a patch first needs it (a list read whole is written by one JSON.stringify: 19,000 calls,
    * one a row, took twice as long).
    */
@@ -28,15 +29,18 @@ interface ListText {
 
 const listTexts = new WeakMap<object, ListText>();
 
-/** Where each of the `count` values of a JSON array starts: after the bracket, and after each comma outside them. */
-export function valueStarts(json: string, count: number): Int32Array {
+/**
+ * Where each of the `count` values of a JSON array's UTF-8 bytes starts: after the bracket, and after each
+ * comma outside them (a character's bytes past the first are never ASCII, so they are never taken for one).
+ */
+export function valueStarts(json: Uint8Array, count: number): Int32Array {
   const starts = new Int32Array(count + 1);
   starts[0] = 1;
   let value = 0;
   let depth = 0;
   let inString = false;
   for (let i = 1; i < json.length; i++) {
-    const c = json.charCodeAt(i);
+    const c = json[i];
     if (inString) {
       // A backslash escapes the next character; a quote not escaped ends the string.
       if (c === 0x5c) i++;
@@ -50,10 +54,10 @@ export function valueStarts(json: string, count: number): Int32Array {
   return starts;
 }
 
-/** Value `i` of a list's text of `count` values. */
-function rowText(list: ListText, count: number, i: number): string {
+/** Value `i` of a list's text of `count` values (a view of its bytes). */
+function rowText(list: ListText, count: number, i: number): Buffer {
   list.starts ??= valueStarts(list.json, count);
-  return list.json.slice(list.starts[i], list.starts[i + 1] - 1);
+  return list.json.subarray(list.starts[i], list.starts[i + 1] - 1);
 }
 
 /** A kept list left to this plugin: where it is in the answer, its rows, the selection that asked. */
@@ -125,12 +129,22 @@ function at(data: unknown, path: (string | number)[]) {
   return parent ? { value: parent[last], set: (v: unknown) => (parent[last] = v) } : undefined;
 }
 
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]");
+
 /** A list's text from its rows' JSON. */
-function listText(selection: string, texts: string[]): ListText {
+function listText(selection: string, texts: Buffer[]): ListText {
   const starts = new Int32Array(texts.length + 1);
+  const parts: Buffer[] = [OPEN];
   starts[0] = 1;
-  for (let i = 0; i < texts.length; i++) starts[i + 1] = starts[i] + texts[i].length + 1;
-  return { selection, json: `[${texts.join(",")}]`, starts };
+  for (let i = 0; i < texts.length; i++) {
+    starts[i + 1] = starts[i] + texts[i].length + 1;
+    if (i) parts.push(COMMA);
+    parts.push(texts[i]);
+  }
+  parts.push(CLOSE);
+  return { selection, json: Buffer.concat(parts), starts };
 }
 
 /**
@@ -151,17 +165,20 @@ function writeLists(result: ExecutionResult, lists: Pending[]): ExecutionResult 
       const completed = list.value;
       let next = 0;
       const texts = rows.map((_, i) =>
-        origin.at[i] >= 0 ? rowText(before, origin.rows.length, origin.at[i]) : JSON.stringify(completed[next++]),
+        origin.at[i] >= 0
+          ? rowText(before, origin.rows.length, origin.at[i])
+          : Buffer.from(JSON.stringify(completed[next++])),
       );
       text = listText(selection, texts);
     }
-    text ??= { selection, json: JSON.stringify(list.value) };
+    text ??= { selection, json: Buffer.from(JSON.stringify(list.value)) };
     listTexts.set(rows, text);
     list.set(new RawJson(text.json));
     written = true;
   }
-  // yoga writes a result by its own `stringify` when it has one (graphql-jit's serializers use it too).
-  return written ? ({ ...result, stringify } as ExecutionResult) : result;
+  // yoga writes a result by its own `stringify` when it has one (graphql-jit's serializers use it too),
+  // and makes what it returns the Response's body: bytes are a body as a string is.
+  return written ? ({ ...result, stringify: stringifyToBytes } as ExecutionResult) : result;
 }
 
 /** The envelop plugin that writes the lists rowsToComplete left for the answer. */
