@@ -14,11 +14,11 @@ const VARY = "Accept, X-API-KEY, SVC-KEY";
 const NO_STORE = { "cache-control": "no-store" };
 
 /** The caching headers of an answer, and whether the client's copy (If-None-Match) is current. */
-function cachingOf(req: http.IncomingMessage, status: number, body: Buffer | string) {
+function cachingOf(req: http.IncomingMessage, status: number, body: string | Buffer | Buffer[]) {
   if (req.method !== "GET" || status !== 200) return { headers: NO_STORE, notModified: false };
   let answer: { data?: unknown; errors?: unknown };
   try {
-    answer = JSON.parse(body.toString());
+    answer = JSON.parse(Array.isArray(body) ? Buffer.concat(body).toString() : body.toString());
   } catch {
     return { headers: NO_STORE, notModified: false };
   }
@@ -31,19 +31,26 @@ function cachingOf(req: http.IncomingMessage, status: number, body: Buffer | str
   };
 }
 
-/** A GraphQL answer in one piece (not a stream), with its caching headers; both HTTP paths write through here. */
+/**
+ * A GraphQL answer in one piece (not a stream), or in parts written as one (bytes kept between requests
+ * among them), with its caching headers and its length; both HTTP paths write through here.
+ */
 export function writeAnswer(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   status: number,
   headers: Record<string, string>,
-  body: Buffer | string,
+  body: string | Buffer | Buffer[],
 ): void {
   const caching = cachingOf(req, status, body);
   if (caching.notModified) {
     res.writeHead(304, caching.headers);
     return void res.end();
   }
-  res.writeHead(status, { ...headers, ...caching.headers });
-  res.end(body);
+  const parts = Array.isArray(body) ? body : [body];
+  const length = parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
+  res.writeHead(status, { ...headers, "content-length": String(length), ...caching.headers });
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
 }

@@ -45,6 +45,7 @@ import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
 import { keptJsonAnswers } from "../schema/core/kept-json.ts";
+import { stringifyToBytes, stringifyToParts } from "../schema/core/raw-json.ts";
 import { logDetails, requestScope, STATEMENT_ANSWERS, traceIdFrom } from "./request-scope.ts";
 import { sseEventIds } from "./sse-event-ids.ts";
 
@@ -428,23 +429,19 @@ async function serveDirect(
   }
   logDetails({ graphqlDirect: true });
   const result = withContractErrors(errors.length ? { errors } : await execution(enveloped, document, params));
-  // yoga's processor is handed a Response class that only keeps what it is given.
-  const answer = processRegularResult(result, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
-  writeAnswer(
-    req,
-    res,
-    answer.init.status,
-    {
-      ...answer.init.headers,
-      "content-length": String(Buffer.byteLength(answer.body)),
-    },
-    answer.body,
-  );
+  // yoga's processor is handed a Response class that only keeps what it is given; an answer around kept
+  // bytes (a kept chart's, core/kept-json.ts) is kept in its parts, written as they are.
+  const parted =
+    (result as { stringify?: unknown }).stringify === stringifyToBytes
+      ? ({ ...result, stringify: stringifyToParts } as unknown as ExecutionResult)
+      : result;
+  const answer = processRegularResult(parted, KEEP_RESPONSE, mediaType) as unknown as KeptResponse;
+  writeAnswer(req, res, answer.init.status, answer.init.headers, answer.body);
   return true;
 }
 
-/** The body is the result's `stringify`'s: a string, or bytes (an answer holding a kept chart's, core/kept-json.ts). */
-type KeptResponse = { body: string | Buffer; init: { status: number; headers: Record<string, string> } };
+/** The body is the result's `stringify`'s: a string, or bytes in parts (an answer holding a kept chart's). */
+type KeptResponse = { body: string | Buffer[]; init: { status: number; headers: Record<string, string> } };
 const KEEP_RESPONSE = {
   Response: class {
     constructor(

@@ -1,7 +1,7 @@
 // JSON text written by PostgreSQL, or kept as bytes (core/raw-json.ts): REST and GraphQL write it in place,
 // JSON.stringify reads it as its value.
 import { describe, expect, it } from "vitest";
-import { RawJson, stringify, stringifyToBytes } from "../../src/schema/core/raw-json.ts";
+import { RawJson, stringify, stringifyToBytes, stringifyToParts } from "../../src/schema/core/raw-json.ts";
 
 describe("RawJson", () => {
   const groups = '[{"value":3,"count":2},{"value":null,"count":1}]';
@@ -32,6 +32,9 @@ describe("RawJson", () => {
     expect(written.toString()).toBe(stringify(bytes));
     expect(JSON.parse(written.toString()).kept).toEqual(JSON.parse(named));
     expect(stringifyToBytes({ a: "ü" })).toEqual(Buffer.from('{"a":"ü"}'));
+    // In parts, the kept bytes are the very buffer (not a copy).
+    const kept = Buffer.from(named);
+    expect(stringifyToParts({ x: new RawJson(kept) })).toContain(kept);
     // JSON.stringify reads bytes as the value they hold too (a websocket message).
     expect(JSON.parse(JSON.stringify(bytes)).kept).toEqual(JSON.parse(named));
   });

@@ -54,12 +54,6 @@ export function valueStarts(json: Uint8Array, count: number): Int32Array {
   return starts;
 }
 
-/** Value `i` of a list's text of `count` values (a view of its bytes). */
-function rowText(list: ListText, count: number, i: number): Buffer {
-  list.starts ??= valueStarts(list.json, count);
-  return list.json.subarray(list.starts[i], list.starts[i + 1] - 1);
-}
-
 /** A kept list left to this plugin: where it is in the answer, its rows, the selection that asked. */
 interface Pending {
   path: (string | number)[];
@@ -133,17 +127,40 @@ const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
-/** A list's text from its rows' JSON. */
-function listText(selection: string, texts: Buffer[]): ListText {
-  const starts = new Int32Array(texts.length + 1);
+/**
+ * The text of a patched list: each run of rows that follow each other in the list it patched is one slice
+ * of that list's JSON (the commas between them with it), the rows read again are `completed`'s JSON. A
+ * copy per row (19,000 slices joined) took 11 ms a request; a patch leaves a handful of runs.
+ */
+function patchedText(selection: string, origin: Origin, before: ListText, completed: unknown[]): ListText {
+  const count = origin.at.length;
+  const old = (before.starts ??= valueStarts(before.json, origin.rows.length));
+  const starts = new Int32Array(count + 1);
   const parts: Buffer[] = [OPEN];
-  starts[0] = 1;
-  for (let i = 0; i < texts.length; i++) {
-    starts[i + 1] = starts[i] + texts[i].length + 1;
-    if (i) parts.push(COMMA);
-    parts.push(texts[i]);
+  let at = 1; // where the next row starts
+  let next = 0; // the next row completed
+  for (let i = 0; i < count; ) {
+    if (i) {
+      parts.push(COMMA);
+      at++;
+    }
+    const from = origin.at[i];
+    let end = i + 1;
+    let text: Buffer;
+    if (from >= 0) {
+      while (end < count && origin.at[end] === from + (end - i)) end++;
+      text = before.json.subarray(old[from], old[from + end - i] - 1);
+      for (let k = i; k < end; k++) starts[k] = at + old[from + k - i] - old[from];
+    } else {
+      text = Buffer.from(JSON.stringify(completed[next++]));
+      starts[i] = at;
+    }
+    parts.push(text);
+    at += text.length;
+    i = end;
   }
   parts.push(CLOSE);
+  starts[count] = at + 1;
   return { selection, json: Buffer.concat(parts), starts };
 }
 
@@ -160,17 +177,7 @@ function writeLists(result: ExecutionResult, lists: Pending[]): ExecutionResult 
     if (!Array.isArray(list?.value)) continue;
     if (result.errors?.some((e) => path.every((key, i) => e.path?.[i] === key))) continue;
     let text = own;
-    if (!text && patched) {
-      const { origin, text: before } = patched;
-      const completed = list.value;
-      let next = 0;
-      const texts = rows.map((_, i) =>
-        origin.at[i] >= 0
-          ? rowText(before, origin.rows.length, origin.at[i])
-          : Buffer.from(JSON.stringify(completed[next++])),
-      );
-      text = listText(selection, texts);
-    }
+    if (!text && patched) text = patchedText(selection, patched.origin, patched.text, list.value);
     text ??= { selection, json: Buffer.from(JSON.stringify(list.value)) };
     listTexts.set(rows, text);
     list.set(new RawJson(text.json));
