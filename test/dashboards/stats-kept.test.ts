@@ -237,69 +237,47 @@ describe("kept chart answers", () => {
         await t.db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM "WorkOrder" w
           JOIN "Location" l ON l.id = w."locationId" WHERE w.id = ANY(${ids}) AND l."regionId" = ${refs.west}`
       )[0].count;
-    const all = [chart, byProblemType, byRegion, bySupplier, inWest];
+    const charts = { status: chart, problemType: byProblemType, region: byRegion, supplier: bySupplier, inWest };
+    type Answers = Record<keyof typeof charts, Awaited<ReturnType<typeof chart>>>;
+    /** Every chart asked again, and how each was made, in the order of `charts`. */
     const answers = async () => {
-      const made = [];
-      for (const ask of all) made.push(await ask());
-      return made;
+      const made = {} as Answers;
+      for (const [name, ask] of Object.entries(charts)) made[name as keyof Answers] = await ask();
+      return { ...made, how: Object.values(made).map((m) => m.how) };
     };
     await answers();
 
     // A problem type renamed: only the chart grouped by problem type reads again, with the new name.
     await t.db.problemType.update({ where: { id: refs.hvac }, data: { name: "HVAC (renamed)" } });
-    let [status, problemType, region, supplier, regionFilter] = await answers();
-    expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
-      "kept",
-      "read",
-      "kept",
-      "kept",
-      "kept",
-    ]);
-    expect(problemType.rows).toEqual(await grouped(`w."problemTypeId"`, `"ProblemType"`));
-    expect(problemType.rows.some((r) => r.key.name === "HVAC (renamed)")).toBe(true);
+    let answer = await answers();
+    expect(answer.how).toEqual(["kept", "read", "kept", "kept", "kept"]);
+    expect(answer.problemType.rows).toEqual(await grouped(`w."problemTypeId"`, `"ProblemType"`));
+    expect(answer.problemType.rows.some((r) => r.key.name === "HVAC (renamed)")).toBe(true);
 
     // A region renamed: the chart grouped by region, and (its filter reads the region) the one filtered by it.
     await t.db.region.update({ where: { id: refs.west }, data: { name: "West (renamed)" } });
-    [status, problemType, region, supplier, regionFilter] = await answers();
-    expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
-      "kept",
-      "kept",
-      "read",
-      "kept",
-      "read",
-    ]);
-    expect(region.rows).toEqual(await grouped(`l."regionId"`, `"Region"`));
-    expect(region.rows.some((r) => r.key?.name === "West (renamed)")).toBe(true);
+    answer = await answers();
+    expect(answer.how).toEqual(["kept", "kept", "read", "kept", "read"]);
+    expect(answer.region.rows).toEqual(await grouped(`l."regionId"`, `"Region"`));
+    expect(answer.region.rows.some((r) => r.key?.name === "West (renamed)")).toBe(true);
 
     // A supplier facility renamed: the chart grouped by supplier facility patches its groups.
     await t.db.supplierFacility.update({ where: { id: refs["coolco-pdx"] }, data: { name: "CoolCo (renamed)" } });
-    [status, problemType, region, supplier, regionFilter] = await answers();
-    expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
-      "kept",
-      "kept",
-      "kept",
-      "patched",
-      "kept",
-    ]);
-    expect(supplier.rows).toEqual(await grouped(`w."supplierFacilityId"`, `"SupplierFacility"`));
-    expect(supplier.rows.some((r) => r.key?.name === "CoolCo (renamed)")).toBe(true);
+    answer = await answers();
+    expect(answer.how).toEqual(["kept", "kept", "kept", "patched", "kept"]);
+    expect(answer.supplier.rows).toEqual(await grouped(`w."supplierFacilityId"`, `"SupplierFacility"`));
+    expect(answer.supplier.rows.some((r) => r.key?.name === "CoolCo (renamed)")).toBe(true);
 
     // A location moved out of its region: the charts by region and by location, and the one filtered by
     // the region, whose count drops.
     const westBefore = await west();
     await t.db.location.update({ where: { id: refs["store-2"] }, data: { regionId: null } });
     try {
-      [status, problemType, region, supplier, regionFilter] = await answers();
-      expect([status.how, problemType.how, region.how, supplier.how, regionFilter.how]).toEqual([
-        "patched",
-        "kept",
-        "read",
-        "kept",
-        "read",
-      ]);
-      expect(status.rows).toEqual(await expected());
-      expect(region.rows).toEqual(await grouped(`l."regionId"`, `"Region"`));
-      const counted = regionFilter.rows.reduce((sum, r) => sum + r.count, 0);
+      answer = await answers();
+      expect(answer.how).toEqual(["patched", "kept", "read", "kept", "read"]);
+      expect(answer.status.rows).toEqual(await expected());
+      expect(answer.region.rows).toEqual(await grouped(`l."regionId"`, `"Region"`));
+      const counted = answer.inWest.rows.reduce((sum, r) => sum + r.count, 0);
       expect(counted).toBe(await west());
       expect(counted).toBeLessThan(westBefore);
     } finally {
