@@ -21,8 +21,9 @@
 //      location or supplier facility is patched: that key's groups read again), and after a
 //      change to every period before every request (read again). Each request is timed to the
 //      answer's last byte by a client in a worker thread (the service runs in this one: TIMING_CLIENT);
-//      its p95 with the client's JSON.parse of the answer (a month's 2.5 MB) is shown beside it. Each case's total is checked
-//      against a plain SQL count; EXPLAIN (ANALYZE, BUFFERS) of its statement goes into the JSON.
+//      its p95 with the client's JSON.parse of the answer (a month's 2.5 MB) and the service's own mean
+//      time (/metrics) are shown beside it. Each case's total is checked against a plain SQL count;
+//      EXPLAIN (ANALYZE, BUFFERS) of its statement goes into the JSON.
 //
 // Settings: BENCH_ITERATIONS (200), BENCH_ROUNDS (3), BENCH_DURATION (8 s), BENCH_WARMUP (2 s),
 // BENCH_CONNECTIONS (10), BENCH_PROFILE=1 (the first GraphQL board round under the CPU profiler: a breakdown
@@ -321,7 +322,7 @@ interface Timing {
   max: number;
   /** p95 with this process's JSON.parse of the answer. */
   p95Parsed: number;
-  /** The service's own mean time per request (received to answered, /metrics' http_request_duration_seconds), charts only. */
+  /** The service's own mean time a request (arrival to answer, /metrics' http_request_duration_seconds); charts only. */
   serviceMean?: number;
   rows: number;
   p95ToBaseline?: number;

@@ -20,9 +20,9 @@ interface ListText {
   /** `[row,row,…]`, in UTF-8. */
   json: Buffer;
   /**
-   * Where each row's JSON starts in `json` (a byte offset), and after the last, where the closing bracket is plus one;
-   * found when a patch first needs it (a list read whole is written by one JSON.stringify: 19,000 calls,
-   * one a row, took twice as long).
+   * Where each row's JSON starts in `json` (a byte offset), and after the last, where the closing bracket
+   * is plus one; found when a patch first needs it (a list read whole is written by one JSON.stringify:
+   * 19,000 calls, one a row, took twice as long).
    */
   starts?: Int32Array;
 }

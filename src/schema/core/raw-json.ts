@@ -1,11 +1,11 @@
 // A JSON value written by PostgreSQL as text (docs/performance.md, "Lists at scale"), or kept as UTF-8
 // bytes (a kept chart's rows, kept-json.ts): an answer that holds one is written by `stringify` or
 // `stringifyToBytes`, which put it in place unchanged, so 20,000 count_by groups are neither parsed into
-// rows nor written again; anywhere else (a websocket message, SOFA's own path) it is the value it holds,
-// since JSON.stringify calls toJSON.
+// rows nor written again; anywhere else (a GraphQL answer without kept rows, a websocket message, SOFA's
+// own path) it is the value it holds, since JSON.stringify calls toJSON.
 import crypto from "node:crypto";
 
-/** Stands in for a RawJson's text while `stringify` runs: a string no answer holds (a NUL and this process's nonce). */
+/** Stands in for a RawJson's text while `marked` runs: a string no answer holds (a NUL and this process's nonce). */
 const MARK = `\u0000raw-json:${crypto.randomUUID()}:`;
 const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replaceAll("\\", "\\\\")}(\\d+)"`, "g");
 
@@ -41,8 +41,8 @@ export function stringify(value: unknown): string {
 }
 
 /**
- * The same JSON as UTF-8 bytes, in parts: the text around each RawJson, and each RawJson's bytes as they are
- * (the direct GraphQL path writes them so: a kept chart's 2.5 MB are not copied for each request).
+ * The same JSON as UTF-8 bytes, in parts: the text around each RawJson, and each RawJson's bytes as they
+ * are (the direct GraphQL path writes them so: a kept chart's 2.5 MB are not copied for each request).
  */
 export function stringifyToParts(value: unknown): Buffer[] {
   const { json, texts } = marked(value);

@@ -181,10 +181,10 @@ export interface PatchBy {
 /**
  * Runs a stats statement over one buyer company's rows, its answer kept between requests while it stays
  * exact (kept-answers.ts). `period`: the creation times the statement counts (none: all); `dimensions`:
- * those whose names the rows show or whose membership the filter reads (a change confined to others' keeps
- * the answer); `now`: the request's time as the statement holds it (the key leaves it out); `patchBy`: the dimension whose keys
- * the change rows name, when the query groups by one (a stale answer is then patched: only the groups
- * of the keys written since are read again).
+ * those whose names the rows show or whose membership the filter reads (a change confined to others'
+ * keeps the answer); `now`: the request's time as the statement holds it (the key leaves it out);
+ * `patchBy`: the dimension whose keys the change rows name, when the query groups by one (a stale answer
+ * is then patched: only the groups of the keys written since are read again).
  */
 export function keptStatsRows<T extends { changesWithTime?: boolean | null }>(
   db: Db,
