@@ -564,6 +564,28 @@ async function main() {
       `SELECT "regionId" AS id FROM "Location" WHERE "buyerCompanyId" = $1 AND "regionId" IS NOT NULL ORDER BY id LIMIT 1`,
       [companyId],
     );
+    // The floor of an answer of a month chart's size here: a bare node:http server answering the month
+    // chart's own bytes, timed by the same client (a Node client took 17-21 ms p50 for 2.5 MB from it on a
+    // 2-core VM where a Python client took 1).
+    const monthAnswer = Buffer.from(
+      await (await fetch(`${serviceUrl}/graphql`, postInit(statsCases(regions[0].id)[0].bodies[0]))).arrayBuffer(),
+    );
+    const bare = http.createServer(async (req, res) => {
+      for await (const _ of req); // the request's body, read as the service does
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(monthAnswer.length) });
+      res.end(monthAnswer);
+    });
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise((resolve) => bare.close(resolve)));
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+    log(
+      `measuring a bare server's answer of the month chart's ${monthAnswer.length} bytes, ${WARMUP} + ${ITERATIONS} requests`,
+    );
+    timings.push(
+      await sequential("bare node:http server: the month chart's answer", () =>
+        client.request(bareUrl, postInit(statsCases(regions[0].id)[0].bodies[0])),
+      ),
+    );
     // What a write in the company leaves (migration 20261219090000_stats_changes): a change to every
     // period (a renamed location; the next chart is read again), or to work orders created now (a new
     // work order: a chart of past months stays kept).
