@@ -564,11 +564,12 @@ async function main() {
       `SELECT "regionId" AS id FROM "Location" WHERE "buyerCompanyId" = $1 AND "regionId" IS NOT NULL ORDER BY id LIMIT 1`,
       [companyId],
     );
+    const cases = statsCases(regions[0].id);
     // The floor of an answer of a month chart's size here: a bare node:http server answering the month
     // chart's own bytes, timed by the same client (a Node client took 17-21 ms p50 for 2.5 MB from it on a
     // 2-core VM where a Python client took 1).
     const monthAnswer = Buffer.from(
-      await (await fetch(`${serviceUrl}/graphql`, postInit(statsCases(regions[0].id)[0].bodies[0]))).arrayBuffer(),
+      await (await fetch(`${serviceUrl}/graphql`, postInit(cases[0].bodies[0]))).arrayBuffer(),
     );
     const bare = http.createServer(async (req, res) => {
       for await (const _ of req); // the request's body, read as the service does
@@ -583,7 +584,7 @@ async function main() {
     );
     timings.push(
       await sequential("bare node:http server: the month chart's answer", () =>
-        client.request(bareUrl, postInit(statsCases(regions[0].id)[0].bodies[0])),
+        client.request(bareUrl, postInit(cases[0].bodies[0])),
       ),
     );
     // What a write in the company leaves (migration 20261219090000_stats_changes): a change to every
@@ -636,7 +637,7 @@ async function main() {
         problemType.id,
         `${problemType.name}${i % 2 ? "" : " (renamed)"}`,
       ]);
-    for (const c of statsCases(regions[0].id)) {
+    for (const c of cases) {
       const flips = await statusFlips(c);
       const patched = /LOCATION|SUPPLIER_FACILITY/.test(c.bodies[0].query); // the dimensions kept answers are patched by
       for (const [name, before] of [

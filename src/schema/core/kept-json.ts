@@ -5,9 +5,10 @@
 // (the operation, the list's response path, the variables, the key), and where each row's JSON starts in
 // it: the same list asked for again with the same selection completes nothing, and a patched answer
 // (kept-answers.ts originOf) completes only the rows read again and takes the others' JSON from the list
-// it patched. A list's JSON is kept as UTF-8 bytes, and the answer written as a RawJson of them, which
-// raw-json.ts's stringifyToBytes copies in place (yoga writes a result with the result's own `stringify`,
-// and takes bytes as the body as well as a string): no string of the whole answer is made or encoded.
+// it patched. A list's JSON is kept as UTF-8 bytes, and the answer written as a RawJson of them: the direct
+// path writes the answer in parts around them (raw-json.ts stringifyToParts, http/graphql.ts), yoga's own
+// path as one buffer (stringifyToBytes: yoga writes a result with the result's own `stringify`, and takes
+// bytes as a body as well as a string). No string of the whole answer is made or encoded.
 import type { ExecutionResult, GraphQLResolveInfo, OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isKeptRows, type Origin, originOf } from "./kept-answers.ts";
