@@ -45,7 +45,7 @@ import type { PersistedOperations } from "./persisted-operations.ts";
 import { checkDocumentNesting, checkJson, checkText, MAX_BODY_BYTES, readBody } from "./input.ts";
 import { credentialsFrom, type CostReport, type RequestPipeline } from "./pipeline.ts";
 import { keptJsonAnswers } from "../schema/core/kept-json.ts";
-import { stringifyToBytes, stringifyToParts } from "../schema/core/raw-json.ts";
+import { stringifyToBytes, stringifyToParts, textAnswers } from "../schema/core/raw-json.ts";
 import { logDetails, requestScope, STATEMENT_ANSWERS, traceIdFrom } from "./request-scope.ts";
 import { sseEventIds } from "./sse-event-ids.ts";
 
@@ -244,6 +244,7 @@ export function createGraphql(
       sharedAnswers,
       replicaReads(services),
       keptJsonAnswers,
+      textAnswers,
       ...(interpreted ? [] : compiledQueries()),
     ],
     context: async (initial): Promise<Context> => {

@@ -25,10 +25,13 @@ export const requestScope = new AsyncLocalStorage<RequestScope>();
 
 /**
  * A context's `statementAnswers` (schema/core/statement-answers.ts), REST's and GraphQL's: the request's
- * log line says when rows were answered by their statement (test/dashboards/statement-answers.test.ts
- * reads it).
+ * log line says when rows were answered by their statement, and when as text (test/dashboards/statement-answers.test.ts
+ * reads both).
  */
-export const STATEMENT_ANSWERS = { answered: () => logDetails({ rowsAnswered: true }) };
+export const STATEMENT_ANSWERS = {
+  answered: (asText?: boolean) =>
+    logDetails(asText ? { rowsAnswered: true, rowsAsText: true } : { rowsAnswered: true }),
+};
 
 /** A caller's X-Request-Id / X-Trace-Id is kept when it is sane; otherwise a new id. */
 export function traceIdFrom(headers: Record<string, string | string[] | undefined>): string {

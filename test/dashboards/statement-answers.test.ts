@@ -238,6 +238,11 @@ interface Case {
   key: string;
   /** Whether the deployed instance answers the rows from their statement. */
   answered: boolean;
+  /**
+   * Whether it puts their text in the answer unparsed (statement-answers.ts RowsAnswer.asText): a
+   * connection's `edges { node }` whose every field the statement writes as GraphQL would.
+   */
+  asText?: boolean;
   status: number;
   about: RegExp;
 }
@@ -262,6 +267,7 @@ const corpus = (): Case[] =>
           query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
         },
         answered: true,
+        asText: true,
         status: 200,
         about: some,
       },
@@ -287,6 +293,7 @@ const corpus = (): Case[] =>
           query: `{ workOrdersConnection(last: 2) { edges { node { id notes(last: 1) { edges { node { id } } } } } } }`,
         },
         answered: true,
+        asText: true,
         status: 200,
         about: /"workOrdersConnection":\{"edges":/,
       },
@@ -299,6 +306,30 @@ const corpus = (): Case[] =>
         answered: true,
         status: 200,
         about: /"workOrdersConnection":\{"a":\[/,
+      },
+      {
+        name: `${key}: a page's cursors, a total and an aliased node beside edges written as text`,
+        key,
+        body: {
+          query: `{ workOrdersConnection(first: 2, after: null) { totalCount pageInfo { hasNextPage startCursor endCursor }
+                    edges { row: node { id title labels { totalCount } } } } }`,
+        },
+        answered: true,
+        asText: true,
+        status: 200,
+        about: /"workOrdersConnection":\{"totalCount":\d+,"pageInfo":\{"hasNextPage":(true|false),"startCursor":/,
+      },
+      {
+        name: `${key}: a masked field (a location's internal code), a Float (an asset's charge), an aliased column: completed`,
+        key,
+        body: {
+          query: `{ a: workOrdersConnection(first: 3) { edges { node { id location { internalCode } } } }
+                    b: workOrdersConnection(first: 3) { edges { node { id asset { fullChargeLb } } } }
+                    c: workOrdersConnection(first: 3) { edges { node { heading: title } } } }`,
+        },
+        answered: true,
+        status: 200,
+        about: /"a":\{"edges":/,
       },
       {
         name: `${key}: a response key that is another selected field's name: resolved`,
@@ -459,6 +490,7 @@ describe("a connection's rows answered by their statement", () => {
       send,
       flag: "rowsAnswered",
       expectDirect: (c) => c.answered,
+      also: { flag: "rowsAsText", expected: (c) => c.asText === true },
     });
     expect(mismatches).toEqual([]);
   });

@@ -61,7 +61,8 @@ async function logLine(app: TestApp, traceId: string) {
  * One request of an equivalence corpus, sent to the instance as deployed (`direct`) and to the one
  * forced through the library's own path (`reference`): every difference in status, raw headers, body
  * or log line is recorded in `mismatches`, as is a wrong path (the log line's `flag` must be true
- * exactly when the case says the direct path answers) or an answer other than the case expects.
+ * exactly when the case says the direct path answers, and `also`'s flag when it says so) or an answer
+ * other than the case expects.
  */
 async function comparePair(c: {
   name: string;
@@ -71,6 +72,8 @@ async function comparePair(c: {
   send: (app: TestApp) => Promise<Answer>;
   flag: string;
   expectDirect: boolean;
+  /** A second flag only the direct instance's log line has, true exactly when `expected`. */
+  also?: { flag: string; expected: boolean };
   status: number;
   about: RegExp;
   mismatches: string[];
@@ -79,6 +82,8 @@ async function comparePair(c: {
   const viaReference = await c.send(c.reference);
   const logged = { direct: await logLine(c.direct, c.traceId), reference: await logLine(c.reference, c.traceId) };
   const { [c.flag]: flagged, ...directLogged } = logged.direct;
+  const alsoFlagged = c.also && directLogged[c.also.flag];
+  if (c.also) delete directLogged[c.also.flag];
   const check = (what: string, ok: boolean, detail: unknown) =>
     ok || c.mismatches.push(`${c.name}: ${what} ${JSON.stringify(detail)}`);
   check("status", viaDirect.status === viaReference.status, [viaDirect.status, viaReference.status]);
@@ -95,6 +100,11 @@ async function comparePair(c: {
     [c.flag]: flagged,
     expected: c.expectDirect,
   });
+  if (c.also)
+    check(c.also.flag, (alsoFlagged === true) === c.also.expected && !(c.also.flag in logged.reference), {
+      [c.also.flag]: alsoFlagged,
+      expected: c.also.expected,
+    });
   check("answer", viaReference.status === c.status && c.about.test(viaReference.body), {
     status: viaReference.status,
     body: viaReference.body.slice(0, 300),
@@ -120,6 +130,7 @@ export async function compareCorpus<C extends CorpusCase>(c: {
   send: (app: TestApp, item: C, traceId: string) => Promise<Answer>;
   flag: string;
   expectDirect: (item: C) => boolean;
+  also?: { flag: string; expected: (item: C) => boolean };
 }): Promise<string[]> {
   const mismatches: string[] = [];
   for (const [i, item] of c.cases.entries()) {
@@ -132,6 +143,7 @@ export async function compareCorpus<C extends CorpusCase>(c: {
       send: (app) => c.send(app, item, traceId),
       flag: c.flag,
       expectDirect: c.expectDirect(item),
+      also: c.also && { flag: c.also.flag, expected: c.also.expected(item) },
       status: item.status,
       about: item.about,
       mismatches,

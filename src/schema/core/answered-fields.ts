@@ -6,7 +6,7 @@
 // faster than calling a resolver): it reads its own name, and the statement writes it under that name.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import { defaultFieldResolver, type GraphQLFieldResolver } from "graphql";
-import { ANSWERED, readsResponseKey } from "./statement-answers.ts";
+import { ANSWERED, readsResponseKey, responseKeyReaders } from "./statement-answers.ts";
 
 const pluginName = "answeredFields";
 
@@ -19,10 +19,12 @@ class AnsweredFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> 
     const root = fieldConfig.kind === "Query" || fieldConfig.kind === "Mutation" || fieldConfig.kind === "Subscription";
     if (root || resolver === defaultFieldResolver) return resolver;
     readsResponseKey.add(fieldConfig);
-    return (parent, args, context, info) =>
+    const reads: GraphQLFieldResolver<unknown, Types["Context"], object> = (parent, args, context, info) =>
       (parent as Record<symbol, unknown>)[ANSWERED] === true
         ? (parent as Record<string | number, unknown>)[info.path.key]
         : resolver(parent, args, context, info);
+    responseKeyReaders.add(reads);
+    return reads;
   }
 }
 

@@ -37,10 +37,11 @@ export interface Context extends Services {
   channel: Interface | "graphql";
   /**
    * A list's rows may be answered by the statement that reads them (statement-answers.ts), and
-   * `answered` is told each time (the request's log line says so). Unset (subscriptions, jobs, and the
-   * test that compares the two paths: Config.resolvedRows): rows are resolved field by field.
+   * `answered` is told each time, `asText` when their text went into the answer unparsed (the request's
+   * log line says so). Unset (subscriptions, jobs, and the test that compares the two paths:
+   * Config.resolvedRows): rows are resolved field by field.
    */
-  statementAnswers?: { answered(): void };
+  statementAnswers?: { answered(asText?: boolean): void };
   /** REST routes that declare `upload`: the request's file part (the body is not read as JSON). */
   upload?: Upload;
   /** REST routes that declare `download`: answer with these bytes instead of the JSON envelope. */

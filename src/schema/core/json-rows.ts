@@ -324,7 +324,9 @@ function relationNode(model: string, field: ModelField, value: unknown, depth: n
 /**
  * The JSON array of `item` over the rows `from` selects, in `order` (orderSql's): a window of `take` rows
  * (all when undefined) after `skip`, taken from the end when `backward` (Prisma's negative take, a
- * connection's `last`) and handed back in `order` either way. `window` names the subquery.
+ * connection's `last`) and handed back in `order` either way. `window` names the subquery. Written without
+ * spaces (json_agg writes ", " and a line break between items), as JSON.stringify would: a row's JSON may
+ * go into a GraphQL answer as it is (statement-answers.ts RowsAnswer.asText).
  */
 export function windowJson(
   item: Sql,
@@ -335,7 +337,7 @@ export function windowJson(
 ): Sql {
   const walk = backward ? reversedOrder(order) : order;
   const limit = take === undefined ? sql`` : sql` LIMIT ${take}`;
-  return sql`(SELECT coalesce(json_agg(${raw(`${window}.j ORDER BY ${window}.n${backward ? " DESC" : ""}`)}), '[]') FROM (SELECT ${item} AS j,
+  return sql`(SELECT coalesce(array_to_json(array_agg(${raw(`${window}.j ORDER BY ${window}.n${backward ? " DESC" : ""}`)})), '[]') FROM (SELECT ${item} AS j,
             row_number() OVER (ORDER BY ${raw(walk)}) AS n ${from} ORDER BY ${raw(walk)}${limit} OFFSET ${skip}) ${raw(window)})`;
 }
 
@@ -503,8 +505,8 @@ export async function findRows<Row = Record<string, unknown>>(
 
 /**
  * The first `take` rows in `orderBy`'s order as `{keys, answer}`: the columns `keys` read as findRows reads
- * them (a connection's cursor), and the JSON `answer` writes for the row at alias `t`
- * (statement-answers.ts); undefined when the client is a transaction's or the SQL here cannot answer.
+ * them (a connection's cursor), and the JSON `answer` writes for the row at alias `t` (statement-answers.ts),
+ * parsed or, `asText`, its text; undefined when the client is a transaction's or the SQL here cannot answer.
  */
 export async function findAnsweredRows(
   delegate: Delegate,
@@ -513,12 +515,23 @@ export async function findAnsweredRows(
   take: number,
   keys: readonly string[],
   answer: Sql,
+  asText = false,
 ): Promise<{ keys: Record<string, unknown>; answer: unknown }[] | undefined> {
   const pooled = pooledModel(delegate);
   const query = { select: Object.fromEntries(keys.map((key) => [key, true])) };
   const parts = pooled && statementParts(pooled.model, where, orderBy, query);
   if (!pooled || !parts) return undefined;
   const { reader, condition, order, table } = parts;
+  if (asText) {
+    // A result row per row: the answer's JSON comes as its text, which node-pg does not parse.
+    const rows = await sqlRows<{ keys: Record<string, unknown>; answer: string }>(
+      pooled.db,
+      sql`SELECT ${reader.json("t")} AS keys, (${answer})::text AS answer
+           FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${take}) t ORDER BY ${order}`,
+    );
+    const keyRows = reader.read<Record<string, unknown>>(rows.map((row) => row.keys));
+    return rows.map((row, i) => ({ keys: keyRows[i], answer: row.answer }));
+  }
   const [{ rows }] = await sqlRows<{ rows: [Record<string, unknown>, unknown][] }>(
     pooled.db,
     sql`SELECT coalesce(json_agg(json_build_array(${reader.json("t")}, ${answer}) ORDER BY ${order}), '[]') AS rows

@@ -12,7 +12,7 @@
 import type { ExecutionResult, GraphQLResolveInfo, OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isKeptRows, type Origin, originOf } from "./kept-answers.ts";
-import { RawJson, stringifyToBytes } from "./raw-json.ts";
+import { answerAt, RawJson, responsePath, stringifyToBytes } from "./raw-json.ts";
 import type { Viewer } from "./viewer.ts";
 
 /** A list's JSON as written for one selection (the last that asked; another selection writes its own). */
@@ -79,13 +79,6 @@ const operationId = (operation: OperationDefinitionNode) => {
   return id;
 };
 
-/** The response path of the field being resolved, from the root. */
-function responsePath(info: GraphQLResolveInfo): (string | number)[] {
-  const keys: (string | number)[] = [];
-  for (let at: GraphQLResolveInfo["path"] | undefined = info.path; at; at = at.prev) keys.unshift(at.key);
-  return keys;
-}
-
 /**
  * What a list field of kept rows resolves to: the rows whose JSON for this selection is not kept yet
  * (all of them the first time); the answer's list is written from every row's JSON once the run is done
@@ -114,14 +107,6 @@ export function rowsToComplete<T extends object>(
   }
   lists.push({ path, rows, selection });
   return rows;
-}
-
-/** The value at `path` in `data`, and a setter for it; undefined when a parent was nulled (an error). */
-function at(data: unknown, path: (string | number)[]) {
-  let parent = data as Record<string | number, unknown> | null | undefined;
-  for (const key of path.slice(0, -1)) parent = parent?.[key] as typeof parent;
-  const last = path[path.length - 1];
-  return parent ? { value: parent[last], set: (v: unknown) => (parent[last] = v) } : undefined;
 }
 
 const OPEN = Buffer.from("[");
@@ -174,9 +159,8 @@ function patchedText(selection: string, origin: Origin, before: ListText, comple
 function writeLists(result: ExecutionResult, lists: Pending[]): ExecutionResult {
   let written = false;
   for (const { path, rows, selection, own, patched } of lists) {
-    const list = at(result.data, path);
+    const list = answerAt(result, path);
     if (!Array.isArray(list?.value)) continue;
-    if (result.errors?.some((e) => path.every((key, i) => e.path?.[i] === key))) continue;
     let text = own;
     if (!text && patched) text = patchedText(selection, patched.origin, patched.text, list.value);
     text ??= { selection, json: Buffer.from(JSON.stringify(list.value)) };

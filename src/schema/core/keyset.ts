@@ -8,6 +8,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "./builder.ts";
 import { type Delegate, findAnsweredRows, findRows } from "./json-rows.ts";
 import { rowsAnswer } from "./statement-answers.ts";
+import { writeAsText, writesText } from "./raw-json.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -78,11 +79,20 @@ interface ConnectionPage {
 }
 
 /** A page's rows as a connection shows them: the node, and the row's values of the ordering keys (its cursor). */
+interface PageRow {
+  node: unknown;
+  keys: Record<string, unknown>;
+}
+
+/**
+ * The rows of a page, and, when their nodes are the answer's text (statement-answers.ts
+ * RowsAnswer.asText), what writes the page's edges into the answer: GraphQL then completes no edge.
+ */
 type ReadRows = (
   where: Where,
   orderBy: Record<string, "asc" | "desc">[],
   take: number,
-) => Promise<{ node: unknown; keys: Record<string, unknown> }[]>;
+) => Promise<{ rows: PageRow[]; writeEdges?: (page: PageRow[]) => void }>;
 
 async function keysetPage(
   table: Delegate,
@@ -101,17 +111,21 @@ async function keysetPage(
   if (cursor != null) conditions.push(keysetAfter(order, decodeCursor(keys, cursor, backward ? "before" : "after")));
   // One row more than the page tells whether another page follows.
   const orderBy = order.map((k) => ({ [k.field]: k.direction }));
-  const rows = await read({ AND: conditions }, orderBy, size + 1);
+  const { rows, writeEdges } = await read({ AND: conditions }, orderBy, size + 1);
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backward) page.reverse();
   // Cursors are made only when read: a board that selects no cursor does not encode 25 of them.
-  const edges = page.map((row) => ({
-    node: row.node,
-    get cursor() {
-      return encodeCursor(keys, row.keys);
-    },
-  }));
+  const cursorOf = (row: PageRow | undefined) => (row ? encodeCursor(keys, row.keys) : null);
+  writeEdges?.(page);
+  const edges = writeEdges
+    ? []
+    : page.map((row) => ({
+        node: row.node,
+        get cursor() {
+          return encodeCursor(keys, row.keys);
+        },
+      }));
   let total: Promise<number> | undefined;
   return {
     edges,
@@ -119,10 +133,10 @@ async function keysetPage(
       hasNextPage: backward ? cursor != null : more,
       hasPreviousPage: backward ? more : cursor != null,
       get startCursor() {
-        return edges[0]?.cursor ?? null;
+        return cursorOf(page[0]);
       },
       get endCursor() {
-        return edges.at(-1)?.cursor ?? null;
+        return cursorOf(page.at(-1));
       },
     },
     totalCount: () => {
@@ -138,16 +152,23 @@ async function keysetPage(
  */
 function rowsReader(table: Delegate, ctx: Context, info: GraphQLResolveInfo, keys: readonly OrderKey[]): ReadRows {
   const answer = rowsAnswer(ctx, info, ["edges", "node"]);
+  const asText = answer?.asText && writesText(ctx) ? answer.asText : undefined;
   const fields = keys.map((k) => k.field);
   return async (where, orderBy, take) => {
-    const answered = answer && (await findAnsweredRows(table, where, orderBy, take, fields, answer.json));
+    const answered = answer && (await findAnsweredRows(table, where, orderBy, take, fields, answer.json, !!asText));
+    if (answered && asText) {
+      const rows = answered.map((row) => ({ node: row.answer, keys: row.keys }));
+      const writeEdges = (page: PageRow[]) =>
+        writeAsText(ctx, info, asText.key, asText.write(page.map((row) => row.node as string)));
+      return { rows, writeEdges };
+    }
     if (answered) {
       answer.answered(answered.map((row) => row.answer));
-      return answered.map((row) => ({ node: row.answer, keys: row.keys }));
+      return { rows: answered.map((row) => ({ node: row.answer, keys: row.keys })) };
     }
     const query = queryFromInfo({ context: ctx, info, path: ["edges", "node"] });
     const rows = await findRows<Record<string, unknown>>(table, where, orderBy, take, query);
-    return rows.map((row) => ({ node: row, keys: row }));
+    return { rows: rows.map((row) => ({ node: row, keys: row })) };
   };
 }
 

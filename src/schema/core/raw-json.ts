@@ -4,6 +4,8 @@
 // rows nor written again; anywhere else (a GraphQL answer without kept rows, a websocket message, SOFA's
 // own path) it is the value it holds, since JSON.stringify calls toJSON.
 import crypto from "node:crypto";
+import type { ExecutionResult, GraphQLResolveInfo } from "graphql";
+import type { Plugin } from "graphql-yoga";
 
 /** Stands in for a RawJson's text while `marked` runs: a string no answer holds (a NUL and this process's nonce). */
 const MARK = `\u0000raw-json:${crypto.randomUUID()}:`;
@@ -63,3 +65,66 @@ export function stringifyToParts(value: unknown): Buffer[] {
  * answer made as one string (a replace) and encoded when written cost 20 ms a request.
  */
 export const stringifyToBytes = (value: unknown): Buffer => Buffer.concat(stringifyToParts(value));
+
+/** The response path of the field being resolved, from the root. */
+export function responsePath(info: GraphQLResolveInfo): (string | number)[] {
+  const keys: (string | number)[] = [];
+  for (let at: GraphQLResolveInfo["path"] | undefined = info.path; at; at = at.prev) keys.unshift(at.key);
+  return keys;
+}
+
+/**
+ * The value at `path` in a result's data, and a setter for it; undefined when a parent was nulled or an
+ * error was raised under it (its error paths count what was completed there, so it stays as completed).
+ */
+export function answerAt(result: ExecutionResult, path: (string | number)[]) {
+  if (result.errors?.some((e) => path.every((key, i) => e.path?.[i] === key))) return undefined;
+  let parent = result.data as Record<string | number, unknown> | null | undefined;
+  for (const key of path.slice(0, -1)) parent = parent?.[key] as typeof parent;
+  const last = path[path.length - 1];
+  return parent ? { value: parent[last], set: (v: unknown) => (parent[last] = v) } : undefined;
+}
+
+/** Per run's context: the values written as text (writeAsText), by response path. */
+const texts = new WeakMap<object, { path: (string | number)[]; text: string }[]>();
+
+/**
+ * Whether a resolver may leave its value's JSON to `writeAsText`: only in a run of GraphQL's own
+ * execution (yoga's, direct or not), whose `textAnswers` plugin puts the text in place; REST's SOFA and
+ * other callers complete values.
+ */
+export const writesText = (context: object): boolean => texts.has(context);
+
+/**
+ * Puts `text` (JSON exactly as GraphQL would write the value: statement-answers.ts checks it) in the
+ * answer at the field of `info`, in place of what the field completes to (the resolver returns an empty
+ * list or object): nothing is parsed, completed or written again.
+ */
+export function writeAsText(context: object, info: GraphQLResolveInfo, key: string, text: string): void {
+  texts.get(context)!.push({ path: [...responsePath(info), key], text });
+}
+
+/** The envelop plugin that puts writeAsText's texts in place, and has the answer written by `stringify`. */
+export const textAnswers: Plugin = {
+  onExecute: ({ args }) => {
+    const context = args.contextValue as object;
+    texts.set(context, []);
+    return {
+      onExecuteDone: ({ result, setResult }) => {
+        const written = texts.get(context);
+        texts.delete(context);
+        if (!written?.length || !("data" in result)) return;
+        let placed = false;
+        for (const { path, text } of written) {
+          const place = answerAt(result, path);
+          if (!place || place.value == null) continue;
+          place.set(new RawJson(text));
+          placed = true;
+        }
+        // In place of graphql-jit's (JSON.stringify); a kept chart's stringifyToBytes writes these as well.
+        const asBytes = (result as { stringify?: unknown }).stringify === stringifyToBytes;
+        if (placed && !asBytes) setResult({ ...result, stringify } as ExecutionResult);
+      },
+    };
+  },
+};

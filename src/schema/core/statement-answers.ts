@@ -22,9 +22,11 @@ import {
   isEnumType,
   isListType,
   isObjectType,
+  isLeafType,
   isScalarType,
   Kind,
   type SelectionSetNode,
+  defaultFieldResolver,
 } from "graphql";
 import { Prisma } from "../../db.ts";
 import { checkPageSize, DEFAULT_PAGE_SIZE } from "./connection.ts";
@@ -44,6 +46,9 @@ export const ANSWERED = Symbol("answered by its statement");
  * response key; every other field has no resolver and reads its own name.
  */
 export const readsResponseKey = new WeakSet<object>();
+
+/** The resolvers answered-fields.ts made: a field whose resolver is still one of them has no wrapper outside. */
+export const responseKeyReaders = new WeakSet<object>();
 
 /** A relation field as a statement can answer it: the Prisma relation, the target's read scope and order. */
 export interface AnsweredRelation {
@@ -90,6 +95,8 @@ interface Request {
   variables: Record<string, unknown>;
   fragments: Record<string, FragmentDefinitionNode>;
   depth: number;
+  /** Whether the JSON written so far is byte for byte what GraphQL would write (see asCompleted). */
+  exact: boolean;
 }
 
 /** Not answerable by a statement: the caller resolves the selection field by field. */
@@ -179,9 +186,13 @@ function jsonObject(type: GraphQLObjectType, fields: Fields, request: Request, v
   const written = new Map<string, string>();
   const columns: Sql[] = [];
   for (const [key, nodes] of fields) {
-    if (nodes[0].name.value === "__typename") continue; // GraphQL answers it from the type.
+    if (nodes[0].name.value === "__typename") {
+      request.exact = false; // GraphQL answers it from the type.
+      continue;
+    }
     const { field, args, sets } = fieldOf(type, nodes, request);
     const jsonKey = readsResponseKey.has(field.extensions.pothosConfig as object) ? key : field.name;
+    if (jsonKey !== key || !asCompleted(field)) request.exact = false;
     const holds = written.get(jsonKey);
     if (holds === field.name) continue;
     if (holds !== undefined) refuse(); // another field's response key is this field's name
@@ -194,6 +205,24 @@ function jsonObject(type: GraphQLObjectType, fields: Fields, request: Request, v
   // argument's type up on every call (a fifth less of PostgreSQL's time per row), and it takes any number
   // of columns (json_build_object at most 50 pairs: a REST invoice has 52 fields).
   return columns.length ? sql`(SELECT row_to_json(o) FROM (SELECT ${Prisma.join(columns, ", ")}) o)` : sql`'{}'::json`;
+}
+
+/** The scalars whose values a statement writes as their serializers do (an Int column as an ID would be a string). */
+const SCALARS_AS_WRITTEN = new Set(["String", "Int", "Boolean", "DateTime", "Date"]);
+
+/**
+ * Whether the statement writes `field` exactly as GraphQL completes and writes it: no wrapper of the
+ * schema's (masking) decides its value, and its scalar or enum is written as it serializes. A Float
+ * (PostgreSQL writes 1e-05 where JavaScript writes 0.00001) or a JSON column (jsonb's text has spaces)
+ * is completed instead.
+ */
+function asCompleted(field: GraphQLField<unknown, unknown>): boolean {
+  const { resolve } = field;
+  if (resolve && resolve !== defaultFieldResolver && !responseKeyReaders.has(resolve)) return false;
+  const named = getNamedType(field.type);
+  if (isScalarType(named)) return SCALARS_AS_WRITTEN.has(named.name);
+  if (isEnumType(named)) return named.getValues().every((v) => v.value === v.name);
+  return true; // an object's own fields are checked where it is written
 }
 
 /** The JSON object of the row of `model` at `alias`, with the fields `fields` asks for. */
@@ -221,6 +250,8 @@ function valueJson(
   if (value) {
     // An object's fields are read by name (none may have a resolver); arguments would change the value.
     if (Object.keys(args).length) return refuse();
+    // Whatever its SQL builds an object or list with (json_build_object writes spaces), GraphQL rewrites.
+    if (!isLeafType(getNullableType(field.type))) request.exact = false;
     if (isObjectType(named))
       for (const [, nodes] of collect(named, sets, request))
         if (
@@ -327,6 +358,19 @@ export interface RowsAnswer {
   json: Sql;
   /** Marks the rows the statement wrote (and the request's log line says so). */
   answered(rows: unknown[]): void;
+  /**
+   * When each row's JSON, as text, is exactly what GraphQL would write for it (and every level between the
+   * list and its rows selects nothing else: `edges { node }`): the list's response key, and its text made
+   * of the rows' texts (raw-json.ts writeAsText puts it in the answer; the log line says so).
+   */
+  asText?: { key: string; write(rows: string[]): string };
+}
+
+/** A list's rows as compiled: their JSON, and where a text of them goes (RowsAnswer.asText) when exact. */
+interface CompiledRows {
+  json: Sql;
+  /** The response keys from the list field to a row (one per step of the path), when the JSON is exact. */
+  textKeys?: string[];
 }
 
 /**
@@ -335,9 +379,9 @@ export interface RowsAnswer {
  * parser's cache keeps for every request of the same text) and per variables. Compiling a
  * 40-field row on every request was a tenth of a list's CPU.
  */
-const compiled = new WeakMap<object, WeakMap<FieldNode, Map<string, Sql | null>>>();
+const compiled = new WeakMap<object, WeakMap<FieldNode, Map<string, CompiledRows | null>>>();
 
-function compiledRows(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): Sql | null {
+function compiledRows(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): CompiledRows | null {
   let byNode = compiled.get(ctx.viewer);
   if (!byNode) compiled.set(ctx.viewer, (byNode = new WeakMap()));
   let byInput = byNode.get(info.fieldNodes[0]);
@@ -353,12 +397,13 @@ function compiledRows(ctx: Context, info: GraphQLResolveInfo, path: readonly str
   return json;
 }
 
-function compileRows(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): Sql | null {
-  const request: Request = { ctx, variables: info.variableValues, fragments: info.fragments, depth: 0 };
+function compileRows(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): CompiledRows | null {
+  const request: Request = { ctx, variables: info.variableValues, fragments: info.fragments, depth: 0, exact: true };
   try {
     let type = getNamedType(info.returnType);
     let nodes: readonly FieldNode[] = info.fieldNodes;
-    for (const name of path) {
+    const textKeys: string[] = [];
+    for (const [step, name] of path.entries()) {
       if (!isObjectType(type) || !type.getFields()[name]) return null;
       // Every response key of the step's field (aliases of one field answer the same rows).
       const fields = collect(
@@ -366,7 +411,11 @@ function compileRows(ctx: Context, info: GraphQLResolveInfo, path: readonly stri
         nodes.map((n) => n.selectionSet),
         request,
       );
-      nodes = [...fields].filter(([, under]) => under[0].name.value === name).flatMap(([, under]) => under);
+      const keys = [...fields].filter(([, under]) => under[0].name.value === name);
+      // A text of the rows needs one key for the list, and nothing else selected below it but the row.
+      if (keys.length !== 1 || (step > 0 && fields.size !== 1)) request.exact = false;
+      textKeys.push(keys[0]?.[0]);
+      nodes = keys.flatMap(([, under]) => under);
       type = getNamedType(type.getFields()[name].type);
     }
     if (!isObjectType(type) || !nodes.length) return null;
@@ -375,7 +424,8 @@ function compileRows(ctx: Context, info: GraphQLResolveInfo, path: readonly stri
       nodes.map((n) => n.selectionSet),
       request,
     );
-    return objectJson(type, modelOf(type), "t", fields, request);
+    const json = objectJson(type, modelOf(type), "t", fields, request);
+    return request.exact ? { json, textKeys } : { json };
   } catch (error) {
     if (error instanceof Unanswerable) return null;
     throw error;
@@ -389,13 +439,26 @@ function compileRows(ctx: Context, info: GraphQLResolveInfo, path: readonly stri
  */
 export function rowsAnswer(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): RowsAnswer | undefined {
   const { statementAnswers } = ctx;
-  const json = statementAnswers && compiledRows(ctx, info, path);
-  if (!statementAnswers || !json) return undefined;
+  const rows = statementAnswers && compiledRows(ctx, info, path);
+  if (!statementAnswers || !rows) return undefined;
+  const { textKeys } = rows;
   return {
-    json,
+    json: rows.json,
     answered(rows) {
       markAnswered(rows);
       statementAnswers.answered();
     },
+    ...(textKeys && {
+      asText: {
+        key: textKeys[0],
+        write(rows) {
+          statementAnswers.answered(true);
+          // `{"node":row}` for each row of a connection's edges; the rows themselves for an offset page.
+          const wrap = (row: string) =>
+            textKeys.slice(1).reduceRight((json, key) => `{${JSON.stringify(key)}:${json}}`, row);
+          return `[${rows.map(wrap).join(",")}]`;
+        },
+      },
+    }),
   };
 }
