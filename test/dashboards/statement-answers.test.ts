@@ -406,6 +406,17 @@ const corpus = (): Case[] =>
         about: /"proposals":/,
       },
       {
+        name: `${key}: an offset list in GraphQL whose every field is written as GraphQL would: its data as text`,
+        key,
+        body: {
+          query: `{ proposals(limit: 10, order: "desc") { count data { id status totalAfterTax laborTaxRate attachments { id name url } } } }`,
+        },
+        answered: key !== "inhouse-key",
+        asText: key !== "inhouse-key",
+        status: 200,
+        about: /"proposals":/,
+      },
+      {
         name: `${key}: an offset list with a field no statement answers (labels): resolved`,
         key,
         body: { query: `{ assets(limit: 5) { count data { id labels { name } } } }` },
@@ -450,6 +461,17 @@ const purchaseOrderCases = (): Case[] => [
     answered: true,
     status: 200,
     about: /"purchaseOrders":\{"count":3,"data":\[/,
+  },
+  {
+    name: "inhouse-partner-key: purchase orders in GraphQL, lines and totals: their data as text",
+    key: "inhouse-partner-key",
+    body: {
+      query: `{ purchaseOrders(limit: 10) { data { id status total lineItems { id quantity lineTotal } } count } }`,
+    },
+    answered: true,
+    asText: true,
+    status: 200,
+    about: /"purchaseOrders":\{"data":\[\{"id":\d+,"status":"\w+","total":"\d+\.\d\d","lineItems":\[/,
   },
   {
     name: "inhouse-partner-key: a line's part (not declared for statements): resolved",

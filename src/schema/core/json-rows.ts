@@ -447,17 +447,28 @@ function statementParts(model: string, where: object, orderBy: unknown, query: o
 
 /**
  * One statement for a page and its total: `{count, rows}`, the rows as `reader` reads them, in the page's
- * order, or as the JSON `answer` writes each (statement-answers.ts; `read` then leaves them as they come);
- * undefined when the query, the `where` or the order is beyond what SQL here answers exactly.
+ * order, or as the JSON `answer` writes each (statement-answers.ts; `read` then leaves them as they come),
+ * `asText` as each one's text; undefined when the query, the `where` or the order is beyond what SQL here
+ * answers exactly.
  */
-export function pageStatement(model: string, where: object, page: PageWindow, query: object, answer?: Sql) {
+export function pageStatement(
+  model: string,
+  where: object,
+  page: PageWindow,
+  query: object,
+  answer?: Sql,
+  asText = false,
+) {
   const parts = statementParts(model, where, page.orderBy, query);
   if (!parts) return undefined;
   const { reader, condition, order, table } = parts;
+  const rows = asText
+    ? sql`coalesce(array_agg((${answer})::text ORDER BY ${order}), '{}')`
+    : sql`coalesce(json_agg(${answer ?? reader.json("t")} ORDER BY ${order}), '[]')`;
   return {
     read: <T>(rows: unknown[]) => (answer ? (rows as T[]) : reader.read<T>(rows)),
     sql: sql`SELECT (SELECT count(*)::int FROM ${table} WHERE ${condition}) AS count,
-      (SELECT coalesce(json_agg(${answer ?? reader.json("t")} ORDER BY ${order}), '[]')
+      (SELECT ${rows}
          FROM (SELECT t.* FROM ${table} WHERE ${condition} ORDER BY ${order} LIMIT ${page.take} OFFSET ${page.skip}) t) AS rows`,
   };
 }

@@ -8,7 +8,6 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "./builder.ts";
 import { type Delegate, findAnsweredRows, findRows } from "./json-rows.ts";
 import { rowsAnswer } from "./statement-answers.ts";
-import { writeAsText, writesText } from "./raw-json.ts";
 import type { Context } from "./context.ts";
 import { badInput, forbidden } from "./errors.ts";
 import type { Interface } from "./interfaces.ts";
@@ -152,15 +151,13 @@ async function keysetPage(
  */
 function rowsReader(table: Delegate, ctx: Context, info: GraphQLResolveInfo, keys: readonly OrderKey[]): ReadRows {
   const answer = rowsAnswer(ctx, info, ["edges", "node"]);
-  const asText = answer?.asText && writesText(ctx) ? answer.asText : undefined;
+  const asText = answer?.asText;
   const fields = keys.map((k) => k.field);
   return async (where, orderBy, take) => {
     const answered = answer && (await findAnsweredRows(table, where, orderBy, take, fields, answer.json, !!asText));
     if (answered && asText) {
       const rows = answered.map((row) => ({ node: row.answer, keys: row.keys }));
-      const writeEdges = (page: PageRow[]) =>
-        writeAsText(ctx, info, asText.key, asText.write(page.map((row) => row.node as string)));
-      return { rows, writeEdges };
+      return { rows, writeEdges: (page: PageRow[]) => asText.write(page.map((row) => row.node as string)) };
     }
     if (answered) {
       answer.answered(answered.map((row) => row.answer));

@@ -168,10 +168,15 @@ export async function findPage<T = any>(
   const page = pageOf(args, spec);
   const where = { AND: [scope, page.where] };
   const pooled = pooledModel(delegate);
-  const statement = pooled && pageStatement(pooled.model, where, page, query, answer?.json);
+  const asText = answer?.asText;
+  const statement = pooled && pageStatement(pooled.model, where, page, query, answer?.json, !!asText);
   if (pooled && statement) {
     const sql = alongside ? Prisma.sql`WITH alongside AS (${alongside.sql}) ${statement.sql}` : statement.sql;
     const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(pooled.db, sql);
+    if (asText) {
+      asText.write(rows as string[]);
+      return { data: [], count };
+    }
     answer?.answered(rows);
     return { data: statement.read<T>(rows), count };
   }

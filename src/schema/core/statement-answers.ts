@@ -29,6 +29,7 @@ import {
   defaultFieldResolver,
 } from "graphql";
 import { Prisma } from "../../db.ts";
+import { writeAsText, writesText } from "./raw-json.ts";
 import { checkPageSize, DEFAULT_PAGE_SIZE } from "./connection.ts";
 import type { Context } from "./context.ts";
 import { type ModelField, modelField, orderSql, relationJoin, whereSql, windowJson } from "./json-rows.ts";
@@ -360,10 +361,11 @@ export interface RowsAnswer {
   answered(rows: unknown[]): void;
   /**
    * When each row's JSON, as text, is exactly what GraphQL would write for it (and every level between the
-   * list and its rows selects nothing else: `edges { node }`): the list's response key, and its text made
-   * of the rows' texts (raw-json.ts writeAsText puts it in the answer; the log line says so).
+   * list and its rows selects nothing else: `edges { node }`), and this run's answer takes text
+   * (raw-json.ts writesText): puts the list made of the rows' texts in the answer (writeAsText), in place
+   * of the value the field completes to (its resolver returns an empty list); the log line says so.
    */
-  asText?: { key: string; write(rows: string[]): string };
+  asText?: { write(rows: string[]): void };
 }
 
 /** A list's rows as compiled: their JSON, and where a text of them goes (RowsAnswer.asText) when exact. */
@@ -448,17 +450,17 @@ export function rowsAnswer(ctx: Context, info: GraphQLResolveInfo, path: readonl
       markAnswered(rows);
       statementAnswers.answered();
     },
-    ...(textKeys && {
-      asText: {
-        key: textKeys[0],
-        write(rows) {
-          statementAnswers.answered(true);
-          // `{"node":row}` for each row of a connection's edges; the rows themselves for an offset page.
-          const wrap = (row: string) =>
-            textKeys.slice(1).reduceRight((json, key) => `{${JSON.stringify(key)}:${json}}`, row);
-          return `[${rows.map(wrap).join(",")}]`;
+    ...(textKeys &&
+      writesText(ctx) && {
+        asText: {
+          write(rows) {
+            statementAnswers.answered(true);
+            // `{"node":row}` for each row of a connection's edges; the rows themselves for an offset page.
+            const levels = textKeys.slice(1).map((key) => JSON.stringify(key));
+            const wrap = (row: string) => levels.reduceRight((json, key) => `{${key}:${json}}`, row);
+            writeAsText(ctx, info, textKeys[0], `[${rows.map(wrap).join(",")}]`);
+          },
         },
-      },
-    }),
+      }),
   };
 }
