@@ -8,7 +8,7 @@ import { pageType } from "../core/list.ts";
 import { connectionLimits, connectionTypes } from "../core/connection.ts";
 import { Prisma } from "../../db.ts";
 import { moneyText, quantityText } from "../core/values.ts";
-import { answeredDecimalText, answeredRelation, answeredValue } from "../core/statement-answers.ts";
+import { answeredArray, answeredDecimalText, answeredRelation, answeredValue } from "../core/statement-answers.ts";
 import { REQUEST_STATES, REQUEST_STATUSES } from "./rules/request-states.ts";
 import { ORDER_STATES, ORDER_STATUSES } from "./rules/order-states.ts";
 import { describedValues } from "../core/enums.ts";
@@ -216,7 +216,7 @@ const OrderLineItemRef = builder.prismaObject("PurchaseOrderLineItem", {
     }),
     purchaseRequestLineItemIds: t.intList({
       description: "Request lines this line covers",
-      extensions: answeredValue(
+      extensions: answeredArray(
         (line) => Prisma.sql`(SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}') FROM "PurchaseRequestLineItem" r
           WHERE r."purchaseOrderLineItemId" = ${Prisma.raw(line)}.id)`,
       ),
