@@ -448,8 +448,8 @@ function statementParts(model: string, where: object, orderBy: unknown, query: o
 /**
  * One statement for a page and its total: `{count, rows}`, the rows as `reader` reads them, in the page's
  * order, or as the JSON `answer` writes each (statement-answers.ts; `read` then leaves them as they come),
- * `asText` as each one's text; undefined when the query, the `where` or the order is beyond what SQL here
- * answers exactly.
+ * `asText` as the list's text (written without spaces, as windowJson's); undefined when the query, the
+ * `where` or the order is beyond what SQL here answers exactly.
  */
 export function pageStatement(
   model: string,
@@ -463,7 +463,7 @@ export function pageStatement(
   if (!parts) return undefined;
   const { reader, condition, order, table } = parts;
   const rows = asText
-    ? sql`coalesce(array_agg((${answer})::text ORDER BY ${order}), '{}')`
+    ? sql`coalesce(array_to_json(array_agg(${answer} ORDER BY ${order})), '[]')::text`
     : sql`coalesce(json_agg(${answer ?? reader.json("t")} ORDER BY ${order}), '[]')`;
   return {
     read: <T>(rows: unknown[]) => (answer ? (rows as T[]) : reader.read<T>(rows)),

@@ -172,13 +172,13 @@ export async function findPage<T = any>(
   const statement = pooled && pageStatement(pooled.model, where, page, query, answer?.json, !!asText);
   if (pooled && statement) {
     const sql = alongside ? Prisma.sql`WITH alongside AS (${alongside.sql}) ${statement.sql}` : statement.sql;
-    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] }>(pooled.db, sql);
+    const [{ count, rows }] = await sqlRows<{ count: number; rows: unknown[] | string }>(pooled.db, sql);
     if (asText) {
-      asText.write(rows as string[]);
+      asText.write(rows as string);
       return { data: [], count };
     }
-    answer?.answered(rows);
-    return { data: statement.read<T>(rows), count };
+    answer?.answered(rows as unknown[]);
+    return { data: statement.read<T>(rows as unknown[]), count };
   }
   const [data, count] = await Promise.all([
     delegate.findMany({ ...query, where, orderBy: page.orderBy, skip: page.skip, take: page.take }),

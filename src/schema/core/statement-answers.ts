@@ -86,15 +86,8 @@ export const answeredArray = (value: (alias: string, ctx: Context) => Prisma.Sql
   answeredArray: true,
 });
 
-/**
- * answeredValue of a column as it is stored (a JSON column a resolver hands on unchanged). A list of
- * objects whose fields have no resolvers (a cost section's line items) is written with the fields
- * selected, from the stored items, in the selection's order (jsonColumnObjects).
- */
-export const answeredColumn = (column: string) => ({
-  ...answeredValue((row) => raw(`${row}."${column}"`)),
-  answeredColumn: column,
-});
+/** answeredValue of a column as it is stored (a JSON column a resolver hands on unchanged). */
+export const answeredColumn = (column: string) => answeredValue((row) => raw(`${row}."${column}"`));
 
 /**
  * answeredValue of a numeric column as its text: its scale's decimals, as core/values.ts moneyText and
@@ -267,13 +260,10 @@ function valueJson(
   if (value) {
     // An object's fields are read by name (none may have a resolver); arguments would change the value.
     if (Object.keys(args).length) return refuse();
-    const column = extensions.answeredColumn as string | undefined;
-    const type = getNullableType(field.type);
-    if (column && isObjectType(named) && isListType(type))
-      return jsonColumnObjects(named, collect(named, sets, request), `${alias}."${column}"`, request);
-    // Whatever else its SQL builds an object or list with (json_build_object writes spaces), GraphQL rewrites.
+    // Whatever its SQL builds an object or list with (json_build_object writes spaces, jsonb's text too),
+    // GraphQL rewrites; a PostgreSQL array of these scalars row_to_json writes as GraphQL would.
     const array = extensions.answeredArray === true && ["Int", "String", "Boolean"].includes(named.name);
-    if (!isLeafType(type) && !array) request.exact = false;
+    if (!isLeafType(getNullableType(field.type)) && !array) request.exact = false;
     if (isObjectType(named))
       for (const [, nodes] of collect(named, sets, request))
         if (
@@ -310,34 +300,6 @@ function valueJson(
       ? objectJson(named, join.model, child, collect(named, sets, request), request)
       : refuse();
   return windowJson(item, from, order, { backward: false, take: undefined, skip: 0 }, `w${request.depth++}`);
-}
-
-/**
- * The objects of a JSON column's array (`ref`) with the fields `fields` selects, each read by its name from
- * the stored item as text (fields without resolvers read their names; a text scalar serializes the
- * stored string as it is), in the array's order. Exact when every field is such a text under its own
- * name; anything else refuses (a field with a resolver would not read the item).
- */
-function jsonColumnObjects(type: GraphQLObjectType, fields: Fields, ref: string, request: Request): Sql {
-  const names = new Set<string>();
-  for (const [key, nodes] of fields) {
-    if (nodes[0].name.value === "__typename") {
-      request.exact = false;
-      continue;
-    }
-    const { field } = fieldOf(type, nodes, request);
-    const named = getNamedType(field.type);
-    if (field.resolve || !isScalarType(named) || named.name !== "String" || field.name.length > 63) return refuse();
-    if (key !== field.name) request.exact = false; // an alias: GraphQL writes the key, the item holds the name
-    names.add(field.name);
-  }
-  if (!names.size) return refuse();
-  const columns = [...names].map((name) => sql`x.item->>${name} AS ${raw(`"${name}"`)}`);
-  const item = sql`(SELECT row_to_json(o) FROM (SELECT ${Prisma.join(columns, ", ")}) o)`;
-  // A column that holds no array (none is written so) reads as none rather than failing the statement.
-  return sql`(SELECT coalesce(array_to_json(array_agg(${item} ORDER BY x.n)), '[]')
-                FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${raw(ref)}) = 'array' THEN ${raw(ref)} ELSE '[]' END)
-                     WITH ORDINALITY x(item, n))`;
 }
 
 /** The row a join model's row at `joined` leads to by its required relation `through`, as `named` asks for it. */
@@ -412,9 +374,11 @@ export interface RowsAnswer {
    * When each row's JSON, as text, is exactly what GraphQL would write for it (and every level between the
    * list and its rows selects nothing else: `edges { node }`), and this run's answer takes text
    * (raw-json.ts writesText): puts the list made of the rows' texts in the answer (writeAsText), in place
-   * of the value the field completes to (its resolver returns an empty list); the log line says so.
+   * of the value the field completes to (its resolver returns an empty list); the log line says so. A
+   * string is the list's own text as the statement wrote it, where nothing lies between list and rows
+   * (an offset page's `data`: a text[] would cost node-pg a parse of every character).
    */
-  asText?: { write(rows: string[]): void };
+  asText?: { write(rows: string[] | string): void };
 }
 
 /** A list's rows as compiled: their JSON, and where a text of them goes (RowsAnswer.asText) when exact. */
@@ -506,8 +470,9 @@ export function rowsAnswer(ctx: Context, info: GraphQLResolveInfo, path: readonl
             statementAnswers.answered(true);
             // `{"node":row}` for each row of a connection's edges; the rows themselves for an offset page.
             const levels = textKeys.slice(1).map((key) => JSON.stringify(key));
+            if (typeof rows === "string" && levels.length) throw new Error("a list's text with levels below it");
             const wrap = (row: string) => levels.reduceRight((json, key) => `{${key}:${json}}`, row);
-            writeAsText(ctx, info, textKeys[0], `[${rows.map(wrap).join(",")}]`);
+            writeAsText(ctx, info, textKeys[0], typeof rows === "string" ? rows : `[${rows.map(wrap).join(",")}]`);
           },
         },
       }),
