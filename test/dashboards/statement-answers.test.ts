@@ -234,6 +234,8 @@ interface Case {
   name: string;
   /** A GraphQL request, or a REST GET of `get` (under /v1/<the key's interface>). */
   body?: { query: string; variables?: Record<string, unknown> };
+  /** A browser's Origin: yoga's own HTTP path answers (with its CORS headers), not the direct one. */
+  origin?: string;
   get?: string;
   key: string;
   /** Whether the deployed instance answers the rows from their statement. */
@@ -263,6 +265,18 @@ const corpus = (): Case[] =>
       {
         name: `${key}: the dashboard board`,
         key,
+        body: {
+          query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
+        },
+        answered: true,
+        asText: true,
+        status: 200,
+        about: some,
+      },
+      {
+        name: `${key}: the board from a browser (an Origin: yoga's own path writes the text too)`,
+        key,
+        origin: "http://dashboard.example",
         body: {
           query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
         },
@@ -498,7 +512,12 @@ function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
     });
   return rawRequest(`${app.url}/graphql`, {
     method: "POST",
-    headers: { ...app.headers(c.key), "content-type": "application/json", "x-request-id": traceId },
+    headers: {
+      ...app.headers(c.key),
+      "content-type": "application/json",
+      "x-request-id": traceId,
+      ...(c.origin && { origin: c.origin }),
+    },
     body: JSON.stringify(c.body),
   });
 }
