@@ -5,8 +5,10 @@
 // column or a relation declared with its read scope (`answeredRelation`), the statement that picks the
 // rows also writes each one as the answer's JSON and GraphQL only completes it: a field with a resolver
 // reads its response key (answered-fields.ts), one without reads its name, and the JSON is keyed
-// accordingly. Anything else, or any doubt, answers undefined and the rows are resolved as before;
-// test/dashboards/statement-answers.test.ts holds both paths to the same bytes.
+// accordingly. When that JSON is byte for byte what GraphQL would write (asCompleted), a GraphQL answer
+// takes the rows' text as it is and completes nothing (RowsAnswer.asText; twenty-fourth session).
+// Anything else, or any doubt, answers undefined and the rows are resolved as before;
+// test/dashboards/statement-answers.test.ts holds the paths to the same bytes.
 import {
   type FieldNode,
   type FragmentDefinitionNode,
