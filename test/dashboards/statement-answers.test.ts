@@ -236,6 +236,8 @@ interface Case {
   body?: { query: string; variables?: Record<string, unknown> };
   /** A browser's Origin: yoga's own HTTP path answers (with its CORS headers), not the direct one. */
   origin?: string;
+  /** The GraphQL request sent as a GET (its answer then has an ETag and cache headers). */
+  viaGet?: boolean;
   get?: string;
   key: string;
   /** Whether the deployed instance answers the rows from their statement. */
@@ -277,6 +279,18 @@ const corpus = (): Case[] =>
         name: `${key}: the board from a browser (an Origin: yoga's own path writes the text too)`,
         key,
         origin: "http://dashboard.example",
+        body: {
+          query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
+        },
+        answered: true,
+        asText: true,
+        status: 200,
+        about: some,
+      },
+      {
+        name: `${key}: the board by GET (an ETag of the answer, cache headers)`,
+        key,
+        viaGet: true,
         body: {
           query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
         },
@@ -509,6 +523,11 @@ function send(app: TestApp, c: Case, traceId: string): Promise<Answer> {
     return rawRequest(`${app.url}/v1/${INTERFACE_OF[c.key] ?? "supplier"}${c.get}`, {
       method: "GET",
       headers: { ...app.headers(c.key), "x-request-id": traceId },
+    });
+  if (c.viaGet)
+    return rawRequest(`${app.url}/graphql?query=${encodeURIComponent(c.body!.query)}`, {
+      method: "GET",
+      headers: { ...app.headers(c.key), accept: "application/graphql-response+json", "x-request-id": traceId },
     });
   return rawRequest(`${app.url}/graphql`, {
     method: "POST",
