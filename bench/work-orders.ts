@@ -352,12 +352,17 @@ async function loadTenant(client: pg.Client, refs: Refs, firstId: number, rows: 
       )
       INSERT INTO "WorkOrder" (id, "buyerCompanyId", "buyerFacilityId", "locationId", "problemTypeId", title, description, status,
         "createdBy", "supplierFacilityId", "assetId", "subAssetIds", "isPM", "plannedMaintenanceScheduleId", "poNumber", "woPriority",
-        "statusChangedAt", "assignedAt", "createdAt", "updatedAt", "searchVector")
+        "statusChangedAt", "assignedAt", "createdAt", "updatedAt", "firstCompletedAt", "searchVector")
       SELECT x.id, ${buyerCompanyId}, ${refs.buyerFacilityId}, x."locationId", x."problemTypeId", x.title, x.description, x.status,
              'alice@acme.example', x."supplierFacilityId", x."assetId", x."subAssetIds", x."isPM",
              CASE WHEN x."isPM" THEN ${refs.pmScheduleId ?? "NULL"}::int END, x."poNumber", x."woPriority",
              x.created + interval '2 days', CASE WHEN x."supplierFacilityId" IS NOT NULL THEN x.created + interval '3 hours' END,
-             x.created, x.created + interval '2 days', ${VECTOR}
+             x.created, x.created + interval '2 days',
+             -- A completed one's first completion (what its status history's trigger would set), 1 to 97 hours
+             -- after creation, so the charts' medians have values to take.
+             CASE WHEN x.status IN ('WaitingForReview', 'WorkReviewedAndCompleted', 'PaymentMade')
+                  THEN x.created + (1 + x.id % 97) * interval '1 hour' END,
+             ${VECTOR}
         FROM x
         JOIN "Location" l ON l.id = x."locationId"
         JOIN "ProblemType" p ON p.id = x."problemTypeId"
