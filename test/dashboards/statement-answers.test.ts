@@ -264,9 +264,18 @@ const corpus = (): Case[] =>
     // The foreign buyer reads none of these rows (an empty page, answered all the same).
     const some = key === "globex-key" ? /"edges":\[\]/ : /"edges":\[\{"node":\{/;
     return [
-      {
-        name: `${key}: the dashboard board`,
+      // The board as a dashboard sends it, from a browser (an Origin: yoga's own path writes the text too),
+      // and by GET (an ETag of the answer, cache headers).
+      ...(
+        [
+          ["the dashboard board", {}],
+          ["the board from a browser", { origin: "http://dashboard.example" }],
+          ["the board by GET", { viaGet: true }],
+        ] as const
+      ).map(([name, how]) => ({
+        name: `${key}: ${name}`,
         key,
+        ...how,
         body: {
           query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
         },
@@ -274,31 +283,7 @@ const corpus = (): Case[] =>
         asText: true,
         status: 200,
         about: some,
-      },
-      {
-        name: `${key}: the board from a browser (an Origin: yoga's own path writes the text too)`,
-        key,
-        origin: "http://dashboard.example",
-        body: {
-          query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
-        },
-        answered: true,
-        asText: true,
-        status: 200,
-        about: some,
-      },
-      {
-        name: `${key}: the board by GET (an ETag of the answer, cache headers)`,
-        key,
-        viaGet: true,
-        body: {
-          query: `{ workOrdersConnection(first: 25, orderBy: [{field: createdAt, direction: desc}]) { edges { node { ${BOARD} } } } }`,
-        },
-        answered: true,
-        asText: true,
-        status: 200,
-        about: some,
-      },
+      })),
       {
         name: `${key}: aliases, fragments, @include, __typename, masked fields, lists, totals and the root's cursors`,
         key,
