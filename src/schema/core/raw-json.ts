@@ -101,7 +101,8 @@ export const writesText = (context: object): boolean => texts.has(context);
  * list or object): nothing is parsed, completed or written again.
  */
 export function writeAsText(context: object, info: GraphQLResolveInfo, key: string, text: string): void {
-  texts.get(context)!.push({ path: [...responsePath(info), key], text });
+  // None once the run is done: a resolver still running after an error ended it writes into no answer.
+  texts.get(context)?.push({ path: [...responsePath(info), key], text });
 }
 
 /** The envelop plugin that puts writeAsText's texts in place, and has the answer written by `stringify`. */
