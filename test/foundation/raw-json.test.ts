@@ -1,7 +1,16 @@
 // JSON text written by PostgreSQL, or kept as bytes (core/raw-json.ts): REST and GraphQL write it in place,
 // JSON.stringify reads it as its value.
 import { describe, expect, it } from "vitest";
-import { RawJson, stringify, stringifyToBytes, stringifyToParts } from "../../src/schema/core/raw-json.ts";
+import type { ExecutionResult, GraphQLResolveInfo } from "graphql";
+import {
+  RawJson,
+  stringify,
+  stringifyToBytes,
+  stringifyToParts,
+  textAnswers,
+  writeAsText,
+  writesText,
+} from "../../src/schema/core/raw-json.ts";
 
 describe("RawJson", () => {
   const groups = '[{"value":3,"count":2},{"value":null,"count":1}]';
@@ -42,5 +51,43 @@ describe("RawJson", () => {
   it("leaves an answer without one as JSON.stringify writes it", () => {
     const plain = { a: "x\u0000y", b: [1, { c: null }] };
     expect(stringify(plain)).toBe(JSON.stringify(plain));
+  });
+});
+
+describe("textAnswers", () => {
+  // The envelop hooks as yoga runs them for one execution.
+  const run = (context: object) =>
+    (textAnswers as { onExecute: (x: unknown) => { onExecuteDone: (x: unknown) => void } }).onExecute({
+      args: { contextValue: context },
+    });
+  const info = { path: { prev: undefined, key: "page", typename: "Query" } } as unknown as GraphQLResolveInfo;
+
+  it("puts a list's text in the answer in place of what the field completed to, during its run only", () => {
+    const context = {};
+    expect(writesText(context)).toBe(false); // REST's SOFA, jobs: values are completed
+    const { onExecuteDone } = run(context);
+    expect(writesText(context)).toBe(true);
+    writeAsText(context, info, "edges", '[{"node":{"id":1,"title":"a \\"b\\""}}]');
+    let answer: ExecutionResult | undefined;
+    onExecuteDone({
+      result: { data: { page: { total: 2, edges: [] } } },
+      setResult: (r: ExecutionResult) => (answer = r),
+    });
+    const write = (answer as { stringify: (v: unknown) => string }).stringify;
+    expect(write(answer)).toBe('{"data":{"page":{"total":2,"edges":[{"node":{"id":1,"title":"a \\"b\\""}}]}}}');
+    // A resolver still running after an error ended the run writes into no answer, and does not throw.
+    expect(writesText(context)).toBe(false);
+    expect(() => writeAsText(context, info, "edges", "[]")).not.toThrow();
+  });
+
+  it("leaves a list with an error under it as completed", () => {
+    const context = {};
+    const { onExecuteDone } = run(context);
+    writeAsText(context, info, "edges", "[]");
+    const result = { data: { page: { edges: [null] } }, errors: [{ message: "x", path: ["page", "edges", 0] }] };
+    let answer: ExecutionResult | undefined;
+    onExecuteDone({ result, setResult: (r: ExecutionResult) => (answer = r) });
+    expect(answer).toBeUndefined();
+    expect(result.data.page.edges).toEqual([null]);
   });
 });
