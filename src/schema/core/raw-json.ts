@@ -2,7 +2,8 @@
 // bytes (a kept chart's rows, kept-json.ts): an answer that holds one is written by `stringify` or
 // `stringifyToBytes`, which put it in place unchanged, so 20,000 count_by groups are neither parsed into
 // rows nor written again; anywhere else (a GraphQL answer without kept rows, a websocket message, SOFA's
-// own path) it is the value it holds, since JSON.stringify calls toJSON.
+// own path) it is the value it holds, since JSON.stringify calls toJSON. Also the yoga plugin through which
+// a resolver hands a list's text to a GraphQL answer (writeAsText, textAnswers: statement-answers.ts).
 import crypto from "node:crypto";
 import type { ExecutionResult, GraphQLResolveInfo } from "graphql";
 import type { Plugin } from "graphql-yoga";

@@ -383,11 +383,14 @@ export interface RowsAnswer {
   asText?: { write(rows: string[] | string): void };
 }
 
-/** A list's rows as compiled: their JSON, and where a text of them goes (RowsAnswer.asText) when exact. */
+/** A list's rows as compiled: their JSON, and how a text of them goes into the answer (RowsAnswer.asText) when exact. */
 interface CompiledRows {
   json: Sql;
-  /** The response keys from the list field to a row (one per step of the path), when the JSON is exact. */
-  textKeys?: string[];
+  /**
+   * When the JSON is exact: the list's response key, and what goes around each row's text for the levels
+   * between the list and its rows (`{"node":` and `}` for a connection's edges; nothing for an offset page).
+   */
+  text?: { key: string; open: string; close: string };
 }
 
 /**
@@ -442,7 +445,14 @@ function compileRows(ctx: Context, info: GraphQLResolveInfo, path: readonly stri
       request,
     );
     const json = objectJson(type, modelOf(type), "t", fields, request);
-    return request.exact ? { json, textKeys } : { json };
+    if (!request.exact) return { json };
+    const levels = textKeys.slice(1);
+    const text = {
+      key: textKeys[0],
+      open: levels.map((key) => `{${JSON.stringify(key)}:`).join(""),
+      close: "}".repeat(levels.length),
+    };
+    return { json, text };
   } catch (error) {
     if (error instanceof Unanswerable) return null;
     throw error;
@@ -458,23 +468,22 @@ export function rowsAnswer(ctx: Context, info: GraphQLResolveInfo, path: readonl
   const { statementAnswers } = ctx;
   const rows = statementAnswers && compiledRows(ctx, info, path);
   if (!statementAnswers || !rows) return undefined;
-  const { textKeys } = rows;
+  const { text } = rows;
   return {
     json: rows.json,
     answered(rows) {
       markAnswered(rows);
       statementAnswers.answered();
     },
-    ...(textKeys &&
+    ...(text &&
       writesText(ctx) && {
         asText: {
           write(rows) {
             statementAnswers.answered(true);
-            // `{"node":row}` for each row of a connection's edges; the rows themselves for an offset page.
-            const levels = textKeys.slice(1).map((key) => JSON.stringify(key));
-            if (typeof rows === "string" && levels.length) throw new Error("a list's text with levels below it");
-            const wrap = (row: string) => levels.reduceRight((json, key) => `{${key}:${json}}`, row);
-            writeAsText(ctx, info, textKeys[0], typeof rows === "string" ? rows : `[${rows.map(wrap).join(",")}]`);
+            if (typeof rows === "string" && text.open) throw new Error("a list's text with levels below it");
+            const list =
+              typeof rows === "string" ? rows : `[${rows.map((row) => text.open + row + text.close).join(",")}]`;
+            writeAsText(ctx, info, text.key, list);
           },
         },
       }),
